@@ -1,0 +1,88 @@
+"""Tree-sitter plumbing for the extraction stage: grammars, parsers and ``queries/*.scm``.
+
+Queries ship inside the wheel as ``analyzer/queries`` (see pyproject's force-include); in a
+source checkout they are read from the top-level ``queries/`` folder.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+import tree_sitter as ts
+
+
+def _grammar(language: str) -> object:
+    if language == "python":
+        import tree_sitter_python as mod
+    elif language == "cuda":
+        import tree_sitter_cuda as mod
+    elif language == "cmake":
+        import tree_sitter_cmake as mod
+    else:  # pragma: no cover - programming error
+        raise ValueError(f"no grammar for {language!r}")
+    return mod.language()
+
+
+@cache
+def language(name: str) -> ts.Language:
+    """The tree-sitter ``Language`` for ``python``, ``cuda`` or ``cmake``."""
+    return ts.Language(_grammar(name))
+
+
+def parser(name: str) -> ts.Parser:
+    """A fresh parser (parsers are cheap; not shared across threads)."""
+    return ts.Parser(language(name))
+
+
+def data_dir(name: str) -> Path:
+    """Folder of packaged data (``queries`` or ``templates``): wheel first, checkout second."""
+    packaged = resources.files("analyzer") / name
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parents[2] / name
+
+
+@cache
+def query(language_name: str, file_stem: str | None = None) -> ts.Query:
+    """Compile ``queries/<file_stem or language_name>.scm`` for the language."""
+    text = (data_dir("queries") / f"{file_stem or language_name}.scm").read_text("utf-8")
+    return ts.Query(language(language_name), text)
+
+
+def captures(q: ts.Query, node: ts.Node) -> dict[str, list[ts.Node]]:
+    """All captures of ``q`` under ``node``, by capture name, in document order."""
+    found = ts.QueryCursor(q).captures(node)
+    return {k: sorted(v, key=lambda n: n.start_byte) for k, v in found.items()}
+
+
+def matches(q: ts.Query, node: ts.Node) -> list[tuple[int, dict[str, list[ts.Node]]]]:
+    """All matches of ``q`` under ``node`` as (pattern index, captures)."""
+    return ts.QueryCursor(q).matches(node)
+
+
+def text(node: ts.Node | None) -> str:
+    """Source text of a node, decoded leniently."""
+    if node is None or node.text is None:
+        return ""
+    return node.text.decode("utf-8", "replace")
+
+
+def error_lines(root: ts.Node, limit: int = 20) -> list[tuple[int, str]]:
+    """(1-based line, description) of ERROR / MISSING nodes, for parse-problem reports."""
+    out: list[tuple[int, str]] = []
+    if not root.has_error:
+        return out
+    stack = [root]
+    while stack and len(out) < limit:
+        node = stack.pop()
+        if node.is_error:
+            out.append((node.start_point[0] + 1, "syntax error"))
+            continue
+        if node.is_missing:
+            out.append((node.start_point[0] + 1, f"missing {node.type}"))
+            continue
+        if node.has_error:
+            stack.extend(reversed(node.children))
+    return sorted(out)

@@ -1,0 +1,73 @@
+"""Shared value types handed between pipeline stages.
+
+Every stage takes and returns plain frozen dataclasses from here (or from the extractor
+module that owns a language's facts), so each stage can be tested, cached and run in
+parallel on its own. Facts are serialisable: ``to_jsonable`` / ``from_jsonable`` turn any
+of them into JSON-ready values and back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ParseProblem:
+    """Something a file made the extractor notice: syntax errors, bad encoding, I/O errors."""
+
+    path: str
+    line: int
+    kind: str  # "syntax-error" | "invalid-utf8" | "binary" | "unreadable" | "symlink-loop" | ...
+    message: str
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One discovered file: path relative to the scanned root (POSIX), language, size."""
+
+    path: str
+    language: str  # "python" | "cuda" | "cmake"
+    size: int
+
+
+def to_jsonable(value: Any) -> Any:
+    """Turn nested frozen dataclasses/tuples into dicts/lists fit for ``json.dumps``."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {k: to_jsonable(v) for k, v in value.items()}
+    return value
+
+
+def from_jsonable(cls: type[T], data: Any) -> T:
+    """Rebuild a dataclass written by :func:`to_jsonable` (inverse for the types used here)."""
+    return _build(cls, data)
+
+
+def _build(tp: Any, data: Any) -> Any:
+    origin = typing.get_origin(tp)
+    if dataclasses.is_dataclass(tp):
+        hints = typing.get_type_hints(tp)
+        return tp(**{f.name: _build(hints[f.name], data[f.name]) for f in dataclasses.fields(tp)})
+    if origin is tuple:
+        args = typing.get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_build(args[0], v) for v in data)
+        return tuple(_build(a, v) for a, v in zip(args, data, strict=True))
+    if origin is dict:
+        key_t, val_t = typing.get_args(tp)
+        return {k: _build(val_t, v) for k, v in data.items()}
+    if origin in (typing.Union, types.UnionType):
+        if data is None:
+            return None
+        non_none = [a for a in typing.get_args(tp) if a is not type(None)]
+        return _build(non_none[0], data)
+    return data
