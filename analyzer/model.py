@@ -63,7 +63,7 @@ def _build(tp: Any, data: Any) -> Any:
             return tuple(_build(args[0], v) for v in data)
         return tuple(_build(a, v) for a, v in zip(args, data, strict=True))
     if origin is dict:
-        key_t, val_t = typing.get_args(tp)
+        _key_t, val_t = typing.get_args(tp)
         return {k: _build(val_t, v) for k, v in data.items()}
     if origin in (typing.Union, types.UnionType):
         if data is None:

@@ -1,0 +1,50 @@
+"""Analysis stage: which nodes are live, and the chain that makes a node live.
+
+Live = reachable from the roots over edges liveness follows (every kind except those in
+``graph.NOT_FOLLOWED``). One traversal from a virtual super-root answers the whole question;
+chains come from a BFS predecessor map over the same view, so ``why`` costs no extra search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import networkx as nx
+
+from analyzer.graph import NOT_FOLLOWED
+
+SUPER_ROOT = "<roots>"
+
+
+@dataclass
+class Liveness:
+    roots: list[str]
+    live: set[str]
+    parents: dict[str, str]  # BFS tree: node -> predecessor on a shortest chain from a root
+
+    def is_live(self, node: str) -> bool:
+        return node in self.live
+
+    def chain(self, node: str) -> list[str]:
+        """Shortest chain root -> ... -> node, or [] if the node is not live."""
+        if node not in self.live:
+            return []
+        out = [node]
+        while out[-1] in self.parents and self.parents[out[-1]] != SUPER_ROOT:
+            out.append(self.parents[out[-1]])
+        return out[::-1]
+
+
+def followed_view(graph: nx.DiGraph) -> nx.DiGraph:
+    return nx.subgraph_view(graph, filter_edge=lambda u, v: graph.edges[u, v]["kind"]
+                            not in NOT_FOLLOWED)
+
+
+def compute_liveness(graph: nx.DiGraph, roots: list[str]) -> Liveness:
+    view = followed_view(graph)
+    work = nx.DiGraph(view)
+    work.add_node(SUPER_ROOT)
+    work.add_edges_from((SUPER_ROOT, r) for r in roots)
+    parents = dict(nx.bfs_predecessors(work, SUPER_ROOT))
+    live = set(parents) - {SUPER_ROOT}
+    return Liveness(roots=list(roots), live=live, parents=parents)

@@ -1,0 +1,76 @@
+"""Analysis stage: turn ``--roots`` names into graph nodes.
+
+A root may be a module's short name (``deepseek_v2``), a dotted module
+(``pkg.models.deepseek_v2``), a file path (``python/pkg/models/deepseek_v2.py``), or
+``module:Symbol``. Unknown and ambiguous names raise ``RootError`` with the closest candidates.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+from pathlib import Path
+
+import networkx as nx
+
+from analyzer.resolve import module_node, symbol_node
+
+
+class RootError(Exception):
+    """A root name that matches nothing, or more than one module."""
+
+
+def resolve_roots(names: list[str], graph: nx.DiGraph, scan_root: Path) -> list[str]:
+    modules = {d["module"]: d for _, d in graph.nodes(data=True) if d.get("kind") == "module"}
+    by_path = {d["path"]: m for m, d in modules.items()}
+    nodes: list[str] = []
+    for raw in names:
+        nodes.append(_resolve_one(raw.strip(), modules, by_path, graph, scan_root))
+    return nodes
+
+
+def _resolve_one(raw: str, modules: dict[str, dict], by_path: dict[str, str],
+                 graph: nx.DiGraph, scan_root: Path) -> str:
+    if ":" in raw and not raw.endswith(".py"):
+        mod_part, sym = raw.split(":", 1)
+        module = _module_of(mod_part, modules, by_path, scan_root)
+        node = symbol_node(module, sym)
+        if node not in graph:
+            symbols = [d["name"] for _, d in graph.nodes(data=True)
+                       if d.get("kind") == "symbol" and d.get("module") == module]
+            raise RootError(f"unknown root {raw!r}: {module} defines no function or class "
+                            f"{sym!r}{_suggest(sym, symbols)}")
+        return node
+    return module_node(_module_of(raw, modules, by_path, scan_root))
+
+
+def _module_of(raw: str, modules: dict[str, dict], by_path: dict[str, str],
+               scan_root: Path) -> str:
+    if raw.endswith(".py") or "/" in raw:
+        path = Path(raw)
+        candidates = [path] if not path.is_absolute() else []
+        with contextlib.suppress(ValueError):
+            candidates.append(path.resolve().relative_to(scan_root))
+        for cand in candidates:
+            if cand.as_posix() in by_path:
+                return by_path[cand.as_posix()]
+        raise RootError(f"unknown root {raw!r}: no Python module at that path"
+                        f"{_suggest(raw, list(by_path))}")
+    if raw in modules:
+        return raw
+    short = [m for m in modules if m.rsplit(".", 1)[-1] == raw]
+    if not short:
+        short = [m for m in modules if m.endswith("." + raw)]
+    if len(short) == 1:
+        return short[0]
+    if len(short) > 1:
+        listed = ", ".join(sorted(short)[:8])
+        raise RootError(f"ambiguous root {raw!r}: matches {len(short)} modules: {listed}; "
+                        "give the dotted name")
+    pool = sorted({m.rsplit(".", 1)[-1] for m in modules} | set(modules))
+    raise RootError(f"unknown root {raw!r}{_suggest(raw, pool)}")
+
+
+def _suggest(word: str, pool: list[str]) -> str:
+    close = difflib.get_close_matches(word, pool, n=5, cutoff=0.6)
+    return f"; did you mean: {', '.join(close)}" if close else "; no similar name found"

@@ -1,0 +1,114 @@
+"""Command line: a thin click group mapping options onto ``analyzer.scan`` and the writers.
+
+Exit codes (documented in the README):
+  0  success
+  2  usage error (bad option; click's own code)
+  3  bad input: missing path, not a directory, nothing to analyze
+  4  unknown or ambiguous root
+  5  cannot write the output directory
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from analyzer import __version__
+from analyzer.analysis.roots import RootError
+from analyzer.discover import DiscoveryError
+from analyzer.extract.treesitter import data_dir
+from analyzer.scan import ScanError, ScanResult, run_scan
+
+EXIT_INPUT = 3
+EXIT_ROOT = 4
+EXIT_OUTPUT = 5
+
+DEMO_REPO = "mini_sglang"
+DEMO_ROOTS = ("deepseek_v2",)
+
+
+def _fail(message: str, code: int) -> None:
+    click.echo(f"depgraph: error: {message}", err=True)
+    sys.exit(code)
+
+
+def _scan_or_exit(path: Path, roots: tuple[str, ...], default_roots: bool,
+                  excludes: tuple[str, ...]) -> ScanResult:
+    try:
+        return run_scan(path, list(roots), use_default_roots=default_roots, excludes=excludes)
+    except (DiscoveryError, ScanError) as exc:
+        _fail(str(exc), EXIT_INPUT)
+    except RootError as exc:
+        _fail(str(exc), EXIT_ROOT)
+    raise AssertionError("unreachable")
+
+
+@click.group()
+@click.version_option(__version__, prog_name="depgraph")
+def main() -> None:
+    """depgraph: dependency graph and dead-code plan for ML monorepos."""
+
+
+@main.command()
+@click.argument("path", required=False, type=click.Path(path_type=Path))
+@click.option("--roots", "-r", "roots", multiple=True,
+              help="Root to keep live: short module name, dotted module, file path or "
+                   "module:Symbol. Repeatable.")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=Path("depgraph-out"),
+              show_default=True, help="Folder for manifest.json and report.html.")
+@click.option("--no-default-roots", is_flag=True,
+              help="Do not add the entry points the repository declares (pyproject scripts, "
+                   "__main__ modules) as roots.")
+@click.option("--exclude", "excludes", multiple=True,
+              help="Extra gitignore-style pattern to skip. Repeatable.")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_roots: bool,
+         excludes: tuple[str, ...], quiet: bool) -> None:
+    """Scan PATH (default: the bundled sample repo) and write the manifest and the report."""
+    from analyzer.manifest import totals, write_manifest
+    from analyzer.reporters.html import write_html
+
+    if path is None:
+        path = data_dir("sample_repos") / DEMO_REPO
+        roots = roots or DEMO_ROOTS
+    result = _scan_or_exit(path, roots, not no_default_roots, excludes)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        write_manifest(result, out_dir / "manifest.json")
+        write_html(result, out_dir / "report.html")
+    except OSError as exc:
+        _fail(f"cannot write to {out_dir}: {exc.strerror or exc}", EXIT_OUTPUT)
+    if quiet:
+        return
+    t = totals(result)
+    for p in result.problems[:20]:
+        click.echo(f"warning: {p.path}:{p.line}: {p.kind}: {p.message}", err=True)
+    if len(result.problems) > 20:
+        click.echo(f"warning: ... {len(result.problems) - 20} more problems in the report",
+                   err=True)
+    elapsed = sum(result.timings.values())
+    click.echo(
+        f"{t['python_files']} Python files, {t['modules']} modules, {t['live_modules']} live; "
+        f"removable: {t['files_removable']} files, {t['lines_removable']} lines in "
+        f"{t['deletions']} deletions ({elapsed:.2f}s)")
+    click.echo(f"wrote {out_dir / 'manifest.json'} and {out_dir / 'report.html'}")
+
+
+@main.command()
+@click.argument("path", type=click.Path(path_type=Path))
+@click.argument("target")
+@click.option("--roots", "-r", "roots", multiple=True, help="Roots, as for scan.")
+@click.option("--no-default-roots", is_flag=True)
+def why(path: Path, target: str, roots: tuple[str, ...], no_default_roots: bool) -> None:
+    """Print the shortest live chain from a root to TARGET (module, module:Symbol or file)."""
+    from analyzer.analysis.roots import resolve_roots
+    from analyzer.analysis.why import explain
+
+    result = _scan_or_exit(path, roots, not no_default_roots, ())
+    try:
+        node = resolve_roots([target], result.graph, result.root)[0]
+    except RootError as exc:
+        _fail(str(exc).replace("root", "target", 1), EXIT_ROOT)
+    click.echo(explain(result.graph, result.liveness, node))

@@ -1,0 +1,494 @@
+"""Extract stage, Python: ``extract(path, data) -> PythonFacts``.
+
+A pure function of a file's path and bytes. It parses with tree-sitter (patterns in
+``queries/python.scm``) and returns serialisable facts: imports with their context, top-level
+definitions with line ranges, decorators, the names each definition and the module body read,
+``__all__``, dynamic imports, dotted-path strings and ``torch.ops`` uses. Nothing here knows
+about other files; resolving names to files is the resolve stage's job.
+
+Scopes: every fact carries ``scope``, the name of the top-level definition it sits in
+(methods belong to their class), or ``""`` for the module body. Decorators, default values and
+annotations belong to the definition they decorate or annotate.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from analyzer.extract import treesitter as tsu
+from analyzer.model import ParseProblem
+
+# Import contexts.
+IN_FUNCTION = "function"
+TYPE_CHECKING = "type_checking"
+TRY_IMPORT_ERROR = "try_import_error"
+CONDITIONAL = "conditional"
+
+_DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?::[A-Za-z_]\w*)?$")
+_IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
+_DYNAMIC_IMPORT_CALLS = {"importlib.import_module", "import_module", "__import__"}
+_PACKAGE_WALK_CALLS = {
+    "pkgutil.iter_modules": "iter_modules",
+    "pkgutil.walk_packages": "walk_packages",
+    "iter_modules": "iter_modules",
+    "walk_packages": "walk_packages",
+}
+_DEF_TYPES = {"function_definition", "class_definition"}
+_COMPOUND_TYPES = {
+    "if_statement",
+    "try_statement",
+    "with_statement",
+    "for_statement",
+    "while_statement",
+    "match_statement",
+}
+
+
+@dataclass(frozen=True)
+class ImportedName:
+    """One name of a ``from m import name as alias`` (``name == "*"`` for a star import)."""
+
+    name: str
+    alias: str | None
+
+
+@dataclass(frozen=True)
+class ImportFact:
+    """One imported module of an import statement (``import a, b`` gives two facts)."""
+
+    module: str  # dotted module as written, without leading dots ("" in `from . import x`)
+    level: int  # leading dots of a relative import
+    is_from: bool
+    names: tuple[ImportedName, ...]  # from-imports only
+    alias: str | None  # `import a.b as c` -> "c"
+    start_line: int  # the whole statement, 1-based inclusive
+    end_line: int
+    scope: str
+    context: tuple[str, ...]  # IN_FUNCTION / TYPE_CHECKING / TRY_IMPORT_ERROR / CONDITIONAL
+    # Lines of the enclosing `if` when this import is the only statement of its body and the
+    # `if` has no elif/else: deleting the import alone would leave an empty block.
+    sole_in_if: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Decorator:
+    name: str  # dotted callee, e.g. "register_attention_backend" or "CustomOp.register"
+    is_call: bool
+    string_args: tuple[str, ...]
+    line: int
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A top-level binding: function, class or assignment (incl. those under top-level if/try)."""
+
+    name: str
+    kind: str  # "function" | "class" | "assignment"
+    start_line: int  # first decorator line for decorated definitions
+    end_line: int
+    decorators: tuple[Decorator, ...]
+    nested: bool  # inside a top-level compound statement (if/try/with/...)
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A dotted name chain read in a scope (``a.b.c`` from ``a.b.c(x)``)."""
+
+    chain: str
+    scope: str
+    line: int
+
+
+@dataclass(frozen=True)
+class StringRef:
+    """A string literal that may spell a module or symbol, or a dynamic import of one."""
+
+    value: str
+    kind: str  # "dotted" | "import_module"
+    scope: str
+    line: int
+
+
+@dataclass(frozen=True)
+class PackageWalk:
+    """A ``pkgutil.iter_modules``/``walk_packages`` call: the module loads packages dynamically."""
+
+    kind: str  # "iter_modules" | "walk_packages"
+    scope: str
+    line: int
+
+
+@dataclass(frozen=True)
+class PythonFacts:
+    path: str
+    line_count: int
+    imports: tuple[ImportFact, ...]
+    definitions: tuple[Definition, ...]
+    references: tuple[Reference, ...]
+    all_names: tuple[str, ...] | None
+    strings: tuple[StringRef, ...]
+    package_walks: tuple[PackageWalk, ...]
+    problems: tuple[ParseProblem, ...]
+
+
+def extract(path: str, data: bytes) -> PythonFacts:
+    """Facts of one Python file. Never raises on bad input: problems are listed instead."""
+    problems: list[ParseProblem] = []
+    if b"\x00" in data[:8192]:
+        problems.append(ParseProblem(path, 0, "binary", "file contains NUL bytes; not parsed"))
+        return _empty(path, problems)
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        problems.append(ParseProblem(path, line, "invalid-utf8", f"invalid UTF-8: {exc.reason}"))
+        data = data.decode("utf-8", "replace").encode("utf-8")
+    tree = tsu.parser("python").parse(data)
+    root = tree.root_node
+    for line, what in tsu.error_lines(root):
+        problems.append(ParseProblem(path, line, "syntax-error", what))
+    return _Extractor(path, data, root, problems).run()
+
+
+def _empty(path: str, problems: list[ParseProblem]) -> PythonFacts:
+    return PythonFacts(path, 0, (), (), (), None, (), (), tuple(problems))
+
+
+def _line(node: ts.Node) -> int:
+    return node.start_point[0] + 1
+
+
+def _end_line(node: ts.Node) -> int:
+    # A node ending at column 0 of a line really ends on the line before.
+    row, col = node.end_point
+    return row if col == 0 and row > node.start_point[0] else row + 1
+
+
+def _string_value(node: ts.Node) -> str | None:
+    """Content of a plain string literal; None for f-strings and byte strings."""
+    parts: list[str] = []
+    for child in node.children:
+        if child.type == "interpolation":
+            return None
+        if child.type == "string_start":
+            prefix = tsu.text(child).lower()
+            if "f" in prefix or "b" in prefix:
+                return None
+        elif child.type == "string_content":
+            parts.append(tsu.text(child))
+    return "".join(parts)
+
+
+def _chain(node: ts.Node) -> str | None:
+    """Dotted text of an identifier/attribute chain, or None if it is not a plain chain."""
+    if node.type == "identifier":
+        return tsu.text(node)
+    if node.type == "attribute":
+        obj = node.child_by_field_name("object")
+        attr = node.child_by_field_name("attribute")
+        if obj is None or attr is None:
+            return None
+        head = _chain(obj)
+        return f"{head}.{tsu.text(attr)}" if head else None
+    return None
+
+
+class _Extractor:
+    def __init__(self, path: str, data: bytes, root: ts.Node, problems: list[ParseProblem]):
+        self.path = path
+        self.data = data
+        self.root = root
+        self.problems = problems
+        self.definitions: list[Definition] = []
+        # Byte ranges of the outermost definitions, for scope lookup by bisection.
+        self._scope_starts: list[int] = []
+        self._scope_spans: list[tuple[int, int, str]] = []
+
+    def run(self) -> PythonFacts:
+        self._collect_definitions(self.root, nested=False)
+        spans = sorted(self._scope_spans)
+        self._scope_spans = spans
+        self._scope_starts = [s for s, _, _ in spans]
+        caps: dict[str, list[ts.Node]] = {}
+        calls: list[tuple[ts.Node, ts.Node]] = []
+        for _, match in tsu.matches(tsu.query("python"), self.root):
+            if "call.function" in match:
+                calls.append((match["call.function"][0], match["call.arguments"][0]))
+                continue
+            for capture, nodes in match.items():
+                caps.setdefault(capture, []).extend(nodes)
+        imports = [f for n in caps.get("import", []) for f in self._import_facts(n)]
+        references = self._references(caps.get("name", []))
+        strings = self._strings(caps.get("string", []))
+        strings.extend(self._dynamic_imports(calls))
+        walks = self._package_walks(calls)
+        ends_open = bool(self.data) and not self.data.endswith(b"\n")
+        line_count = self.data.count(b"\n") + int(ends_open)
+        return PythonFacts(
+            path=self.path,
+            line_count=line_count,
+            imports=tuple(imports),
+            definitions=tuple(self.definitions),
+            references=tuple(references),
+            all_names=self._all_names(caps.get("all.value", [])),
+            strings=tuple(sorted(set(strings), key=lambda s: (s.line, s.value, s.kind))),
+            package_walks=tuple(walks),
+            problems=tuple(self.problems),
+        )
+
+    # -- definitions and scopes ------------------------------------------------------------
+    def _collect_definitions(self, block: ts.Node, nested: bool) -> None:
+        for stmt in block.named_children:
+            if stmt.type == "decorated_definition":
+                inner = stmt.child_by_field_name("definition")
+                if inner is not None:
+                    decorators = tuple(self._decorator(d) for d in stmt.named_children
+                                       if d.type == "decorator")
+                    self._add_def(inner, stmt, decorators, nested)
+            elif stmt.type in _DEF_TYPES:
+                self._add_def(stmt, stmt, (), nested)
+            elif stmt.type == "expression_statement":
+                for expr in stmt.named_children:
+                    if expr.type == "assignment":
+                        self._add_assignment(expr, stmt, nested)
+            elif stmt.type in _COMPOUND_TYPES:
+                for sub in self._blocks_of(stmt):
+                    self._collect_definitions(sub, nested=True)
+
+    @staticmethod
+    def _blocks_of(stmt: ts.Node) -> list[ts.Node]:
+        out: list[ts.Node] = []
+        stack = list(stmt.named_children)
+        while stack:
+            node = stack.pop(0)
+            if node.type == "block":
+                out.append(node)
+            elif node.type in {"elif_clause", "else_clause", "except_clause", "finally_clause",
+                               "except_group_clause", "case_clause"}:
+                stack.extend(node.named_children)
+        return out
+
+    def _add_def(self, node: ts.Node, outer: ts.Node, decorators: tuple[Decorator, ...],
+                 nested: bool) -> None:
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            return
+        name = tsu.text(name_node)
+        kind = "class" if node.type == "class_definition" else "function"
+        self.definitions.append(
+            Definition(name, kind, _line(outer), _end_line(outer), decorators, nested))
+        self._scope_spans.append((outer.start_byte, outer.end_byte, name))
+
+    def _add_assignment(self, expr: ts.Node, stmt: ts.Node, nested: bool) -> None:
+        left = expr.child_by_field_name("left")
+        targets = [left] if left is not None else []
+        names: list[str] = []
+        while targets:
+            t = targets.pop()
+            if t.type == "identifier":
+                names.append(tsu.text(t))
+            elif t.type in {"pattern_list", "tuple_pattern", "list_pattern", "tuple", "list"}:
+                targets.extend(t.named_children)
+        right = expr.child_by_field_name("right")
+        if right is not None and right.type == "assignment":  # a = b = value
+            self._add_assignment(right, stmt, nested)
+        for name in sorted(set(names)):
+            self.definitions.append(
+                Definition(name, "assignment", _line(stmt), _end_line(stmt), (), nested))
+
+    def _decorator(self, node: ts.Node) -> Decorator:
+        expr = node.named_children[0] if node.named_children else node
+        is_call = expr.type == "call"
+        callee = expr.child_by_field_name("function") if is_call else expr
+        args: list[str] = []
+        if is_call:
+            arg_list = expr.child_by_field_name("arguments")
+            for arg in arg_list.named_children if arg_list is not None else []:
+                value = arg.child_by_field_name("value") if arg.type == "keyword_argument" else arg
+                if value is not None and value.type == "string":
+                    s = _string_value(value)
+                    if s is not None:
+                        args.append(s)
+        name = (_chain(callee) if callee is not None else None) or tsu.text(callee)
+        return Decorator(name, is_call, tuple(args), _line(node))
+
+    def _scope_of(self, node: ts.Node) -> str:
+        i = bisect_right(self._scope_starts, node.start_byte) - 1
+        if i >= 0:
+            start, end, name = self._scope_spans[i]
+            if start <= node.start_byte < end:
+                return name
+        return ""
+
+    # -- imports -------------------------------------------------------------------------------
+    def _import_facts(self, node: ts.Node) -> list[ImportFact]:
+        start, end = _line(node), _end_line(node)
+        scope = self._scope_of(node)
+        context = self._context(node)
+        sole = self._sole_in_if(node)
+        facts: list[ImportFact] = []
+        if node.type == "import_statement":
+            for child in node.named_children:
+                if child.type == "dotted_name":
+                    facts.append(ImportFact(tsu.text(child), 0, False, (), None, start, end,
+                                            scope, context, sole))
+                elif child.type == "aliased_import":
+                    mod = child.child_by_field_name("name")
+                    alias = child.child_by_field_name("alias")
+                    facts.append(ImportFact(tsu.text(mod), 0, False, (), tsu.text(alias) or None,
+                                            start, end, scope, context, sole))
+            return facts
+        module_node = node.child_by_field_name("module_name")
+        module, level = "", 0
+        if module_node is not None and module_node.type == "relative_import":
+            for part in module_node.named_children:
+                if part.type == "import_prefix":
+                    level = tsu.text(part).count(".")
+                elif part.type == "dotted_name":
+                    module = tsu.text(part)
+        elif module_node is not None:
+            module = tsu.text(module_node)
+        names: list[ImportedName] = []
+        for child in node.named_children:
+            if child == module_node:
+                continue
+            if child.type == "wildcard_import":
+                names.append(ImportedName("*", None))
+            elif child.type == "dotted_name":
+                names.append(ImportedName(tsu.text(child), None))
+            elif child.type == "aliased_import":
+                names.append(ImportedName(tsu.text(child.child_by_field_name("name")),
+                                          tsu.text(child.child_by_field_name("alias")) or None))
+        if module == "__future__":
+            return []
+        return [ImportFact(module, level, True, tuple(names), None, start, end, scope, context,
+                           sole)]
+
+    @staticmethod
+    def _sole_in_if(node: ts.Node) -> tuple[int, int] | None:
+        block = node.parent
+        if block is None or block.type != "block" or block.parent is None:
+            return None
+        stmt = block.parent
+        statements = [c for c in block.named_children if c.type != "comment"]
+        if stmt.type != "if_statement" or statements != [node]:
+            return None
+        if stmt.child_by_field_name("alternative") is not None:
+            return None
+        return (_line(stmt), _end_line(stmt))
+
+    def _context(self, node: ts.Node) -> tuple[str, ...]:
+        found: set[str] = set()
+        child, parent = node, node.parent
+        while parent is not None:
+            if parent.type in {"function_definition", "lambda"}:
+                found.add(IN_FUNCTION)
+            elif parent.type == "if_statement":
+                condition = parent.child_by_field_name("condition")
+                consequence = parent.child_by_field_name("consequence")
+                if "TYPE_CHECKING" in tsu.text(condition) and child == consequence:
+                    found.add(TYPE_CHECKING)
+                else:
+                    found.add(CONDITIONAL)
+            elif parent.type in {"elif_clause", "else_clause"}:
+                found.add(CONDITIONAL)
+            elif parent.type == "try_statement" and child.type == "block" and any(
+                    self._catches_import_error(c) for c in parent.named_children
+                    if c.type == "except_clause"):
+                found.add(TRY_IMPORT_ERROR)
+            child, parent = parent, parent.parent
+        return tuple(sorted(found))
+
+    @staticmethod
+    def _catches_import_error(clause: ts.Node) -> bool:
+        kinds = [c for c in clause.named_children if c.type != "block"]
+        if not kinds:
+            return True  # bare except
+        names = {tsu.text(n) for k in kinds for n in _walk(k) if n.type == "identifier"}
+        return bool(names & _IMPORT_ERRORS)
+
+    # -- references ----------------------------------------------------------------------------
+    def _references(self, names: list[ts.Node]) -> list[Reference]:
+        seen: set[tuple[str, str]] = set()
+        out: list[Reference] = []
+        for node in names:
+            parent = node.parent
+            if parent is None or not self._is_read(node, parent):
+                continue
+            top = node
+            while (top.parent is not None and top.parent.type == "attribute"
+                   and top.parent.child_by_field_name("object") == top):
+                top = top.parent
+            chain = _chain(top) or tsu.text(node)
+            scope = self._scope_of(node)
+            key = (chain, scope)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(Reference(chain, scope, _line(node)))
+        return out
+
+    @staticmethod
+    def _is_read(node: ts.Node, parent: ts.Node) -> bool:
+        ptype = parent.type
+        if ptype in {"dotted_name", "aliased_import", "import_prefix", "parameters",
+                     "lambda_parameters", "global_statement", "nonlocal_statement"}:
+            return False
+        if ptype == "attribute":
+            return parent.child_by_field_name("object") == node
+        if ptype in {"function_definition", "class_definition"}:
+            return parent.child_by_field_name("name") != node
+        if ptype == "keyword_argument":
+            return parent.child_by_field_name("name") != node
+        if ptype in {"default_parameter", "typed_default_parameter", "typed_parameter"}:
+            return parent.child_by_field_name("name") != node and parent.named_children[0] != node
+        return ptype not in {"list_splat_pattern", "dictionary_splat_pattern"} or (
+            parent.parent is None or parent.parent.type != "parameters")
+
+    # -- strings, dynamic imports, package walks ----------------------------------------------
+    def _strings(self, nodes: list[ts.Node]) -> list[StringRef]:
+        out: list[StringRef] = []
+        for node in nodes:
+            value = _string_value(node)
+            if value and _DOTTED.match(value):
+                out.append(StringRef(value, "dotted", self._scope_of(node), _line(node)))
+        return out
+
+    def _dynamic_imports(self, calls: list[tuple[ts.Node, ts.Node]]) -> list[StringRef]:
+        out: list[StringRef] = []
+        for func, args in calls:
+            if _chain(func) not in _DYNAMIC_IMPORT_CALLS or not args.named_children:
+                continue
+            first = args.named_children[0]
+            value = _string_value(first) if first.type == "string" else None
+            if value:
+                out.append(StringRef(value, "import_module", self._scope_of(func), _line(func)))
+        return out
+
+    def _package_walks(self, calls: list[tuple[ts.Node, ts.Node]]) -> list[PackageWalk]:
+        return [PackageWalk(_PACKAGE_WALK_CALLS[c], self._scope_of(func), _line(func))
+                for func, _ in calls if (c := _chain(func) or "") in _PACKAGE_WALK_CALLS]
+
+    def _all_names(self, values: list[ts.Node]) -> tuple[str, ...] | None:
+        names: list[str] = []
+        found = False
+        for value in values:
+            if self._scope_of(value):
+                continue
+            found = True
+            for elem in value.named_children:
+                if elem.type == "string" and (s := _string_value(elem)):
+                    names.append(s)
+        return tuple(names) if found else None
+
+
+def _walk(node: ts.Node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.named_children)

@@ -1,0 +1,189 @@
+"""Graph stage: one networkx DiGraph of modules, symbols and (later stages) native targets.
+
+Nodes (``kind`` attribute): ``module`` (a Python file), ``symbol`` (a top-level function or
+class), ``external`` (a third-party top-level package). Ids: ``py:<module>``,
+``py:<module>:<name>``, ``ext:<package>``.
+
+Edges carry ``kind`` and the ``file``/``line`` they come from. Edge kinds and their meaning
+for liveness (an edge u -> v means "if u is live, v is live"):
+
+- ``import``            module or definition executes an import of v (module-level or lazy)
+- ``optional_import``   the same inside ``try/except ImportError``
+- ``reference``         u reads name v (resolved through imports and re-exports)
+- ``parent_package``    importing a module runs its packages' ``__init__.py`` first
+- ``defined_in``        a live symbol's module is loaded
+- ``registered``        a decorator with a registry shape (string key, or an in-tree
+                        decorator) runs at import time and keeps the definition reachable
+- ``string_ref``        a string literal spells v's dotted path
+- ``dynamic_import``    ``importlib.import_module("v")``
+- ``plugin_family``     a module that walks a package with ``pkgutil`` loads every submodule
+- ``star_import``       ``from m import *`` brings in m's public definitions
+- ``type_checking``     typing-only (``if TYPE_CHECKING:``); never followed by liveness
+
+The first edge between two nodes wins (facts are visited in a deterministic order), so each
+edge names one concrete origin.
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+
+from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, Definition
+from analyzer.resolve import ModuleIndex, PyModule, Target, module_node, symbol_node
+
+NOT_FOLLOWED = frozenset({"type_checking"})
+
+
+def build_python_graph(index: ModuleIndex) -> tuple[nx.DiGraph, list[dict[str, object]]]:
+    """The graph and the list of unresolved in-tree names (for the report)."""
+    graph = nx.DiGraph()
+    unresolved: list[dict[str, object]] = []
+    for name in sorted(index.modules):
+        mod = index.modules[name]
+        graph.add_node(module_node(name), kind="module", module=name, path=mod.path,
+                       is_package=mod.is_package, lines=mod.facts.line_count)
+        for d in mod.facts.definitions:
+            if d.kind in ("function", "class") and mod.defs.get(d.name) in ("function", "class"):
+                node = symbol_node(name, d.name)
+                if node not in graph:
+                    graph.add_node(node, kind="symbol", module=name, name=d.name,
+                                   symbol_kind=d.kind, path=mod.path, start_line=d.start_line,
+                                   end_line=d.end_line, nested=d.nested)
+    for name in sorted(index.modules):
+        _ModuleEdges(index, graph, index.modules[name], unresolved).add_all()
+    return graph, unresolved
+
+
+class _ModuleEdges:
+    def __init__(self, index: ModuleIndex, graph: nx.DiGraph, mod: PyModule,
+                 unresolved: list[dict[str, object]]):
+        self.index = index
+        self.graph = graph
+        self.mod = mod
+        self.unresolved = unresolved
+        self.me = module_node(mod.name)
+
+    def scope_node(self, scope: str) -> str:
+        if scope:
+            node = symbol_node(self.mod.name, scope)
+            if node in self.graph:
+                return node
+        return self.me
+
+    def edge(self, src: str, target: Target | None, kind: str, line: int) -> None:
+        if target is None:
+            return
+        if target.kind == "unresolved":
+            self.unresolved.append({"path": self.mod.path, "line": line, "kind": kind,
+                                    "name": ".".join(p for p in (target.module, target.name) if p)})
+            return
+        dst = target.node
+        if dst is None or dst == src:
+            return
+        if dst not in self.graph:
+            if target.kind != "external":
+                return
+            self.graph.add_node(dst, kind="external", module=target.module.split(".")[0])
+        if not self.graph.has_edge(src, dst):
+            self.graph.add_edge(src, dst, kind=kind, file=self.mod.path, line=line)
+        # Re-exports pass through modules: importing through them runs them.
+        for via in target.via:
+            via_node = module_node(via)
+            if via_node in self.graph and via_node != src \
+                    and not self.graph.has_edge(src, via_node):
+                self.graph.add_edge(src, via_node, kind=kind, file=self.mod.path, line=line)
+
+    def add_all(self) -> None:
+        mod, index = self.mod, self.index
+        for ancestor in index.ancestors_with_files(mod.name):
+            self.graph.add_edge(self.me, module_node(ancestor), kind="parent_package",
+                                file=mod.path, line=1)
+        for d in mod.facts.definitions:
+            node = symbol_node(mod.name, d.name)
+            if node in self.graph and self.graph.nodes[node].get("start_line") == d.start_line:
+                self.graph.add_edge(node, self.me, kind="defined_in", file=mod.path,
+                                    line=d.start_line)
+                if self._registered(d):
+                    self.graph.add_edge(self.me, node, kind="registered", file=mod.path,
+                                        line=d.decorators[0].line)
+        for fact in mod.facts.imports:
+            kind = ("type_checking" if TYPE_CHECKING in fact.context else
+                    "optional_import" if TRY_IMPORT_ERROR in fact.context else "import")
+            src = self.scope_node(fact.scope)
+            for target in index.import_targets(mod.name, fact):
+                self.edge(src, target, kind, fact.start_line)
+            if fact.is_from and any(n.name == "*" for n in fact.names):
+                self._star_edges(src, fact, kind)
+        for ref in mod.facts.references:
+            resolved = index.resolve_chain(mod.name, ref.scope, ref.chain)
+            if resolved is not None:
+                target, type_only = resolved
+                self.edge(self.scope_node(ref.scope), target,
+                          "type_checking" if type_only else "reference", ref.line)
+        walked = bool(mod.facts.package_walks)
+        for s in mod.facts.strings:
+            if not index.is_internal(s.value):
+                continue
+            target = index.resolve_dotted(s.value)
+            src = self.scope_node(s.scope)
+            kind = "dynamic_import" if s.kind == "import_module" else "string_ref"
+            if target.kind == "unresolved" and s.kind == "dotted":
+                continue  # a dotted-looking string that names nothing: prose, not a path
+            self.edge(src, target, kind, s.line)
+            if walked and target.kind == "module" and target.module in index.packages:
+                self._plugin_family(src, target.module, s.line)
+        if walked:
+            for ref in mod.facts.references:
+                if ref.chain.endswith(".__path__"):
+                    resolved = index.resolve_chain(mod.name, ref.scope, ref.chain[: -9])
+                    if resolved and resolved[0].kind == "module":
+                        self._plugin_family(self.scope_node(ref.scope), resolved[0].module,
+                                            ref.line)
+
+    def _registered(self, d: Definition) -> bool:
+        for dec in d.decorators:
+            if dec.string_args:
+                return True
+            resolved = self.index.resolve_chain(self.mod.name, d.name, dec.name)
+            if resolved and resolved[0].kind in ("symbol", "attribute", "module"):
+                return True
+        return False
+
+    def _star_edges(self, src: str, fact, kind: str) -> None:
+        source = self.index.absolute(self.mod.name, fact)
+        target_mod = self.index.modules.get(source or "")
+        if target_mod is None:
+            return
+        names = target_mod.facts.all_names
+        for name, def_kind in sorted(target_mod.defs.items()):
+            public = name in names if names is not None else not name.startswith("_")
+            if public and def_kind in ("function", "class"):
+                self.edge(src, Target("symbol", target_mod.name, name), "star_import",
+                          fact.start_line)
+
+    def _plugin_family(self, src: str, package: str, line: int) -> None:
+        recursive = any(w.kind == "walk_packages" for w in self.mod.facts.package_walks)
+        for sub in self.index.submodules(package, recursive):
+            if sub in self.index.modules:
+                self.edge(src, Target("module", sub), "plugin_family", line)
+
+
+def module_import_edges(index: ModuleIndex) -> set[tuple[str, str]]:
+    """The plain module import graph (every import, any context), grimp's definition:
+    ``from a import b`` is an edge to ``a.b`` when that is a module, else to ``a``."""
+    edges: set[tuple[str, str]] = set()
+    for name, mod in index.modules.items():
+        for fact in mod.facts.imports:
+            absolute = index.absolute(name, fact)
+            if absolute is None or not index.is_internal(absolute):
+                continue
+            targets: list[str] = []
+            if fact.is_from:
+                for imported in fact.names:
+                    sub = f"{absolute}.{imported.name}"
+                    targets.append(sub if imported.name != "*" and index.is_module(sub)
+                                   else absolute)
+            else:
+                targets.append(absolute)
+            edges.update((name, t) for t in targets if t != name and t in index.modules)
+    return edges

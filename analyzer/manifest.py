@@ -1,0 +1,64 @@
+"""Output stage: the JSON deletion manifest that drives ``depgraph apply``.
+
+Schema (``schema_version`` 1): the scanned root, the roots used, totals, and ``deletions``:
+each with ``kind`` (``delete_file`` | ``delete_range`` | ``remove_import_names``), ``path``
+(relative, POSIX), ``sha256`` of the file as scanned, 1-based inclusive
+``start_line``/``end_line`` for ranges, ``lines`` removed, ``reason``, and ``symbol`` /
+``names`` where they apply. Formatting only: every value comes from the ``ScanResult``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from analyzer import __version__
+from analyzer.scan import ScanResult
+
+SCHEMA_VERSION = 1
+
+
+def manifest_dict(result: ScanResult) -> dict[str, Any]:
+    deletions: list[dict[str, Any]] = []
+    for d in result.plan.deletions:
+        entry: dict[str, Any] = {"kind": d.kind, "path": d.path, "sha256": d.sha256}
+        if d.start_line is not None:
+            entry["start_line"] = d.start_line
+            entry["end_line"] = d.end_line
+        entry["lines"] = d.lines
+        if d.symbol:
+            entry["symbol"] = d.symbol
+        if d.names:
+            entry["names"] = list(d.names)
+        entry["reason"] = d.reason
+        deletions.append(entry)
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": "depgraph", "version": __version__},
+        "root": str(result.root),
+        "roots": result.root_names,
+        "default_roots": [r for r in result.default_roots],
+        "totals": totals(result),
+        "deletions": deletions,
+    }
+
+
+def totals(result: ScanResult) -> dict[str, int]:
+    py = [f for f in result.files.values() if f.language == "python"]
+    dead_files = [d for d in result.plan.deletions if d.kind == "delete_file"]
+    return {
+        "python_files": len(py),
+        "python_lines": sum(f.lines for f in py),
+        "modules": len(result.index.modules),
+        "modules_in_scope": len(result.in_scope),
+        "live_modules": sum(1 for n, a in result.graph.nodes(data=True)
+                            if a.get("kind") == "module" and result.liveness.is_live(n)),
+        "files_removable": len(dead_files),
+        "lines_removable": result.plan.removed_lines(),
+        "deletions": len(result.plan.deletions),
+        "parse_problems": len(result.problems),
+    }
+
+
+def write_manifest(result: ScanResult, path) -> None:
+    path.write_text(json.dumps(manifest_dict(result), indent=2) + "\n", encoding="utf-8")

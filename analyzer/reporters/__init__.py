@@ -1,0 +1,1 @@
+"""Report stage: functions that render a finished ``ScanResult``; they never compute."""

@@ -1,0 +1,296 @@
+"""Resolve stage, Python: names, imports and dotted strings -> modules and symbols of the tree.
+
+Input: the module index (module name -> file, facts) built from discovery and extraction.
+Output: answers to "what does this import / this name chain / this string point at?", as
+``Target`` values the graph stage turns into edges. Nothing is parsed here.
+
+Resolution follows Python's rules statically: ``import a.b.c`` binds ``a``; ``from m import n``
+gives submodule ``m.n`` if it exists, else the definition ``n`` of ``m``, else whatever ``m``
+itself imports as ``n`` (re-exports, followed transitively), else what ``m``'s star imports
+provide. Relative imports are anchored at the importing module's package. Namespace packages
+(folders without ``__init__.py``) are packages without a file: they resolve, but have no node.
+"""
+
+from __future__ import annotations
+
+import builtins
+from dataclasses import dataclass, field
+
+from analyzer.extract.python import TYPE_CHECKING, ImportFact, PythonFacts
+
+BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__path__",
+                                       "__spec__", "__package__", "__loader__", "self", "cls"}
+
+
+def module_node(module: str) -> str:
+    return f"py:{module}"
+
+
+def symbol_node(module: str, name: str) -> str:
+    return f"py:{module}:{name}"
+
+
+def external_node(module: str) -> str:
+    return f"ext:{module.split('.')[0]}"
+
+
+@dataclass(frozen=True)
+class Target:
+    """What a name, import or string resolved to."""
+
+    kind: str  # "module" | "symbol" | "attribute" | "external" | "unresolved"
+    module: str  # module name (internal), top-level name (external), or what was looked up
+    name: str | None = None  # symbol/attribute name inside ``module``
+    via: tuple[str, ...] = ()  # modules whose re-exports were followed
+
+    @property
+    def node(self) -> str | None:
+        if self.kind == "module":
+            return module_node(self.module)
+        if self.kind == "symbol":
+            return symbol_node(self.module, self.name or "")
+        if self.kind == "attribute":
+            return module_node(self.module)
+        if self.kind == "external":
+            return external_node(self.module)
+        return None
+
+
+@dataclass
+class PyModule:
+    name: str
+    path: str
+    is_package: bool
+    facts: PythonFacts
+    # name -> kind ("function" | "class" | "assignment"), first definition wins for kind
+    defs: dict[str, str] = field(default_factory=dict)
+    # module-level import bindings: bound name -> (ImportFact, imported name or None)
+    bindings: dict[str, list[tuple[ImportFact, str | None]]] = field(default_factory=dict)
+    # per-scope (function-level) bindings
+    scoped: dict[str, dict[str, list[tuple[ImportFact, str | None]]]] = field(default_factory=dict)
+    star_imports: list[ImportFact] = field(default_factory=list)
+
+
+@dataclass
+class Binding:
+    fact: ImportFact
+    imported: str | None  # the name in `from m import name`, None for `import m`
+
+    @property
+    def type_only(self) -> bool:
+        return TYPE_CHECKING in self.fact.context
+
+
+class ModuleIndex:
+    """All Python modules of the scanned tree, with their bindings, and name resolution."""
+
+    def __init__(self, modules: list[PyModule]):
+        self.modules: dict[str, PyModule] = {m.name: m for m in modules}
+        self.by_path: dict[str, str] = {m.path: m.name for m in modules}
+        self.packages: set[str] = set()  # every package, incl. namespace packages
+        self.children: dict[str, list[str]] = {}
+        for m in modules:
+            parts = m.name.split(".")
+            for i in range(1, len(parts)):
+                self.packages.add(".".join(parts[:i]))
+            if m.is_package:
+                self.packages.add(m.name)
+            if len(parts) > 1:
+                self.children.setdefault(".".join(parts[:-1]), []).append(m.name)
+        for pkg in self.packages:
+            if pkg not in self.modules and "." in pkg:
+                self.children.setdefault(pkg.rsplit(".", 1)[0], []).append(pkg)
+        for kids in self.children.values():
+            kids.sort()
+        # (module, name) pairs whose import binding another module resolved through
+        self.reexports_used: set[tuple[str, str]] = set()
+        self.top_level = {name.split(".")[0] for name in self.modules} | {
+            p.split(".")[0] for p in self.packages}
+        for m in modules:
+            _index_bindings(m)
+
+    # -- modules -------------------------------------------------------------------------------
+    def is_module(self, name: str) -> bool:
+        return name in self.modules or name in self.packages
+
+    def is_internal(self, dotted: str) -> bool:
+        return dotted.split(".")[0] in self.top_level
+
+    def submodules(self, package: str, recursive: bool) -> list[str]:
+        out: list[str] = []
+        stack = list(self.children.get(package, []))
+        while stack:
+            name = stack.pop(0)
+            out.append(name)
+            if recursive:
+                stack.extend(self.children.get(name, []))
+        return out
+
+    def ancestors_with_files(self, module: str) -> list[str]:
+        parts = module.split(".")
+        return [p for i in range(1, len(parts)) if (p := ".".join(parts[:i])) in self.modules]
+
+    def absolute(self, importer: str, fact: ImportFact) -> str | None:
+        """Absolute dotted name of the module an import statement names."""
+        if fact.level == 0:
+            return fact.module
+        mod = self.modules.get(importer)
+        base_parts = importer.split(".")
+        if not (mod and mod.is_package):
+            base_parts = base_parts[:-1]
+        drop = fact.level - 1
+        if drop > len(base_parts):
+            return None
+        base = base_parts[: len(base_parts) - drop] if drop else base_parts
+        return ".".join([*base, fact.module] if fact.module else base) or None
+
+    # -- imports -------------------------------------------------------------------------------
+    def import_targets(self, importer: str, fact: ImportFact) -> list[Target]:
+        """Modules an import statement executes (the statement's own edges)."""
+        absolute = self.absolute(importer, fact)
+        if absolute is None:
+            return [Target("unresolved", "." * fact.level + fact.module)]
+        if not self.is_internal(absolute):
+            return [Target("external", absolute)]
+        targets: list[Target] = []
+        if self.is_module(absolute):
+            targets.append(Target("module", absolute))
+        else:
+            targets.append(Target("unresolved", absolute))
+        if fact.is_from:
+            for imported in fact.names:
+                sub = f"{absolute}.{imported.name}"
+                if imported.name != "*" and self.is_module(sub):
+                    targets.append(Target("module", sub))
+        return [t for t in targets if t.kind != "module" or t.module in self.modules
+                or t.module in self.packages]
+
+    # -- names ---------------------------------------------------------------------------------
+    def lookup(self, module: str, scope: str, head: str) -> list[Binding] | str | None:
+        """What ``head`` means in ``scope`` of ``module``: import bindings, "def", or None."""
+        mod = self.modules[module]
+        scoped = mod.scoped.get(scope, {}).get(head) if scope else None
+        if scoped:
+            return [Binding(f, n) for f, n in scoped]
+        if head in mod.defs:
+            return "def"
+        if head in mod.bindings:
+            return [Binding(f, n) for f, n in mod.bindings[head]]
+        return None
+
+    def resolve_chain(self, module: str, scope: str, chain: str) -> tuple[Target, bool] | None:
+        """Resolve a dotted chain read in ``scope``; returns (target, type_only) or None for
+        builtins, locals and anything that is not a module-level name."""
+        parts = chain.split(".")
+        found = self.lookup(module, scope, parts[0])
+        if found is None:
+            return None
+        if found == "def":
+            return self._def_target(module, parts[0]), False
+        assert isinstance(found, list)
+        binding = found[-1]
+        target = self._binding_target(module, binding, parts[0])
+        return self._descend(target, parts[1:]), binding.type_only
+
+    def resolve_dotted(self, dotted: str) -> Target:
+        """Resolve an absolute dotted path (``pkg.mod``, ``pkg.mod.Class``, ``pkg.mod:Class``)."""
+        dotted = dotted.replace(":", ".")
+        if not self.is_internal(dotted):
+            return Target("external", dotted)
+        parts = dotted.split(".")
+        for i in range(len(parts), 0, -1):
+            prefix = ".".join(parts[:i])
+            if self.is_module(prefix):
+                return self._descend(Target("module", prefix), parts[i:])
+        return Target("unresolved", dotted)
+
+    def resolve_attr(self, module: str, name: str, seen: frozenset[str] = frozenset()) -> Target:
+        """``module.name``: submodule, definition, re-exported import, or star-imported name."""
+        sub = f"{module}.{name}"
+        if self.is_module(sub):
+            return Target("module", sub)
+        mod = self.modules.get(module)
+        if mod is None:  # namespace package: only submodules live there
+            return Target("unresolved", module, name)
+        if name in mod.defs:
+            return self._def_target(module, name)
+        key = f"{module}:{name}"
+        if key in seen:
+            return Target("attribute", module, name)
+        seen = seen | {key}
+        if name in mod.bindings:
+            self.reexports_used.add((module, name))
+            target = self._binding_target(module, Binding(*mod.bindings[name][-1]), name, seen)
+            if target.kind in ("module", "symbol", "attribute", "external"):
+                return Target(target.kind, target.module, target.name, (module, *target.via))
+        for star in mod.star_imports:
+            source = self.absolute(module, star)
+            if source and self.is_internal(source) and self.is_module(source):
+                target = self.resolve_attr(source, name, seen)
+                if target.kind in ("module", "symbol"):
+                    return Target(target.kind, target.module, target.name, (module, *target.via))
+        return Target("unresolved", module, name)
+
+    def _def_target(self, module: str, name: str) -> Target:
+        kind = self.modules[module].defs[name]
+        if kind in ("function", "class"):
+            return Target("symbol", module, name)
+        return Target("attribute", module, name)
+
+    def _binding_target(self, module: str, binding: Binding, bound: str,
+                        seen: frozenset[str] = frozenset()) -> Target:
+        fact = binding.fact
+        absolute = self.absolute(module, fact)
+        if absolute is None:
+            return Target("unresolved", fact.module)
+        if not fact.is_from:
+            # `import a.b.c` binds `a`; `import a.b.c as d` binds `d` -> a.b.c
+            target_mod = absolute if fact.alias else bound
+            if not self.is_internal(target_mod):
+                return Target("external", target_mod)
+            return Target("module", target_mod) if self.is_module(target_mod) else Target(
+                "unresolved", target_mod)
+        if not self.is_internal(absolute):
+            return Target("external", absolute)
+        if not self.is_module(absolute):
+            return Target("unresolved", absolute, binding.imported)
+        return self.resolve_attr(absolute, binding.imported or bound, seen)
+
+    def _descend(self, target: Target, rest: list[str]) -> Target:
+        """Follow attribute access through modules; stop at the first non-module."""
+        via = target.via
+        for i, part in enumerate(rest):
+            if target.kind != "module":
+                break
+            nxt = self.resolve_attr(target.module, part)
+            if nxt.kind == "unresolved":
+                if part.startswith("__"):  # __path__, __name__, __file__ ...
+                    return target
+                return Target("unresolved", target.module, ".".join(rest[i:]), via)
+            via = via + nxt.via
+            target = Target(nxt.kind, nxt.module, nxt.name, via)
+        return target
+
+
+def _index_bindings(mod: PyModule) -> None:
+    for d in mod.facts.definitions:
+        # Later definitions of a name do not change its kind for liveness purposes except
+        # that a function/class anywhere wins over an assignment (conditional definitions).
+        if d.name not in mod.defs or d.kind in ("function", "class"):
+            mod.defs[d.name] = d.kind
+    for fact in mod.facts.imports:
+        table = mod.scoped.setdefault(fact.scope, {}) if fact.scope else mod.bindings
+        if not fact.is_from:
+            bound = fact.alias or fact.module.split(".")[0]
+            table.setdefault(bound, []).append((fact, None))
+            continue
+        for imported in fact.names:
+            if imported.name == "*":
+                if not fact.scope:
+                    mod.star_imports.append(fact)
+                continue
+            table.setdefault(imported.alias or imported.name, []).append((fact, imported.name))
+    # An import binding shadows an assignment of the same name only if no def exists.
+    for name in list(mod.defs):
+        if mod.defs[name] == "assignment" and name in mod.bindings:
+            del mod.defs[name]

@@ -1,0 +1,155 @@
+"""The pipeline: discover -> extract -> resolve -> graph -> liveness -> plan, as one call.
+
+``run_scan`` is what the CLI (and tests) call; it returns a ``ScanResult`` holding every
+stage's output so reporters and the manifest writer only format, never compute.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+import networkx as nx
+
+from analyzer import entry_points
+from analyzer.analysis.liveness import Liveness, compute_liveness
+from analyzer.analysis.roots import resolve_roots
+from analyzer.discover import Discovery, discover, module_name
+from analyzer.extract.runner import ExtractedFile, extract_file
+from analyzer.graph import build_python_graph
+from analyzer.model import ParseProblem
+from analyzer.plan import FileInfo, Plan, build_plan
+from analyzer.resolve import ModuleIndex, PyModule, module_node, symbol_node
+
+
+class ScanError(Exception):
+    """Input the scan cannot work on (missing path, nothing to analyze)."""
+
+
+@dataclass
+class ScanResult:
+    root: Path
+    discovery: Discovery
+    files: dict[str, FileInfo]
+    index: ModuleIndex
+    graph: nx.DiGraph
+    roots: list[str]  # graph nodes used as roots
+    root_names: list[str]  # as the user gave them
+    default_roots: list[str]  # entry points the repository declares
+    liveness: Liveness
+    plan: Plan
+    in_scope: set[str]
+    problems: list[ParseProblem]
+    unresolved: list[dict[str, object]]
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def is_test_path(path: str) -> bool:
+    p = PurePosixPath(path)
+    if any(part in ("tests", "test", "testing") for part in p.parts[:-1]):
+        return True
+    return p.name.startswith("test_") or p.name.endswith("_test.py") or p.name == "conftest.py"
+
+
+def _python_root_of(path: str, roots: tuple[str, ...]) -> str:
+    best = ""
+    for r in roots:
+        if r and (path == r or path.startswith(r + "/")) and len(r) > len(best):
+            best = r
+    return best
+
+
+def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = True,
+             excludes: tuple[str, ...] = ()) -> ScanResult:
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
+    found = discover(path, extra_excludes=excludes)
+    timings["discover"] = time.perf_counter() - t0
+
+    python_sources = [f for f in found.files if f.language == "python"]
+    if not python_sources:
+        raise ScanError(f"no Python files under {path}")
+    t0 = time.perf_counter()
+    extracted: list[ExtractedFile] = [extract_file(found.root, f) for f in python_sources]
+    timings["extract"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    problems = list(found.problems)
+    files: dict[str, FileInfo] = {}
+    modules: list[PyModule] = []
+    for ex in extracted:
+        problems.extend(ex.problems)
+        files[ex.path] = FileInfo(ex.path, ex.sha256, ex.lines, ex.language)
+        name = module_name(ex.path, found.python_roots)
+        if name is None or ex.facts is None:
+            continue
+        is_package = ex.path.endswith("/__init__.py") or ex.path == "__init__.py"
+        modules.append(PyModule(name, ex.path, is_package, ex.facts))
+    modules = _dedupe(modules, problems)
+    index = ModuleIndex(modules)
+    graph, unresolved = build_python_graph(index)
+    timings["graph"] = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    default_roots = _default_roots(found, graph, problems) if use_default_roots else []
+    roots = list(dict.fromkeys(resolve_roots(root_names, graph, found.root) + default_roots))
+    liveness = compute_liveness(graph, roots)
+    roots_only = [r for r in found.python_roots if r]
+    in_scope = {
+        m.path for m in modules
+        if not is_test_path(m.path)
+        and ("." in m.name or m.is_package)
+        and (_python_root_of(m.path, found.python_roots) or not roots_only)
+    }
+    root_modules = {graph.nodes[r]["module"] for r in roots}
+    plan = build_plan(graph, liveness, index, files, in_scope, root_modules)
+    timings["analyze"] = time.perf_counter() - t0
+    return ScanResult(found.root, found, files, index, graph, roots, list(root_names),
+                      default_roots, liveness, plan, in_scope, problems, unresolved, timings)
+
+
+def _dedupe(modules: list[PyModule], problems: list[ParseProblem]) -> list[PyModule]:
+    """Two files claiming one module name (e.g. copies in two roots): keep the first."""
+    seen: dict[str, PyModule] = {}
+    for m in modules:
+        if m.name in seen:
+            problems.append(ParseProblem(m.path, 0, "duplicate-module",
+                                         f"module {m.name} also defined by {seen[m.name].path}; "
+                                         "this copy is ignored"))
+            continue
+        seen[m.name] = m
+    return list(seen.values())
+
+
+def _default_roots(found: Discovery, graph: nx.DiGraph, problems: list[ParseProblem]) -> list[str]:
+    """Entry points declared by packaging metadata, and ``__main__`` modules."""
+    roots: list[str] = []
+    candidates = {"pyproject.toml", "setup.cfg"}
+    dirs = {""} | {r for r in found.python_roots} | {
+        str(PurePosixPath(r).parent) if "/" in r else "" for r in found.python_roots}
+    for d in sorted(dirs):
+        for fname in sorted(candidates):
+            rel = f"{d}/{fname}" if d else fname
+            file = found.root / rel
+            if not file.is_file():
+                continue
+            try:
+                data = file.read_bytes()
+            except OSError as exc:
+                problems.append(ParseProblem(rel, 0, "unreadable", str(exc)))
+                continue
+            eps, errs = entry_points.extract(rel, data)
+            problems.extend(errs)
+            for ep in eps:
+                mod, _, attr = ep.value.partition(":")
+                attr = attr.split(".")[0].strip()
+                node = symbol_node(mod.strip(), attr) if attr else module_node(mod.strip())
+                if node not in graph:
+                    node = module_node(mod.strip())
+                if node in graph:
+                    roots.append(node)
+    for node, data in graph.nodes(data=True):
+        if data.get("kind") == "module" and data["module"].endswith(".__main__"):
+            roots.append(node)
+    return sorted(set(roots))

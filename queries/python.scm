@@ -1,0 +1,27 @@
+; depgraph — Python patterns for the extraction stage (analyzer/extract/python.py).
+; Capture names are the contract with the extractor; keep them stable.
+
+; Every import statement, wherever it stands (module level, function body, if/try blocks).
+(import_statement) @import
+(import_from_statement) @import
+
+; Names and attribute chains read by code. The extractor keeps the head of each chain
+; (`a` in `a.b.c`) and climbs to the longest dotted chain from there.
+(identifier) @name
+
+; Plain string literals (f-strings are filtered out by the extractor: they interpolate).
+(string) @string
+
+; Calls with a dotted callee: importlib.import_module("x"), __import__("x"),
+; pkgutil.iter_modules(...), pkgutil.walk_packages(...).
+(call
+  function: [(identifier) (attribute)] @call.function
+  arguments: (argument_list) @call.arguments)
+
+; `__all__ = [...]` / `__all__ += [...]` at any level; the extractor keeps module-level ones.
+(assignment
+  left: (identifier) @all.name (#eq? @all.name "__all__")
+  right: [(list) (tuple)] @all.value)
+(augmented_assignment
+  left: (identifier) @all.name (#eq? @all.name "__all__")
+  right: [(list) (tuple)] @all.value)

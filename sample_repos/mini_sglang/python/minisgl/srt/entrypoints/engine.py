@@ -1,0 +1,17 @@
+from dataclasses import dataclass
+
+from minisgl.srt.model_executor.model_runner import ModelRunner
+
+
+class Engine:
+    def __init__(self, server_args):
+        self.runner = ModelRunner(server_args)
+
+    def run(self):
+        return self.runner.forward()
+
+
+@dataclass
+class _OldSchedulerConfig:
+    max_batch: int = 8
+    policy: str = "fcfs"

@@ -1,0 +1,2 @@
+def npu_rms_norm(x):
+    return x

@@ -1,0 +1,3 @@
+class AttentionBackend:
+    def forward(self, sampler):
+        raise NotImplementedError

@@ -1,0 +1,2 @@
+def legacy_transform(x):
+    return x

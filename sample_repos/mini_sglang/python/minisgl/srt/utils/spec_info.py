@@ -1,0 +1,2 @@
+class SpecInfo:
+    draft_tokens: int = 4

@@ -1,0 +1,5 @@
+from minisgl.srt.models.llama import LlamaForCausalLM
+
+
+def test_forward():
+    assert LlamaForCausalLM(None).forward(1) == 1

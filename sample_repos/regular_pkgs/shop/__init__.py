@@ -1,0 +1,3 @@
+from shop.catalog import Product
+
+__all__ = ["Product"]

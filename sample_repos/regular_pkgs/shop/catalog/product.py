@@ -1,0 +1,6 @@
+import json
+
+
+class Product:
+    def __init__(self, name):
+        self.name = json.dumps(name)

@@ -1,0 +1,3 @@
+from shop.util.formatting import fmt
+
+__all__ = ["fmt"]
