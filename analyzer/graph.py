@@ -15,8 +15,10 @@ for liveness (an edge u -> v means "if u is live, v is live"):
 - ``registered``        a decorator with a registry shape (string key, or an in-tree
                         decorator) runs at import time and keeps the definition reachable
 - ``string_ref``        a string literal spells v's dotted path
-- ``dynamic_import``    ``importlib.import_module("v")``
+- ``dynamic_import``    ``importlib.import_module("v")``; v's public definitions are live
+                        too (a dynamically loaded module is used through getattr)
 - ``plugin_family``     a module that walks a package with ``pkgutil`` loads every submodule
+                        (and, as above, their public definitions)
 - ``star_import``       ``from m import *`` brings in m's public definitions
 - ``type_checking``     typing-only (``if TYPE_CHECKING:``); never followed by liveness
 
@@ -130,6 +132,8 @@ class _ModuleEdges:
             if target.kind == "unresolved" and s.kind == "dotted":
                 continue  # a dotted-looking string that names nothing: prose, not a path
             self.edge(src, target, kind, s.line)
+            if s.kind == "import_module" and target.kind == "module":
+                self._public_definitions(src, target.module, kind, s.line)
             if walked and target.kind == "module" and target.module in index.packages:
                 self._plugin_family(src, target.module, s.line)
         if walked:
@@ -166,6 +170,16 @@ class _ModuleEdges:
         for sub in self.index.submodules(package, recursive):
             if sub in self.index.modules:
                 self.edge(src, Target("module", sub), "plugin_family", line)
+                self._public_definitions(src, sub, "plugin_family", line)
+
+    def _public_definitions(self, src: str, module: str, kind: str, line: int) -> None:
+        """A dynamically loaded module is used through getattr: its public API is live."""
+        mod = self.index.modules.get(module)
+        if mod is None:
+            return
+        for name, def_kind in sorted(mod.defs.items()):
+            if def_kind in ("function", "class") and not name.startswith("_"):
+                self.edge(src, Target("symbol", module, name), kind, line)
 
 
 def module_import_edges(index: ModuleIndex) -> set[tuple[str, str]]:

@@ -13,8 +13,8 @@ What is planned, for files in the analysis scope (``ScanScope``):
 
 Never planned: definitions nested in top-level ``if``/``try`` blocks (deleting them can leave an
 empty block; they are listed as ``kept`` with that reason), imports under
-``try/except ImportError`` (availability probes), unused imports in ``__init__.py`` and in root
-modules (public re-export surface), and ``import pkg.mod`` / ``from pkg import submodule`` of
+``try/except ImportError`` (availability probes), unused imports in ``__init__.py`` (the package's
+re-export surface), and ``import pkg.mod`` / ``from pkg import submodule`` of
 in-tree modules whose name is unused (importing runs the module: a possible side effect).
 """
 
@@ -71,8 +71,7 @@ class Plan:
 
 
 def build_plan(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
-               files: dict[str, FileInfo], in_scope: set[str],
-               root_modules: set[str]) -> Plan:
+               files: dict[str, FileInfo], in_scope: set[str]) -> Plan:
     plan = Plan()
     reexported = frozenset(index.reexports_used)  # as the graph stage left it
     for name in sorted(index.modules):
@@ -85,7 +84,7 @@ def build_plan(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
                                            "unreachable from roots"))
             continue
         ranges = _dead_symbols(graph, live, mod, info, plan)
-        _dead_imports(live, index, mod, info, plan, ranges, name in root_modules, reexported)
+        _dead_imports(live, index, mod, info, plan, ranges, reexported)
     plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
     return plan
 
@@ -117,7 +116,7 @@ def _dead_symbols(graph: nx.DiGraph, live: Liveness, mod: PyModule, info: FileIn
 
 
 def _dead_imports(live: Liveness, index: ModuleIndex, mod: PyModule, info: FileInfo,
-                  plan: Plan, dead_ranges: list[tuple[int, int]], is_root: bool,
+                  plan: Plan, dead_ranges: list[tuple[int, int]],
                   reexported: frozenset[tuple[str, str]]) -> None:
     used_heads: dict[str, set[str]] = defaultdict(set)
     for ref in mod.facts.references:  # reads in dead definitions do not count
@@ -125,7 +124,7 @@ def _dead_imports(live: Liveness, index: ModuleIndex, mod: PyModule, info: FileI
             used_heads[ref.scope].add(ref.chain.split(".")[0])
     all_used = set().union(*used_heads.values()) if used_heads else set()
     exported = set(mod.facts.all_names or ())
-    surface = is_root or mod.path.endswith("__init__.py")
+    surface = mod.path.endswith("__init__.py")
     statements: dict[tuple[int, int], list[ImportFact]] = defaultdict(list)
     for fact in mod.facts.imports:
         statements[(fact.start_line, fact.end_line)].append(fact)

@@ -102,8 +102,7 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
         and ("." in m.name or m.is_package)
         and (_python_root_of(m.path, found.python_roots) or not roots_only)
     }
-    root_modules = {graph.nodes[r]["module"] for r in roots}
-    plan = build_plan(graph, liveness, index, files, in_scope, root_modules)
+    plan = build_plan(graph, liveness, index, files, in_scope)
     timings["analyze"] = time.perf_counter() - t0
     return ScanResult(found.root, found, files, index, graph, roots, list(root_names),
                       default_roots, liveness, plan, in_scope, problems, unresolved, timings)

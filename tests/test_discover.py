@@ -1,0 +1,343 @@
+"""Tests for the discover stage (``analyzer/discover.py``) and ``analyzer/gitignore.py``.
+
+Each test builds a throwaway tree in ``tmp_path`` and checks hand-written expectations.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+
+from analyzer.discover import Discovery, DiscoveryError, discover, language_of, module_name
+from analyzer.gitignore import PatternList, compile_pattern, is_ignored
+
+
+def make_tree(root: Path, files: dict[str, str]) -> Path:
+    """Create ``files`` (relative POSIX path -> text) under ``root``; return ``root``."""
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def paths(found: Discovery) -> list[str]:
+    return [f.path for f in found.files]
+
+
+def kinds(found: Discovery) -> dict[str, str]:
+    return {p.path: p.kind for p in found.problems}
+
+
+# --- gitignore matching --------------------------------------------------------------------
+
+def ignored(patterns: str, path: str, is_dir: bool = False, base: str = "") -> bool:
+    return is_ignored(path, is_dir, [PatternList.from_text(base, patterns)])
+
+
+@pytest.mark.parametrize(
+    ("patterns", "path", "is_dir", "expected"),
+    [
+        ("*.log", "a/b/x.log", False, True),
+        ("*.log", "a/b/x.logs", False, False),
+        ("foo", "a/foo", True, True),  # no slash: any depth, files and dirs
+        ("foo/", "a/foo", True, True),  # dir-only
+        ("foo/", "a/foo", False, False),
+        ("/foo", "foo", False, True),  # anchored
+        ("/foo", "a/foo", False, False),
+        ("a/foo", "a/foo", False, True),  # middle slash anchors too
+        ("a/foo", "x/a/foo", False, False),
+        ("**/foo", "x/y/foo", False, True),
+        ("**/foo", "foo", False, True),
+        ("**/foo/bar", "x/foo/bar", False, True),
+        ("abc/**", "abc/x/y", False, True),
+        ("abc/**", "abc", True, False),
+        ("a/**/b", "a/b", False, True),
+        ("a/**/b", "a/x/y/b", False, True),
+        ("a/**/b", "a/xb", False, False),
+        ("f?o", "fxo", False, True),
+        ("f?o", "f/o", False, False),
+        ("*.py[cod]", "m.pyc", False, True),
+        ("*.py[cod]", "m.py", False, False),
+        ("[!a]x", "bx", False, True),
+        ("[!a]x", "ax", False, False),
+        ("[a-c]z", "bz", False, True),
+        ("\\#keep", "#keep", False, True),
+        ("\\!bang", "!bang", False, True),
+        ("trail   ", "trail", False, True),
+        ("trail\\ ", "trail ", False, True),
+        ("# comment", "# comment", False, False),
+        ("*.log\n!keep.log", "keep.log", False, False),
+        ("*.log\n!keep.log", "other.log", False, True),
+        ("!keep.log\n*.log", "keep.log", False, True),  # last match wins
+        ("foo*bar", "foo/bar", False, False),  # '*' never crosses '/'
+    ],
+)
+def test_gitignore_patterns(patterns: str, path: str, is_dir: bool, expected: bool) -> None:
+    assert ignored(patterns, path, is_dir) is expected
+
+
+def test_gitignore_blank_and_comment_lines_compile_to_nothing() -> None:
+    assert compile_pattern("") is None
+    assert compile_pattern("   ") is None
+    assert compile_pattern("# x") is None
+    assert compile_pattern("!") is None
+
+
+def test_nested_pattern_list_only_applies_below_its_base() -> None:
+    plist = PatternList.from_text("sub", "/x.py\n")
+    assert plist.match("sub/x.py", False) is True
+    assert plist.match("x.py", False) is None
+    assert plist.match("sub/deep/x.py", False) is None
+    assert plist.match("subway/x.py", False) is None
+
+
+# --- discovery: ignores ---------------------------------------------------------------------
+
+def test_gitignore_in_walk(tmp_path: Path) -> None:
+    make_tree(tmp_path, {
+        ".gitignore": "*.py\n!keep.py\ngen/\n/top.cu\n**/cache/**\nlogs/\n!logs/ok.py\n",
+        "keep.py": "",
+        "drop.py": "",
+        "top.cu": "",
+        "sub/top.cu": "",
+        "gen/x.h": "",
+        "gen.h": "",
+        "a/cache/deep/k.cpp": "",
+        "a/cache.h": "",
+        "logs/ok.py": "",  # inside an excluded dir: cannot be re-included
+        "sub/.gitignore": "!inner.py\n*.h\n",
+        "sub/inner.py": "",
+        "sub/z.h": "",
+        "other/inner.py": "",
+        "CMakeLists.txt": "",
+    })
+    found = discover(tmp_path)
+    assert paths(found) == [
+        "CMakeLists.txt", "a/cache.h", "gen.h", "keep.py", "sub/inner.py", "sub/top.cu",
+    ]
+    assert found.problems == ()
+
+
+def test_git_info_exclude_and_extra_excludes(tmp_path: Path) -> None:
+    make_tree(tmp_path, {
+        ".git/info/exclude": "secret.py\n",
+        ".git/objects/x.py": "",
+        "secret.py": "",
+        "bench/b.py": "",
+        "lib/l.py": "",
+        "main.py": "",
+    })
+    found = discover(tmp_path, extra_excludes=("bench/",))
+    assert paths(found) == ["lib/l.py", "main.py"]
+
+
+def test_default_excludes(tmp_path: Path) -> None:
+    make_tree(tmp_path, {
+        "myenv/pyvenv.cfg": "home = /usr\n",
+        "myenv/lib/site.py": "",
+        "env/pyvenv.cfg": "",
+        "env/x.py": "",
+        "app/env/config.py": "",  # an "env" without pyvenv.cfg is kept
+        "build/gen.py": "",
+        "dist/d.py": "",
+        "pkg/__pycache__/m.py": "",
+        "pkg.egg-info/e.py": "",
+        "node_modules/n.cu": "",
+        "site-packages/s.py": "",
+        "depgraph-out/o.py": "",
+        ".venv/v.py": "",
+        ".mypy_cache/c.py": "",
+        "pkg/__init__.py": "",
+        "pkg/build.py": "",  # a *file* named like an excluded dir is kept
+    })
+    found = discover(tmp_path)
+    assert paths(found) == ["app/env/config.py", "pkg/__init__.py", "pkg/build.py"]
+
+
+# --- languages ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("path", "lang"),
+    [
+        ("a/b.py", "python"), ("a/b.pyi", None), ("k.cu", "cuda"), ("k.cuh", "cuda"),
+        ("x.cc", "cuda"), ("x.cpp", "cuda"), ("x.cxx", "cuda"), ("x.c", "cuda"), ("x.h", "cuda"),
+        ("x.hpp", "cuda"), ("x.hh", "cuda"), ("x.inl", "cuda"), ("CMakeLists.txt", "cmake"),
+        ("cmake/utils.cmake", "cmake"), ("README.md", None), ("Makefile", None),
+        ("cmakelists.txt", None),
+    ],
+)
+def test_language_of(path: str, lang: str | None) -> None:
+    assert language_of(path) == lang
+
+
+def test_files_have_sizes_and_languages(tmp_path: Path) -> None:
+    make_tree(tmp_path, {"a.py": "x = 1\n", "k.cu": "", "CMakeLists.txt": "project(x)\n",
+                         "README.md": "hi"})
+    found = discover(tmp_path)
+    assert [(f.path, f.language, f.size) for f in found.files] == [
+        ("CMakeLists.txt", "cmake", 11), ("a.py", "python", 6), ("k.cu", "cuda", 0),
+    ]
+    assert found.root == tmp_path.resolve()
+
+
+# --- python roots and module names ------------------------------------------------------------
+
+def test_two_root_monorepo_with_namespace_package(tmp_path: Path) -> None:
+    make_tree(tmp_path, {
+        "python/pyproject.toml": "[project]\nname = 'pkg'\n",
+        "python/pkg/__init__.py": "",
+        "python/pkg/ns/mod.py": "",  # namespace gap: no __init__.py in ns/
+        "python/pkg/ns/deep/__init__.py": "",
+        "python/pkg/ns/deep/leaf.py": "",
+        "kernel/pyproject.toml": "[tool.scikit-build]\nwheel.packages = ['python/kpkg']\n",
+        "kernel/python/kpkg/__init__.py": "",
+        "kernel/python/kpkg/ops.py": "",
+        "kernel/tests/test_ops.py": "",
+        "scripts/run.py": "",
+        "kernel/csrc/k.cu": "",
+    })
+    found = discover(tmp_path)
+    assert found.python_roots == ("", "kernel", "kernel/python", "python")
+    names = {f.path: module_name(f.path, found.python_roots) for f in found.files}
+    assert names == {
+        "python/pkg/__init__.py": "pkg",
+        "python/pkg/ns/mod.py": "pkg.ns.mod",
+        "python/pkg/ns/deep/__init__.py": "pkg.ns.deep",
+        "python/pkg/ns/deep/leaf.py": "pkg.ns.deep.leaf",
+        "kernel/python/kpkg/__init__.py": "kpkg",
+        "kernel/python/kpkg/ops.py": "kpkg.ops",
+        "kernel/tests/test_ops.py": "tests.test_ops",  # nearest pyproject.toml dir
+        "scripts/run.py": "scripts.run",
+        "kernel/csrc/k.cu": None,
+    }
+
+
+def test_module_name_rules() -> None:
+    roots = ("", "sgl-kernel/python", "python")
+    assert module_name("python/a/b/__init__.py", roots) == "a.b"
+    assert module_name("python/a/b/c.py", roots) == "a.b.c"
+    assert module_name("sgl-kernel/python/sgl_kernel/x.py", roots) == "sgl_kernel.x"  # longest
+    assert module_name("sgl-kernel/setup.py", roots) is None  # "sgl-kernel" not an identifier
+    assert module_name("python/a/my-mod.py", roots) is None
+    assert module_name("python/a/class.py", roots) is None  # keyword
+    assert module_name("python/a/x.cu", roots) is None
+    assert module_name("tool.py", roots) == "tool"
+    assert module_name("__init__.py", roots) is None
+    assert module_name("python/x.py", ("python",)) == "x"
+    assert module_name("other/x.py", ("python",)) is None
+    assert module_name("pythonic/x.py", ("python",)) is None
+
+
+def test_src_layout_and_declared_roots(tmp_path: Path) -> None:
+    make_tree(tmp_path, {
+        "proj/pyproject.toml": "[project]\nname = 'p'\n",
+        "proj/src/nspkg/mod.py": "",  # pure namespace package: no __init__ anywhere
+        "proj/tests/test_m.py": "",
+        "lib/setup.cfg": "[options]\npackage_dir =\n    = code\n",
+        "lib/code/ns2/m.py": "",
+        "tool/pyproject.toml": "[tool.setuptools.packages.find]\nwhere = ['source']\n",
+        "tool/source/ns3/m.py": "",
+        "bad/pyproject.toml": "[[[not toml",
+        "bad/x.py": "",
+    })
+    found = discover(tmp_path)
+    assert found.python_roots == ("bad", "lib/code", "proj", "proj/src", "tool/source")
+    names = {f.path: module_name(f.path, found.python_roots) for f in found.files}
+    assert names == {
+        "proj/src/nspkg/mod.py": "nspkg.mod",
+        "proj/tests/test_m.py": "tests.test_m",
+        "lib/code/ns2/m.py": "ns2.m",
+        "tool/source/ns3/m.py": "ns3.m",
+        "bad/x.py": "x",
+    }
+    assert kinds(found) == {"bad/pyproject.toml": "bad-metadata"}
+
+
+# --- symlinks and unreadable entries ----------------------------------------------------------
+
+def run_with_timeout(root: Path, seconds: float = 10.0) -> Discovery:
+    result: list[Discovery] = []
+    thread = threading.Thread(target=lambda: result.append(discover(root)), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), "discover() hung"
+    assert result, "discover() raised"
+    return result[0]
+
+
+def test_symlink_loop_to_parent(tmp_path: Path) -> None:
+    make_tree(tmp_path, {"a/m.py": "", "a/b/n.py": ""})
+    os.symlink("..", tmp_path / "a" / "b" / "up")  # a/b/up -> a
+    os.symlink(".", tmp_path / "self")  # root/self -> root
+    found = run_with_timeout(tmp_path)
+    assert paths(found) == ["a/b/n.py", "a/m.py"]
+    assert kinds(found) == {"a/b/up": "symlink-loop", "self": "symlink-loop"}
+
+
+def test_self_referencing_link_and_dangling_link(tmp_path: Path) -> None:
+    make_tree(tmp_path, {"m.py": ""})
+    os.symlink("loop.py", tmp_path / "loop.py")
+    os.symlink("missing.py", tmp_path / "dangling.py")
+    found = run_with_timeout(tmp_path)
+    assert paths(found) == ["m.py"]
+    assert kinds(found) == {"loop.py": "symlink-loop", "dangling.py": "broken-symlink"}
+
+
+def test_symlinks_inside_and_outside_root(tmp_path: Path) -> None:
+    outside = make_tree(tmp_path / "outside", {"o.py": ""})
+    root = make_tree(tmp_path / "root", {"real/r.py": "abc", "x.py": ""})
+    os.symlink(outside, root / "out")
+    os.symlink(outside / "o.py", root / "o.py")
+    os.symlink("real", root / "alias")
+    os.symlink("real/r.py", root / "r_link.py")
+    found = run_with_timeout(root)
+    assert paths(found) == ["alias/r.py", "r_link.py", "real/r.py", "x.py"]
+    assert {f.path: f.size for f in found.files}["r_link.py"] == 3
+    assert kinds(found) == {"out": "symlink-outside-root", "o.py": "symlink-outside-root"}
+
+
+def test_unreadable_directory(tmp_path: Path) -> None:
+    make_tree(tmp_path, {"ok.py": "", "locked/x.py": ""})
+    locked = tmp_path / "locked"
+    locked.chmod(0)
+    try:
+        if os.access(locked, os.R_OK):
+            pytest.skip("running with privileges that ignore file permissions")
+        found = discover(tmp_path)
+        assert paths(found) == ["ok.py"]
+        assert kinds(found) == {"locked": "unreadable"}
+    finally:
+        locked.chmod(0o755)
+
+
+def test_unreadable_directory_simulated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same as above but independent of privileges: scandir raises PermissionError."""
+    make_tree(tmp_path, {"ok.py": "", "locked/x.py": ""})
+    real_scandir = os.scandir
+
+    def fake_scandir(path: str) -> object:
+        if os.path.basename(path) == "locked":
+            raise PermissionError(13, "Permission denied", path)
+        return real_scandir(path)
+
+    monkeypatch.setattr("analyzer.discover.os.scandir", fake_scandir)
+    found = discover(tmp_path)
+    assert paths(found) == ["ok.py"]
+    assert kinds(found) == {"locked": "unreadable"}
+
+
+# --- bad input --------------------------------------------------------------------------------
+
+def test_missing_path_raises(tmp_path: Path) -> None:
+    with pytest.raises(DiscoveryError, match="does not exist"):
+        discover(tmp_path / "nope")
+
+
+def test_file_path_raises(tmp_path: Path) -> None:
+    make_tree(tmp_path, {"f.py": ""})
+    with pytest.raises(DiscoveryError, match="not a directory"):
+        discover(tmp_path / "f.py")
