@@ -17,8 +17,11 @@ for liveness (an edge u -> v means "if u is live, v is live"):
 - ``string_ref``        a string literal spells v's dotted path
 - ``dynamic_import``    ``importlib.import_module("v")``; v's public definitions are live
                         too (a dynamically loaded module is used through getattr)
-- ``plugin_family``     a module that walks a package with ``pkgutil`` loads every submodule
-                        (and, as above, their public definitions)
+- ``plugin_family``     a package named by a string in a module that walks packages with
+                        ``pkgutil``, or passed to a function that does, has every submodule
+                        loaded (and, as above, their public definitions live); so does the
+                        own package of a module that lists its ``__file__`` folder and walks
+                        it with pkgutil or imports computed names
 - ``star_import``       ``from m import *`` brings in m's public definitions
 - ``type_checking``     typing-only (``if TYPE_CHECKING:``); never followed by liveness
 
@@ -43,7 +46,8 @@ def build_python_graph(index: ModuleIndex) -> tuple[nx.DiGraph, list[dict[str, o
     for name in sorted(index.modules):
         mod = index.modules[name]
         graph.add_node(module_node(name), kind="module", module=name, path=mod.path,
-                       is_package=mod.is_package, lines=mod.facts.line_count)
+                       is_package=mod.is_package, lines=mod.facts.line_count,
+                       main_guard=mod.facts.main_guard_line is not None)
         for d in mod.facts.definitions:
             if d.kind in ("function", "class") and mod.defs.get(d.name) in ("function", "class"):
                 node = symbol_node(name, d.name)
@@ -122,7 +126,9 @@ class _ModuleEdges:
                 target, type_only = resolved
                 self.edge(self.scope_node(ref.scope), target,
                           "type_checking" if type_only else "reference", ref.line)
-        walked = bool(mod.facts.package_walks)
+        walked = any(w.kind in ("iter_modules", "walk_packages")
+                     for w in mod.facts.package_walks)
+        self._self_loading_package()
         for s in mod.facts.strings:
             if not index.is_internal(s.value):
                 continue
@@ -134,7 +140,8 @@ class _ModuleEdges:
             self.edge(src, target, kind, s.line)
             if s.kind == "import_module" and target.kind == "module":
                 self._public_definitions(src, target.module, kind, s.line)
-            if walked and target.kind == "module" and target.module in index.packages:
+            if target.kind == "module" and target.module in index.packages and (
+                    walked or self._calls_package_walker(s.scope, s.call)):
                 self._plugin_family(src, target.module, s.line)
         if walked:
             for ref in mod.facts.references:
@@ -143,6 +150,32 @@ class _ModuleEdges:
                     if resolved and resolved[0].kind == "module":
                         self._plugin_family(self.scope_node(ref.scope), resolved[0].module,
                                             ref.line)
+
+    def _self_loading_package(self) -> None:
+        """A module that lists its own folder (``__file__``) and walks it with pkgutil, or
+        imports computed names, loads its own package: every module of it is live."""
+        facts = self.mod.facts
+        kinds = {w.kind for w in facts.package_walks}
+        if not any(r.chain.split(".")[0] == "__file__" for r in facts.references):
+            return
+        if not (kinds & {"iter_modules", "walk_packages"}
+                or {"listdir", "dynamic_import"} <= kinds):
+            return
+        package = self.mod.name if self.mod.is_package else self.mod.name.rpartition(".")[0]
+        if package:
+            line = min(w.line for w in facts.package_walks)
+            self._plugin_family(self.me, package, line, recursive="iter_modules" not in kinds)
+
+    def _calls_package_walker(self, scope: str, call: str | None) -> bool:
+        """``load_plugins("pkg.plugins")`` where ``load_plugins`` walks its argument."""
+        if not call:
+            return False
+        resolved = self.index.resolve_chain(self.mod.name, scope, call)
+        if resolved is None or resolved[0].kind != "symbol":
+            return False
+        target = resolved[0]
+        walker = self.index.modules[target.module]
+        return any(w.scope == target.name for w in walker.facts.package_walks)
 
     def _registered(self, d: Definition) -> bool:
         for dec in d.decorators:
@@ -165,8 +198,10 @@ class _ModuleEdges:
                 self.edge(src, Target("symbol", target_mod.name, name), "star_import",
                           fact.start_line)
 
-    def _plugin_family(self, src: str, package: str, line: int) -> None:
-        recursive = any(w.kind == "walk_packages" for w in self.mod.facts.package_walks)
+    def _plugin_family(self, src: str, package: str, line: int,
+                       recursive: bool | None = None) -> None:
+        if recursive is None:
+            recursive = any(w.kind == "walk_packages" for w in self.mod.facts.package_walks)
         for sub in self.index.submodules(package, recursive):
             if sub in self.index.modules:
                 self.edge(src, Target("module", sub), "plugin_family", line)

@@ -6,6 +6,7 @@ stage's output so reporters and the manifest writer only format, never compute.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -45,19 +46,14 @@ class ScanResult:
     timings: dict[str, float] = field(default_factory=dict)
 
 
+_TEST_DIR = re.compile(r"^(tests?|testing|e2e_tests?|\w+_tests?)$")
+
+
 def is_test_path(path: str) -> bool:
     p = PurePosixPath(path)
-    if any(part in ("tests", "test", "testing") for part in p.parts[:-1]):
+    if any(_TEST_DIR.match(part) for part in p.parts[:-1]):
         return True
     return p.name.startswith("test_") or p.name.endswith("_test.py") or p.name == "conftest.py"
-
-
-def _python_root_of(path: str, roots: tuple[str, ...]) -> str:
-    best = ""
-    for r in roots:
-        if r and (path == r or path.startswith(r + "/")) and len(r) > len(best):
-            best = r
-    return best
 
 
 def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = True,
@@ -95,13 +91,11 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
     default_roots = _default_roots(found, graph, problems) if use_default_roots else []
     roots = list(dict.fromkeys(resolve_roots(root_names, graph, found.root) + default_roots))
     liveness = compute_liveness(graph, roots)
-    roots_only = [r for r in found.python_roots if r]
-    in_scope = {
-        m.path for m in modules
-        if not is_test_path(m.path)
-        and ("." in m.name or m.is_package)
-        and (_python_root_of(m.path, found.python_roots) or not roots_only)
-    }
+    # Deletion scope: modules of regular top-level packages (an __init__.py at the top), so
+    # loose scripts, benchmarks and examples outside packages are never planned.
+    in_scope = {m.path for m in modules if not is_test_path(m.path)
+                and (top := index.modules.get(m.name.split(".")[0])) is not None
+                and top.is_package}
     plan = build_plan(graph, liveness, index, files, in_scope)
     timings["analyze"] = time.perf_counter() - t0
     return ScanResult(found.root, found, files, index, graph, roots, list(root_names),
@@ -122,7 +116,8 @@ def _dedupe(modules: list[PyModule], problems: list[ParseProblem]) -> list[PyMod
 
 
 def _default_roots(found: Discovery, graph: nx.DiGraph, problems: list[ParseProblem]) -> list[str]:
-    """Entry points declared by packaging metadata, and ``__main__`` modules."""
+    """Entry points declared by packaging metadata, ``__main__`` modules, and modules of
+    regular packages that run as scripts (``if __name__ == "__main__":``), tests excepted."""
     roots: list[str] = []
     candidates = {"pyproject.toml", "setup.cfg"}
     dirs = {""} | {r for r in found.python_roots} | {
@@ -149,6 +144,8 @@ def _default_roots(found: Discovery, graph: nx.DiGraph, problems: list[ParseProb
                 if node in graph:
                     roots.append(node)
     for node, data in graph.nodes(data=True):
-        if data.get("kind") == "module" and data["module"].endswith(".__main__"):
+        if data.get("kind") != "module" or is_test_path(data["path"]):
+            continue
+        if data["module"].endswith(".__main__") or data.get("main_guard"):
             roots.append(node)
     return sorted(set(roots))

@@ -36,6 +36,10 @@ _PACKAGE_WALK_CALLS = {
     "pkgutil.walk_packages": "walk_packages",
     "iter_modules": "iter_modules",
     "walk_packages": "walk_packages",
+    "os.listdir": "listdir",
+    "os.walk": "listdir",
+    "os.scandir": "listdir",
+    "glob.glob": "listdir",
 }
 _DEF_TYPES = {"function_definition", "class_definition"}
 _COMPOUND_TYPES = {
@@ -111,13 +115,15 @@ class StringRef:
     kind: str  # "dotted" | "import_module"
     scope: str
     line: int
+    call: str | None = None  # dotted callee when the string is a positional call argument
 
 
 @dataclass(frozen=True)
 class PackageWalk:
-    """A ``pkgutil.iter_modules``/``walk_packages`` call: the module loads packages dynamically."""
+    """A call that lists modules or folders, or imports a computed name: the signs of a module
+    that loads packages dynamically."""
 
-    kind: str  # "iter_modules" | "walk_packages"
+    kind: str  # "iter_modules" | "walk_packages" | "listdir" | "dynamic_import" (non-literal)
     scope: str
     line: int
 
@@ -133,6 +139,7 @@ class PythonFacts:
     strings: tuple[StringRef, ...]
     package_walks: tuple[PackageWalk, ...]
     problems: tuple[ParseProblem, ...]
+    main_guard_line: int | None = None  # `if __name__ == "__main__":` at module level
 
 
 def extract(path: str, data: bytes) -> PythonFacts:
@@ -152,6 +159,24 @@ def extract(path: str, data: bytes) -> PythonFacts:
     for line, what in tsu.error_lines(root):
         problems.append(ParseProblem(path, line, "syntax-error", what))
     return _Extractor(path, data, root, problems).run()
+
+
+def _main_guard(root: ts.Node) -> int | None:
+    for stmt in root.named_children:
+        if stmt.type == "if_statement":
+            condition = tsu.text(stmt.child_by_field_name("condition")).replace("'", '"')
+            if "__name__" in condition and '"__main__"' in condition:
+                return _line(stmt)
+    return None
+
+
+def _call_of(node: ts.Node) -> str | None:
+    """Dotted callee if ``node`` is a positional argument of a call."""
+    parent = node.parent
+    if parent is None or parent.type != "argument_list" or parent.parent is None:
+        return None
+    func = parent.parent.child_by_field_name("function")
+    return _chain(func) if func is not None else None
 
 
 def _empty(path: str, problems: list[ParseProblem]) -> PythonFacts:
@@ -235,9 +260,11 @@ class _Extractor:
             definitions=tuple(self.definitions),
             references=tuple(references),
             all_names=self._all_names(caps.get("all.value", [])),
-            strings=tuple(sorted(set(strings), key=lambda s: (s.line, s.value, s.kind))),
+            strings=tuple(sorted(set(strings),
+                                 key=lambda s: (s.line, s.value, s.kind, s.call or ""))),
             package_walks=tuple(walks),
             problems=tuple(self.problems),
+            main_guard_line=_main_guard(self.root),
         )
 
     # -- definitions and scopes ------------------------------------------------------------
@@ -415,15 +442,24 @@ class _Extractor:
     def _references(self, names: list[ts.Node]) -> list[Reference]:
         seen: set[tuple[str, str]] = set()
         out: list[Reference] = []
+        data = self.data
         for node in names:
+            head = data[node.start_byte:node.end_byte]
+            if head in (b"self", b"cls"):  # instance/class attributes: never module names
+                continue
             parent = node.parent
             if parent is None or not self._is_read(node, parent):
                 continue
             top = node
             while (top.parent is not None and top.parent.type == "attribute"
+                   and top.parent.start_byte == top.start_byte
                    and top.parent.child_by_field_name("object") == top):
                 top = top.parent
-            chain = _chain(top) or tsu.text(node)
+            raw = data[top.start_byte:top.end_byte]
+            if top is node or raw.replace(b".", b"").replace(b"_", b"").isalnum():
+                chain = raw.decode("utf-8", "replace")
+            else:  # spaces, newlines or comments inside the chain
+                chain = _chain(top) or head.decode("utf-8", "replace")
             scope = self._scope_of(node)
             key = (chain, scope)
             if key in seen:
@@ -455,7 +491,8 @@ class _Extractor:
         for node in nodes:
             value = _string_value(node)
             if value and _DOTTED.match(value):
-                out.append(StringRef(value, "dotted", self._scope_of(node), _line(node)))
+                out.append(StringRef(value, "dotted", self._scope_of(node), _line(node),
+                                     _call_of(node)))
         return out
 
     def _dynamic_imports(self, calls: list[tuple[ts.Node, ts.Node]]) -> list[StringRef]:
@@ -470,8 +507,17 @@ class _Extractor:
         return out
 
     def _package_walks(self, calls: list[tuple[ts.Node, ts.Node]]) -> list[PackageWalk]:
-        return [PackageWalk(_PACKAGE_WALK_CALLS[c], self._scope_of(func), _line(func))
-                for func, _ in calls if (c := _chain(func) or "") in _PACKAGE_WALK_CALLS]
+        out: list[PackageWalk] = []
+        for func, args in calls:
+            callee = _chain(func) or ""
+            if callee in _PACKAGE_WALK_CALLS:
+                out.append(PackageWalk(_PACKAGE_WALK_CALLS[callee], self._scope_of(func),
+                                       _line(func)))
+            elif callee in _DYNAMIC_IMPORT_CALLS and args.named_children and (
+                    args.named_children[0].type != "string"
+                    or _string_value(args.named_children[0]) is None):
+                out.append(PackageWalk("dynamic_import", self._scope_of(func), _line(func)))
+        return out
 
     def _all_names(self, values: list[ts.Node]) -> tuple[str, ...] | None:
         names: list[str] = []

@@ -1,10 +1,12 @@
 from dataclasses import dataclass
 
+from minisgl.srt.managers.tokenizer_manager import TokenizerManager
 from minisgl.srt.model_executor.model_runner import ModelRunner
 
 
 class Engine:
     def __init__(self, server_args):
+        self.tokenizer_manager = TokenizerManager(server_args)
         self.runner = ModelRunner(server_args)
 
     def run(self):

@@ -1,5 +1,9 @@
+from minisgl.srt.model_loader.component_loaders.component_loader import ComponentLoader
+
+
 class DefaultModelLoader:
     def load(self, path):
+        ComponentLoader.ensure_registered()
         return path
 
 

@@ -1,0 +1,3 @@
+class BaseProcessor:
+    def process(self, image):
+        return image

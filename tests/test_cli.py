@@ -1,0 +1,135 @@
+"""CLI behaviour: outputs, documented exit codes, one-line errors on bad input, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import main
+from tests.helpers import MINI_SGLANG, write_tree
+
+GOOD = {
+    "python/app/__init__.py": "",
+    "python/app/main.py": "from app.util import helper\n\n\ndef run():\n    return helper()\n",
+    "python/app/util.py": "def helper():\n    return 1\n\n\ndef unused():\n    return 2\n",
+    "python/pyproject.toml": '[project]\nname = "app"\n[project.scripts]\napp = "app.main:run"\n',
+}
+
+
+def invoke(*args: str):
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_scan_writes_manifest_and_report(tmp_path):
+    repo = write_tree(tmp_path / "repo", GOOD)
+    out = tmp_path / "out"
+    result = invoke("scan", str(repo), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["schema_version"] == 1
+    assert manifest["root"] == str(repo.resolve())
+    assert manifest["roots"] == []
+    assert manifest["deletions"] == [{
+        "kind": "delete_range", "path": "python/app/util.py",
+        "sha256": manifest["deletions"][0]["sha256"], "start_line": 5, "end_line": 6,
+        "lines": 2, "symbol": "app.util:unused",
+        "reason": "function unused is not referenced by live code"}]
+    import hashlib
+    assert manifest["deletions"][0]["sha256"] == hashlib.sha256(
+        GOOD["python/app/util.py"].encode()).hexdigest()
+    html = (out / "report.html").read_text()
+    assert "python/app/util.py" in html and 'id="total-lines">2<' in html
+
+
+def test_default_command_scans_the_bundled_sample(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = invoke("scan")
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "depgraph-out" / "manifest.json").read_text())
+    assert manifest["roots"] == ["deepseek_v2"]
+    assert manifest["root"] == str(MINI_SGLANG.resolve())
+    assert (tmp_path / "depgraph-out" / "report.html").is_file()
+
+
+@pytest.mark.parametrize(("args", "code", "message"), [
+    (("scan", "/nonexistent/repo"), 3, "does not exist"),
+    (("scan", str(MINI_SGLANG), "--roots", "deepseek_v3"), 4, "did you mean: deepseek_v2"),
+    (("scan", str(MINI_SGLANG), "--roots", "minisgl.srt.models:Nope"), 4, "unknown root"),
+])
+def test_errors_are_one_line_with_documented_codes(args, code, message, tmp_path):
+    result = invoke(*args, "--out", str(tmp_path / "o"))
+    assert result.exit_code == code
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("depgraph: error: "), result.output
+    assert message in lines[0]
+
+
+def test_ambiguous_root_lists_candidates(tmp_path):
+    repo = write_tree(tmp_path / "repo", {
+        "pkg/__init__.py": "", "pkg/a/__init__.py": "", "pkg/a/model.py": "",
+        "pkg/b/__init__.py": "", "pkg/b/model.py": ""})
+    result = invoke("scan", str(repo), "--roots", "model", "--out", str(tmp_path / "o"))
+    assert result.exit_code == 4
+    assert "ambiguous root 'model'" in result.output
+    assert "pkg.a.model, pkg.b.model" in result.output
+
+
+def test_no_python_is_an_input_error(tmp_path):
+    repo = write_tree(tmp_path / "repo", {"README.md": "hi\n", "src/kernel.cu": "int x;\n"})
+    result = invoke("scan", str(repo), "--out", str(tmp_path / "o"))
+    assert result.exit_code == 3
+    assert "no Python files" in result.output
+
+
+def test_file_instead_of_directory(tmp_path):
+    f = tmp_path / "file.py"
+    f.write_text("x = 1\n")
+    result = invoke("scan", str(f), "--out", str(tmp_path / "o"))
+    assert result.exit_code == 3
+
+
+def test_bad_files_are_listed_and_the_scan_completes(tmp_path):
+    repo = write_tree(tmp_path / "repo", {
+        **GOOD,
+        "python/app/broken.py": "from app.util import helper\ndef broken(:\n    pass\n",
+        "python/app/latin.py": b"name = '\xe9t\xe9'\n",
+        "python/app/blob.py": b"\x7fELF\x02\x01\x01\x00\x00\x00",
+        "python/app/locked.py": "x = 1\n",
+    })
+    os.symlink("loop_b", repo / "python/app/loop_a.py")
+    os.symlink("loop_a.py", repo / "python/app/loop_b")
+    locked = repo / "python/app/locked.py"
+    locked.chmod(0)
+    out = tmp_path / "out"
+    result = invoke("scan", str(repo), "--out", str(out))
+    locked.chmod(0o644)
+    assert result.exit_code == 0, result.output
+    html = (out / "report.html").read_text()
+    kinds = {line.split(": ")[2] for line in result.output.splitlines()
+             if line.startswith("warning: ") and line.count(": ") >= 3}
+    assert {"syntax-error", "invalid-utf8", "binary", "symlink-loop"} <= kinds, result.output
+    if not os.access(locked, os.R_OK) or os.geteuid() != 0:
+        assert "unreadable" in kinds
+    for path in ("python/app/broken.py", "python/app/latin.py", "python/app/blob.py"):
+        assert path in html
+    # facts of the broken file were still extracted: its import keeps helper live
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert {d["path"] for d in manifest["deletions"]} >= {"python/app/broken.py"}
+
+
+def test_why_prints_a_chain(tmp_path):
+    result = invoke("why", str(MINI_SGLANG), "minisgl.srt.layers.attention.triton_backend",
+                    "--roots", "deepseek_v2")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("minisgl.srt.layers.attention.triton_backend")
+    assert "is live" in lines[0]
+    assert lines[1].startswith("root ")
+    assert any("registered at python/minisgl/srt/layers/attention/attention_registry.py:12"
+               in line for line in lines)
