@@ -145,6 +145,20 @@ TORCH_LIBRARY_EXPAND(TORCH_EXTENSION_NAME, ops) {
 """
 
 
+def test_pybind_module_functions_and_classes() -> None:
+    facts = extract("bind.cpp", b"""\
+PYBIND11_MODULE(radix_cpp, m) {
+  namespace py = pybind11;
+  py::class_<Tree>(m, "Tree").def(py::init<int>()).def("match", &Tree::match);
+  py::enum_<Mode>(m, "Mode");
+  m.def("make_tree", &make_tree, "doc");
+}
+""")
+    assert [(p.name, p.line, p.functions, p.classes) for p in facts.pybind_modules] == [
+        ("radix_cpp", 1, ("make_tree",), ("Tree", "Mode"))]
+    assert facts.ops == ()
+
+
 def test_snippet_wrapper_macro_receiver_and_comments() -> None:
     facts = extract("snippet.cc", SNIPPET)
     assert [(o.namespace, o.block, o.kind, o.op_name, o.function, o.dispatch_key, o.line)

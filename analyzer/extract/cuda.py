@@ -87,7 +87,8 @@ class OpRegistration:
 class PybindModule:
     name: str
     line: int
-    functions: tuple[str, ...]
+    functions: tuple[str, ...]  # m.def("fn", ...) names
+    classes: tuple[str, ...] = ()  # py::class_<T>(m, "Name") / py::enum_<T>(m, "Name") names
 
 
 @dataclass(frozen=True)
@@ -260,7 +261,8 @@ class _Extractor:
                         if first:
                             names.append(first)
                 name = block.args[0] if block.args else ""
-                modules.append(PybindModule(name, block.line, tuple(names)))
+                classes = _bound_classes(self.tokens, block, var)
+                modules.append(PybindModule(name, block.line, tuple(names), classes))
                 continue
             for o in inside:
                 _recv, method, args = calls[o]
@@ -366,6 +368,21 @@ def _scan_calls(toks: list[_Tok]) -> list[tuple[int, str, str, list[list[_Tok]]]
             close = _match(toks, i + 3, "(", ")")
             out.append((a.start, a.text, meth.text, _split_args(toks[i + 4:close])))
     return out
+
+
+def _bound_classes(toks: list[_Tok], block: _Block, var: str) -> tuple[str, ...]:
+    """Names bound by ``py::class_<T>(m, "Name")`` / ``py::enum_<T>(m, "Name")`` in a block."""
+    out: list[str] = []
+    body = [t for t in toks if block.body_start <= t.start < block.body_end]
+    for i, tok in enumerate(body):
+        if tok.text not in ("class_", "enum_") or i + 1 >= len(body) or body[i + 1].text != "<":
+            continue
+        j = _match(body, i + 1, "<", ">")
+        if j + 1 < len(body) and body[j + 1].text == "(":
+            args = _split_args(body[j + 2:_match(body, j + 1, "(", ")")])
+            if len(args) >= 2 and _group_text(args[0]) == var and (s := _strings_of(args[1])):
+                out.append(s)
+    return tuple(out)
 
 
 def _unquote(tok: str) -> str:
