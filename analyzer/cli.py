@@ -35,9 +35,10 @@ def _fail(message: str, code: int) -> None:
 
 
 def _scan_or_exit(path: Path, roots: tuple[str, ...], default_roots: bool,
-                  excludes: tuple[str, ...]) -> ScanResult:
+                  excludes: tuple[str, ...], keep_targets: tuple[str, ...] = ()) -> ScanResult:
     try:
-        return run_scan(path, list(roots), use_default_roots=default_roots, excludes=excludes)
+        return run_scan(path, list(roots), use_default_roots=default_roots, excludes=excludes,
+                        keep_targets=keep_targets)
     except (DiscoveryError, ScanError) as exc:
         _fail(str(exc), EXIT_INPUT)
     except RootError as exc:
@@ -61,11 +62,14 @@ def main() -> None:
 @click.option("--no-default-roots", is_flag=True,
               help="Do not add the entry points the repository declares (pyproject scripts, "
                    "__main__ modules) as roots.")
+@click.option("--keep-target", "keep_targets", multiple=True,
+              help="CMake target to keep whole (a root of the build). Globs allowed. "
+                   "Repeatable.")
 @click.option("--exclude", "excludes", multiple=True,
               help="Extra gitignore-style pattern to skip. Repeatable.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_roots: bool,
-         excludes: tuple[str, ...], quiet: bool) -> None:
+         keep_targets: tuple[str, ...], excludes: tuple[str, ...], quiet: bool) -> None:
     """Scan PATH (default: the bundled sample repo) and write the manifest and the report."""
     from analyzer.manifest import totals, write_manifest
     from analyzer.reporters.html import write_html
@@ -73,7 +77,7 @@ def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_ro
     if path is None:
         path = data_dir("sample_repos") / DEMO_REPO
         roots = roots or DEMO_ROOTS
-    result = _scan_or_exit(path, roots, not no_default_roots, excludes)
+    result = _scan_or_exit(path, roots, not no_default_roots, excludes, keep_targets)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         write_manifest(result, out_dir / "manifest.json")
@@ -100,13 +104,15 @@ def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_ro
 @click.argument("path", type=click.Path(path_type=Path))
 @click.argument("target")
 @click.option("--roots", "-r", "roots", multiple=True, help="Roots, as for scan.")
+@click.option("--keep-target", "keep_targets", multiple=True, help="As for scan.")
 @click.option("--no-default-roots", is_flag=True)
-def why(path: Path, target: str, roots: tuple[str, ...], no_default_roots: bool) -> None:
+def why(path: Path, target: str, roots: tuple[str, ...], keep_targets: tuple[str, ...],
+        no_default_roots: bool) -> None:
     """Print the shortest live chain from a root to TARGET (module, module:Symbol or file)."""
     from analyzer.analysis.roots import resolve_roots
     from analyzer.analysis.why import explain
 
-    result = _scan_or_exit(path, roots, not no_default_roots, ())
+    result = _scan_or_exit(path, roots, not no_default_roots, (), keep_targets)
     try:
         node = resolve_roots([target], result.graph, result.root)[0]
     except RootError as exc:

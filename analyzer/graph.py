@@ -23,6 +23,7 @@ for liveness (an edge u -> v means "if u is live, v is live"):
                         own package of a module that lists its ``__file__`` folder and walks
                         it with pkgutil or imports computed names
 - ``star_import``       ``from m import *`` brings in m's public definitions
+- ``exported``          a name listed in a live module's ``__all__`` (public API) is live
 - ``type_checking``     typing-only (``if TYPE_CHECKING:``); never followed by liveness
 
 The first edge between two nodes wins (facts are visited in a deterministic order), so each
@@ -55,6 +56,10 @@ def build_python_graph(index: ModuleIndex) -> tuple[nx.DiGraph, list[dict[str, o
                     graph.add_node(node, kind="symbol", module=name, name=d.name,
                                    symbol_kind=d.kind, path=mod.path, start_line=d.start_line,
                                    end_line=d.end_line, nested=d.nested)
+    for ext, target in sorted(index.extensions.items()):
+        graph.add_node(module_node(ext), kind="extension", module=ext, target=target)
+    for package in sorted(index.installed_packages):
+        graph.add_node(module_node(package), kind="installed_package", module=package)
     for name in sorted(index.modules):
         _ModuleEdges(index, graph, index.modules[name], unresolved).add_all()
     return graph, unresolved
@@ -112,6 +117,9 @@ class _ModuleEdges:
                 if self._registered(d):
                     self.graph.add_edge(self.me, node, kind="registered", file=mod.path,
                                         line=d.decorators[0].line)
+        for name in mod.facts.all_names or ():
+            # `__all__` is public API the codemod cannot edit yet: what it names stays live
+            self.edge(self.me, index.resolve_attr(mod.name, name), "exported", 1)
         for fact in mod.facts.imports:
             kind = ("type_checking" if TYPE_CHECKING in fact.context else
                     "optional_import" if TRY_IMPORT_ERROR in fact.context else "import")

@@ -30,6 +30,7 @@ def manifest_dict(result: ScanResult) -> dict[str, Any]:
             entry["symbol"] = d.symbol
         if d.names:
             entry["names"] = list(d.names)
+        entry["category"] = d.category
         entry["reason"] = d.reason
         deletions.append(entry)
     return {
@@ -38,7 +39,9 @@ def manifest_dict(result: ScanResult) -> dict[str, Any]:
         "root": str(result.root),
         "roots": result.root_names,
         "default_roots": [r for r in result.default_roots],
+        "keep_targets": result.keep_targets,
         "totals": totals(result),
+        "build": build_summary(result),
         "deletions": deletions,
     }
 
@@ -57,6 +60,24 @@ def totals(result: ScanResult) -> dict[str, int]:
         "lines_removable": result.plan.removed_lines(),
         "deletions": len(result.plan.deletions),
         "parse_problems": len(result.problems),
+        "native_files": sum(1 for f in result.files.values() if f.language == "cuda"),
+        "cmake_files": sum(1 for f in result.files.values() if f.language == "cmake"),
+        "targets": len(result.native.project.targets),
+        "dead_targets": len(result.native_summary.dead_targets),
+        "translation_units_removed": result.native_summary.tus_removed,
+        "fetches_no_longer_needed": len(result.native_summary.dead_fetches),
+    }
+
+
+def build_summary(result: ScanResult) -> dict[str, Any]:
+    s = result.native_summary
+    return {
+        "dead_targets": [{"name": t.name, "file": t.file, "translation_units": t.tus_in_repo,
+                          "fetched_translation_units": t.tus_fetched,
+                          "fetches": list(t.fetches)} for t in s.dead_targets],
+        "fetches_no_longer_needed": s.dead_fetches,
+        "dead_ops": s.dead_ops,
+        "translation_units_removed": s.tus_removed,
     }
 
 

@@ -49,6 +49,9 @@ class Deletion:
     end_line: int | None = None
     symbol: str | None = None
     names: tuple[str, ...] = ()
+    # python-file | python-symbol | python-import | native-file | cmake-file | cmake-block |
+    # op-registration
+    category: str = ""
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,7 @@ def build_plan(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
         info = files[mod.path]
         if not live.is_live(module_node(name)):
             plan.deletions.append(Deletion("delete_file", mod.path, info.sha256, info.lines,
-                                           "unreachable from roots"))
+                                           "unreachable from roots", category="python-file"))
             continue
         ranges = _dead_symbols(graph, live, mod, info, plan)
         _dead_imports(live, index, mod, info, plan, ranges, reexported)
@@ -111,7 +114,7 @@ def _dead_symbols(graph: nx.DiGraph, live: Liveness, mod: PyModule, info: FileIn
         plan.deletions.append(Deletion(
             "delete_range", mod.path, info.sha256, d.end_line - d.start_line + 1,
             f"{d.kind} {d.name} is not referenced by live code", d.start_line, d.end_line,
-            symbol=f"{mod.name}:{d.name}"))
+            symbol=f"{mod.name}:{d.name}", category="python-symbol"))
     return ranges
 
 
@@ -156,14 +159,14 @@ def _dead_imports(live: Liveness, index: ModuleIndex, mod: PyModule, info: FileI
                 plan.deletions.append(Deletion(
                     "remove_import_names", mod.path, info.sha256, 0,
                     "; ".join(why for _, why in bound if why), start, end,
-                    names=dead_names))
+                    names=dead_names, category="python-import"))
             continue
         reason = "dead import: " + "; ".join(why for _, why in bound if why)
         if facts[0].sole_in_if:  # the import is the whole body of an `if`: the `if` goes too
             start, end = facts[0].sole_in_if
             reason += " (the enclosing `if` holds nothing else)"
         plan.deletions.append(Deletion("delete_range", mod.path, info.sha256, end - start + 1,
-                                       reason, start, end))
+                                       reason, start, end, category="python-import"))
 
 
 def _bindings_of(index: ModuleIndex, mod: PyModule,

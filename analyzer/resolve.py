@@ -84,8 +84,10 @@ class Binding:
 class ModuleIndex:
     """All Python modules of the scanned tree, with their bindings, and name resolution."""
 
-    def __init__(self, modules: list[PyModule]):
+    def __init__(self, modules: list[PyModule], extensions: dict[str, str] | None = None):
         self.modules: dict[str, PyModule] = {m.name: m for m in modules}
+        # compiled extension modules built by CMake targets: module name -> target name
+        self.extensions: dict[str, str] = dict(extensions or {})
         self.by_path: dict[str, str] = {m.path: m.name for m in modules}
         self.packages: set[str] = set()  # every package, incl. namespace packages
         self.children: dict[str, list[str]] = {}
@@ -100,18 +102,28 @@ class ModuleIndex:
         for pkg in self.packages:
             if pkg not in self.modules and "." in pkg:
                 self.children.setdefault(pkg.rsplit(".", 1)[0], []).append(pkg)
+        # packages that only the build creates (install destinations of extension modules)
+        self.installed_packages: set[str] = set()
+        for ext in self.extensions:
+            parts = ext.split(".")
+            for i in range(1, len(parts)):
+                prefix = ".".join(parts[:i])
+                if prefix not in self.packages and prefix not in self.modules:
+                    self.installed_packages.add(prefix)
+        self.packages |= self.installed_packages
         for kids in self.children.values():
             kids.sort()
         # (module, name) pairs whose import binding another module resolved through
         self.reexports_used: set[tuple[str, str]] = set()
         self.top_level = {name.split(".")[0] for name in self.modules} | {
-            p.split(".")[0] for p in self.packages}
+            p.split(".")[0] for p in self.packages} | {
+            e.split(".")[0] for e in self.extensions}
         for m in modules:
             _index_bindings(m)
 
     # -- modules -------------------------------------------------------------------------------
     def is_module(self, name: str) -> bool:
-        return name in self.modules or name in self.packages
+        return name in self.modules or name in self.packages or name in self.extensions
 
     def is_internal(self, dotted: str) -> bool:
         return dotted.split(".")[0] in self.top_level
@@ -162,8 +174,7 @@ class ModuleIndex:
                 sub = f"{absolute}.{imported.name}"
                 if imported.name != "*" and self.is_module(sub):
                     targets.append(Target("module", sub))
-        return [t for t in targets if t.kind != "module" or t.module in self.modules
-                or t.module in self.packages]
+        return targets
 
     # -- names ---------------------------------------------------------------------------------
     def lookup(self, module: str, scope: str, head: str) -> list[Binding] | str | None:
@@ -210,6 +221,8 @@ class ModuleIndex:
         if self.is_module(sub):
             return Target("module", sub)
         mod = self.modules.get(module)
+        if module in self.installed_packages:  # built, not in the tree: the package itself
+            return Target("module", module)
         if mod is None:  # namespace package: only submodules live there
             return Target("unresolved", module, name)
         if name in mod.defs:

@@ -13,13 +13,17 @@ from pathlib import Path, PurePosixPath
 
 import networkx as nx
 
-from analyzer import entry_points
+from analyzer import cmake_eval, entry_points
 from analyzer.analysis.liveness import Liveness, compute_liveness
-from analyzer.analysis.roots import resolve_roots
+from analyzer.analysis.roots import resolve_roots, resolve_targets
 from analyzer.discover import Discovery, discover, module_name
+from analyzer.extract.cmake import CmakeFacts
+from analyzer.extract.cuda import CudaFacts
 from analyzer.extract.runner import ExtractedFile, extract_file
 from analyzer.graph import build_python_graph
 from analyzer.model import ParseProblem
+from analyzer.native_graph import NativeIndex, add_native_graph, extension_modules
+from analyzer.native_plan import NativeSummary, plan_native
 from analyzer.plan import FileInfo, Plan, build_plan
 from analyzer.resolve import ModuleIndex, PyModule, module_node, symbol_node
 
@@ -40,6 +44,9 @@ class ScanResult:
     default_roots: list[str]  # entry points the repository declares
     liveness: Liveness
     plan: Plan
+    native: NativeIndex
+    native_summary: NativeSummary
+    keep_targets: list[str]
     in_scope: set[str]
     problems: list[ParseProblem]
     unresolved: list[dict[str, object]]
@@ -57,39 +64,56 @@ def is_test_path(path: str) -> bool:
 
 
 def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = True,
-             excludes: tuple[str, ...] = ()) -> ScanResult:
+             excludes: tuple[str, ...] = (), keep_targets: tuple[str, ...] = ()) -> ScanResult:
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     found = discover(path, extra_excludes=excludes)
     timings["discover"] = time.perf_counter() - t0
 
-    python_sources = [f for f in found.files if f.language == "python"]
-    if not python_sources:
+    if not any(f.language == "python" for f in found.files):
         raise ScanError(f"no Python files under {path}")
     t0 = time.perf_counter()
-    extracted: list[ExtractedFile] = [extract_file(found.root, f) for f in python_sources]
+    extracted: list[ExtractedFile] = [extract_file(found.root, f) for f in found.files]
     timings["extract"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
     problems = list(found.problems)
     files: dict[str, FileInfo] = {}
     modules: list[PyModule] = []
+    native_facts: dict[str, CudaFacts] = {}
+    cmake_facts: dict[str, CmakeFacts] = {}
     for ex in extracted:
         problems.extend(ex.problems)
         files[ex.path] = FileInfo(ex.path, ex.sha256, ex.lines, ex.language)
+        if ex.facts is None:
+            continue
+        if ex.language == "cuda":
+            native_facts[ex.path] = ex.facts
+            continue
+        if ex.language == "cmake":
+            cmake_facts[ex.path] = ex.facts
+            continue
         name = module_name(ex.path, found.python_roots)
         if name is None or ex.facts is None:
             continue
         is_package = ex.path.endswith("/__init__.py") or ex.path == "__init__.py"
         modules.append(PyModule(name, ex.path, is_package, ex.facts))
     modules = _dedupe(modules, problems)
-    index = ModuleIndex(modules)
+    project = cmake_eval.evaluate(cmake_facts, frozenset(files))
+    problems.extend(project.problems)
+    index = ModuleIndex(modules, extension_modules(project))
     graph, unresolved = build_python_graph(index)
+    native = add_native_graph(graph, index, native_facts, project, cmake_facts,
+                              {p: f.lines for p, f in files.items()})
+    unresolved.extend(native.unresolved)
+    unresolved.extend({"path": u.file, "line": u.line, "kind": "cmake", "name": u.what,
+                       "reason": u.reason} for u in project.unresolved)
     timings["graph"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
     default_roots = _default_roots(found, graph, problems) if use_default_roots else []
-    roots = list(dict.fromkeys(resolve_roots(root_names, graph, found.root) + default_roots))
+    roots = list(dict.fromkeys(resolve_roots(root_names, graph, found.root) + default_roots
+                               + resolve_targets(keep_targets, graph, native)))
     liveness = compute_liveness(graph, roots)
     # Deletion scope: modules of regular top-level packages (an __init__.py at the top), so
     # loose scripts, benchmarks and examples outside packages are never planned.
@@ -97,9 +121,13 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
                 and (top := index.modules.get(m.name.split(".")[0])) is not None
                 and top.is_package}
     plan = build_plan(graph, liveness, index, files, in_scope)
+    native_summary = plan_native(graph, liveness, native, cmake_facts, files, plan)
+    plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
     timings["analyze"] = time.perf_counter() - t0
     return ScanResult(found.root, found, files, index, graph, roots, list(root_names),
-                      default_roots, liveness, plan, in_scope, problems, unresolved, timings)
+                      default_roots, liveness, plan, native, native_summary, list(keep_targets),
+                      in_scope,
+                      problems, unresolved, timings)
 
 
 def _dedupe(modules: list[PyModule], problems: list[ParseProblem]) -> list[PyModule]:

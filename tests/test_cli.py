@@ -38,7 +38,7 @@ def test_scan_writes_manifest_and_report(tmp_path):
     assert manifest["deletions"] == [{
         "kind": "delete_range", "path": "python/app/util.py",
         "sha256": manifest["deletions"][0]["sha256"], "start_line": 5, "end_line": 6,
-        "lines": 2, "symbol": "app.util:unused",
+        "lines": 2, "symbol": "app.util:unused", "category": "python-symbol",
         "reason": "function unused is not referenced by live code"}]
     import hashlib
     assert manifest["deletions"][0]["sha256"] == hashlib.sha256(

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import fnmatch
 from pathlib import Path
 
 import networkx as nx
 
+from analyzer.native_graph import NativeIndex, file_node, op_node, target_node
 from analyzer.resolve import module_node, symbol_node
 
 
@@ -74,3 +76,24 @@ def _module_of(raw: str, modules: dict[str, dict], by_path: dict[str, str],
 def _suggest(word: str, pool: list[str]) -> str:
     close = difflib.get_close_matches(word, pool, n=5, cutoff=0.6)
     return f"; did you mean: {', '.join(close)}" if close else "; no similar name found"
+
+
+def resolve_targets(names: tuple[str, ...] | list[str], graph: nx.DiGraph,
+                    native: NativeIndex) -> list[str]:
+    """``--keep-target`` names (fnmatch globs allowed) -> target nodes, plus every source
+    of each kept target and every op they register: a kept target is kept whole."""
+    all_targets = sorted(t.name for t in native.project.targets)
+    nodes: list[str] = []
+    for raw in names:
+        hits = [t for t in all_targets if fnmatch.fnmatchcase(t, raw)]
+        if not hits:
+            raise RootError(f"unknown target {raw!r}{_suggest(raw, all_targets)}")
+        for name in hits:
+            nodes.append(target_node(name))
+            target = next(t for t in native.project.targets if t.name == name)
+            for s in target.sources:
+                if s.path and file_node(s.path) in graph:
+                    nodes.append(file_node(s.path))
+                    nodes.extend(op_node(op.namespace, op.op_name)
+                                 for op in native.facts[s.path].ops)
+    return nodes

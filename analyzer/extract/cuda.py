@@ -81,6 +81,7 @@ class OpRegistration:
     dispatch_key: str | None  # "CUDA" for torch::kCUDA / c10::DispatchKey::CUDA / IMPL block
     block: str  # TORCH_LIBRARY | TORCH_LIBRARY_FRAGMENT | TORCH_LIBRARY_IMPL
     line: int
+    end_line: int = 0  # last line of the call's arguments (multi-line schemas); 0 = unknown
 
 
 @dataclass(frozen=True)
@@ -266,10 +267,12 @@ class _Extractor:
                 continue
             for o in inside:
                 _recv, method, args = calls[o]
-                ops.append(self._op(block, method, args, self.line(o)))
+                last = max((t.start + len(t.text) for g in args for t in g), default=o)
+                ops.append(self._op(block, method, args, self.line(o), self.line(last)))
         return ops, modules
 
-    def _op(self, block: _Block, method: str, args: list[list[_Tok]], line: int) -> OpRegistration:
+    def _op(self, block: _Block, method: str, args: list[list[_Tok]], line: int,
+            end_line: int) -> OpRegistration:
         kind_name = (BLOCK_IMPL if block.macro.startswith(BLOCK_IMPL)
                      else BLOCK_FRAGMENT if block.macro.startswith(BLOCK_FRAGMENT)
                      else BLOCK_TORCH)
@@ -290,7 +293,7 @@ class _Extractor:
             function = function or f
             key = key or k
         return OpRegistration(namespace, op_name, schema, method, function, key or block_key,
-                              kind_name, line)
+                              kind_name, line, max(line, end_line))
 
 
 # -- token helpers -------------------------------------------------------------------------------

@@ -1,4 +1,8 @@
-"""mini_kernel: Python face of the sample kernel library (imitates sgl_kernel/__init__.py)."""
+"""mini_kernel: Python face of the sample kernel library (imitates sgl_kernel/__init__.py).
+
+Like sgl_kernel, it does not import the optional flash_mla / flash_attn wrappers: their
+extensions load only when a backend imports them.
+"""
 
 import torch  # noqa: F401  (the extension needs torch loaded first)
 
@@ -11,13 +15,9 @@ from mini_kernel.elementwise import (
     silu_and_mul,
     topk_softmax,
 )
-from mini_kernel.flash_mla import get_mla_metadata, mla_decode
 
 __all__ = [
-    "fp8_scaled_mm",
     "gelu_and_mul",
-    "get_mla_metadata",
-    "mla_decode",
     "moe_align",
     "rmsnorm",
     "silu_and_mul",

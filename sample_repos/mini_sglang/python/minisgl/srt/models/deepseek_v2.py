@@ -1,5 +1,6 @@
 import os
 
+from mini_kernel import moe_align, rmsnorm, silu_and_mul
 from minisgl.srt.layers.attention.mla import MultiHeadLatentAttention
 from minisgl.srt.utils.common import get_device_name, is_cuda
 
@@ -10,6 +11,9 @@ class DeepseekV2ForCausalLM:
         self.device = get_device_name() if is_cuda() else "cpu"
 
     def forward(self, x):
+        rmsnorm(x, x, None)
+        silu_and_mul(x, x)
+        moe_align(x, 8)
         return self.attn(x)
 
 

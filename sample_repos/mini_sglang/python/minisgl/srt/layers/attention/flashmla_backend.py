@@ -8,4 +8,5 @@ class FlashMLABackend(AttentionBackend):
         self.runner = runner
 
     def forward(self, sampler):
-        return flash_mla.flash_mla_with_kvcache()
+        metadata = flash_mla.get_mla_metadata(self.runner, 16)
+        return flash_mla.mla_decode(sampler, metadata, None, 1.0)
