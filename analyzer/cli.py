@@ -6,6 +6,7 @@ Exit codes (documented in the README):
   3  bad input: missing path, not a directory, nothing to analyze
   4  unknown or ambiguous root
   5  cannot write the output directory
+  6  profile error (bad key or value, unknown feature); with --strict, stale entries too
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ from analyzer import __version__
 from analyzer.analysis.roots import RootError
 from analyzer.discover import DiscoveryError
 from analyzer.extract.treesitter import data_dir
+from analyzer.profile import ProfileError
 from analyzer.scan import ScanError, ScanResult, run_scan
 
 EXIT_INPUT = 3
 EXIT_ROOT = 4
 EXIT_OUTPUT = 5
+EXIT_PROFILE = 6
 
 DEMO_REPO = "mini_sglang"
 DEMO_ROOTS = ("deepseek_v2",)
@@ -35,15 +38,42 @@ def _fail(message: str, code: int) -> None:
 
 
 def _scan_or_exit(path: Path, roots: tuple[str, ...], default_roots: bool,
-                  excludes: tuple[str, ...], keep_targets: tuple[str, ...] = ()) -> ScanResult:
+                  excludes: tuple[str, ...], keep_targets: tuple[str, ...] = (),
+                  profile: str | None = None, drop: tuple[str, ...] = (),
+                  keep: tuple[str, ...] = (), strict: bool = False,
+                  no_profile: bool = False) -> ScanResult:
     try:
-        return run_scan(path, list(roots), use_default_roots=default_roots, excludes=excludes,
-                        keep_targets=keep_targets)
+        result = run_scan(path, list(roots), use_default_roots=default_roots,
+                          excludes=excludes, keep_targets=keep_targets, profile=profile,
+                          drop=drop, keep=keep, use_profile=not no_profile)
     except (DiscoveryError, ScanError) as exc:
         _fail(str(exc), EXIT_INPUT)
     except RootError as exc:
         _fail(str(exc), EXIT_ROOT)
-    raise AssertionError("unreachable")
+    except ProfileError as exc:
+        _fail(str(exc), EXIT_PROFILE)
+    if strict and result.profile.stale:
+        _fail(f"stale profile entry: {result.profile.stale[0]}"
+              + (f" (and {len(result.profile.stale) - 1} more)"
+                 if len(result.profile.stale) > 1 else ""), EXIT_PROFILE)
+    return result
+
+
+def profile_options(func):
+    """--profile/--drop/--keep/--strict, shared by scan and why."""
+    func = click.option("--no-profile", is_flag=True,
+                        help="Use no profile, not even a detected one.")(func)
+    func = click.option("--strict", is_flag=True,
+                        help="Stale profile entries (matching nothing) are errors.")(func)
+    func = click.option("--keep", "keep", multiple=True,
+                        help="Feature to keep although the profile drops it. Repeatable.")(func)
+    func = click.option("--drop", "drop", multiple=True,
+                        help="Feature to drop (on top of the profile's defaults). "
+                             "Repeatable.")(func)
+    return click.option("--profile", "profile", default=None,
+                        help="Profile file or built-in name (default: depgraph.toml, "
+                             "[tool.depgraph] in pyproject.toml, or a built-in one that "
+                             "detects the tree).")(func)
 
 
 @click.group()
@@ -68,8 +98,11 @@ def main() -> None:
 @click.option("--exclude", "excludes", multiple=True,
               help="Extra gitignore-style pattern to skip. Repeatable.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+@profile_options
 def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_roots: bool,
-         keep_targets: tuple[str, ...], excludes: tuple[str, ...], quiet: bool) -> None:
+         keep_targets: tuple[str, ...], excludes: tuple[str, ...], quiet: bool,
+         profile: str | None, drop: tuple[str, ...], keep: tuple[str, ...],
+         strict: bool, no_profile: bool) -> None:
     """Scan PATH (default: the bundled sample repo) and write the manifest and the report."""
     from analyzer.manifest import totals, write_manifest
     from analyzer.reporters.html import write_html
@@ -77,7 +110,8 @@ def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_ro
     if path is None:
         path = data_dir("sample_repos") / DEMO_REPO
         roots = roots or DEMO_ROOTS
-    result = _scan_or_exit(path, roots, not no_default_roots, excludes, keep_targets)
+    result = _scan_or_exit(path, roots, not no_default_roots, excludes, keep_targets,
+                           profile, drop, keep, strict, no_profile)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         write_manifest(result, out_dir / "manifest.json")
@@ -92,6 +126,14 @@ def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_ro
     if len(result.problems) > 20:
         click.echo(f"warning: ... {len(result.problems) - 20} more problems in the report",
                    err=True)
+    for s in result.profile.stale:
+        click.echo(f"warning: stale: {s}", err=True)
+    if result.profile.profile is not None:
+        click.echo(f"profile {result.profile.profile.name} ({result.profile.profile.source}); "
+                   f"dropped: {', '.join(result.profile.drops) or 'nothing'}")
+    for f in result.features:
+        click.echo(f"  {f.name}: {f.files_removable} files, {f.lines_removable} lines "
+                   f"removable; {len(f.blocked)} blocked")
     elapsed = sum(result.timings.values())
     click.echo(
         f"{t['python_files']} Python files, {t['modules']} modules, {t['live_modules']} live; "
@@ -106,13 +148,16 @@ def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_ro
 @click.option("--roots", "-r", "roots", multiple=True, help="Roots, as for scan.")
 @click.option("--keep-target", "keep_targets", multiple=True, help="As for scan.")
 @click.option("--no-default-roots", is_flag=True)
+@profile_options
 def why(path: Path, target: str, roots: tuple[str, ...], keep_targets: tuple[str, ...],
-        no_default_roots: bool) -> None:
+        no_default_roots: bool, profile: str | None, drop: tuple[str, ...],
+        keep: tuple[str, ...], strict: bool, no_profile: bool) -> None:
     """Print the shortest live chain from a root to TARGET (module, module:Symbol or file)."""
     from analyzer.analysis.roots import resolve_roots
     from analyzer.analysis.why import explain
 
-    result = _scan_or_exit(path, roots, not no_default_roots, (), keep_targets)
+    result = _scan_or_exit(path, roots, not no_default_roots, (), keep_targets, profile, drop,
+                           keep, strict, no_profile)
     try:
         node = resolve_roots([target], result.graph, result.root)[0]
     except RootError as exc:

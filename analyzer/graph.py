@@ -32,6 +32,9 @@ edge names one concrete origin.
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
 import networkx as nx
 
 from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, Definition
@@ -40,9 +43,24 @@ from analyzer.resolve import ModuleIndex, PyModule, Target, module_node, symbol_
 NOT_FOLLOWED = frozenset({"type_checking"})
 
 
-def build_python_graph(index: ModuleIndex) -> tuple[nx.DiGraph, list[dict[str, object]]]:
-    """The graph and the list of unresolved in-tree names (for the report)."""
-    graph = nx.DiGraph()
+@dataclass(frozen=True)
+class GraphOptions:
+    """Decisions a profile makes before edges exist (see analyzer/profile.py)."""
+
+    # module -> sorted line ranges whose facts make no edges (folded guards, dropped entries)
+    dead_lines: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
+    # decorator registry (qualified decorator name) -> (key argument index, dropped keys)
+    registries: dict[str, tuple[int, frozenset[str]]] = field(default_factory=dict)
+    # packages loaded dynamically whose modules are live only when roots or imports reach them
+    restricted_families: frozenset[str] = frozenset()
+
+
+def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None
+                       ) -> tuple[nx.DiGraph, list[dict[str, object]]]:
+    """The graph and the list of unresolved in-tree names (for the report). Decisions the
+    options caused are kept in ``graph.graph["decisions"]`` as evidence."""
+    options = options or GraphOptions()
+    graph = nx.DiGraph(decisions=[])
     unresolved: list[dict[str, object]] = []
     for name in sorted(index.modules):
         mod = index.modules[name]
@@ -61,18 +79,31 @@ def build_python_graph(index: ModuleIndex) -> tuple[nx.DiGraph, list[dict[str, o
     for package in sorted(index.installed_packages):
         graph.add_node(module_node(package), kind="installed_package", module=package)
     for name in sorted(index.modules):
-        _ModuleEdges(index, graph, index.modules[name], unresolved).add_all()
+        _ModuleEdges(index, graph, index.modules[name], unresolved, options).add_all()
     return graph, unresolved
 
 
 class _ModuleEdges:
     def __init__(self, index: ModuleIndex, graph: nx.DiGraph, mod: PyModule,
-                 unresolved: list[dict[str, object]]):
+                 unresolved: list[dict[str, object]], options: GraphOptions):
         self.index = index
         self.graph = graph
         self.mod = mod
         self.unresolved = unresolved
+        self.options = options
         self.me = module_node(mod.name)
+        ranges = options.dead_lines.get(mod.name, ())
+        self._dead_starts = [s for s, _ in ranges]
+        self._dead_ranges = ranges
+
+    def dead(self, line: int) -> bool:
+        """The line lies in a folded-away region: its facts make no edges."""
+        i = bisect_right(self._dead_starts, line) - 1
+        return i >= 0 and self._dead_ranges[i][0] <= line <= self._dead_ranges[i][1]
+
+    def decide(self, line: int, what: str, reason: str) -> None:
+        self.graph.graph["decisions"].append(
+            {"path": self.mod.path, "line": line, "what": what, "reason": reason})
 
     def scope_node(self, scope: str) -> str:
         if scope:
@@ -111,6 +142,8 @@ class _ModuleEdges:
                                 file=mod.path, line=1)
         for d in mod.facts.definitions:
             node = symbol_node(mod.name, d.name)
+            if self.dead(d.start_line):
+                continue
             if node in self.graph and self.graph.nodes[node].get("start_line") == d.start_line:
                 self.graph.add_edge(node, self.me, kind="defined_in", file=mod.path,
                                     line=d.start_line)
@@ -121,6 +154,8 @@ class _ModuleEdges:
             # `__all__` is public API the codemod cannot edit yet: what it names stays live
             self.edge(self.me, index.resolve_attr(mod.name, name), "exported", 1)
         for fact in mod.facts.imports:
+            if self.dead(fact.start_line):
+                continue
             kind = ("type_checking" if TYPE_CHECKING in fact.context else
                     "optional_import" if TRY_IMPORT_ERROR in fact.context else "import")
             src = self.scope_node(fact.scope)
@@ -129,6 +164,8 @@ class _ModuleEdges:
             if fact.is_from and any(n.name == "*" for n in fact.names):
                 self._star_edges(src, fact, kind)
         for ref in mod.facts.references:
+            if self.dead(ref.line):
+                continue
             resolved = index.resolve_chain(mod.name, ref.scope, ref.chain)
             if resolved is not None:
                 target, type_only = resolved
@@ -138,7 +175,7 @@ class _ModuleEdges:
                      for w in mod.facts.package_walks)
         self._self_loading_package()
         for s in mod.facts.strings:
-            if not index.is_internal(s.value):
+            if not index.is_internal(s.value) or self.dead(s.line):
                 continue
             target = index.resolve_dotted(s.value)
             src = self.scope_node(s.scope)
@@ -186,13 +223,23 @@ class _ModuleEdges:
         return any(w.scope == target.name for w in walker.facts.package_walks)
 
     def _registered(self, d: Definition) -> bool:
+        registered = False
         for dec in d.decorators:
-            if dec.string_args:
-                return True
             resolved = self.index.resolve_chain(self.mod.name, d.name, dec.name)
-            if resolved and resolved[0].kind in ("symbol", "attribute", "module"):
-                return True
-        return False
+            target = resolved[0] if resolved else None
+            if target is not None and target.kind == "symbol":
+                qualified = f"{target.module}.{target.name}"
+                if qualified in self.options.registries:
+                    key_arg, dropped = self.options.registries[qualified]
+                    key = dec.string_args[key_arg] if len(dec.string_args) > key_arg else None
+                    if key in dropped:
+                        self.decide(dec.line, f"{self.mod.name}:{d.name}",
+                                    f"registered under dropped key {key!r} of {qualified}")
+                        return False
+            if dec.string_args or (target is not None
+                                   and target.kind in ("symbol", "attribute", "module")):
+                registered = True
+        return registered
 
     def _star_edges(self, src: str, fact, kind: str) -> None:
         source = self.index.absolute(self.mod.name, fact)
@@ -208,6 +255,10 @@ class _ModuleEdges:
 
     def _plugin_family(self, src: str, package: str, line: int,
                        recursive: bool | None = None) -> None:
+        if package in self.options.restricted_families:
+            self.decide(line, package, "plugin family: only modules the roots name (or live "
+                        "code imports) stay live")
+            return
         if recursive is None:
             recursive = any(w.kind == "walk_packages" for w in self.mod.facts.package_walks)
         for sub in self.index.submodules(package, recursive):

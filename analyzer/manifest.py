@@ -31,6 +31,7 @@ def manifest_dict(result: ScanResult) -> dict[str, Any]:
         if d.names:
             entry["names"] = list(d.names)
         entry["category"] = d.category
+        entry["feature"] = d.feature
         entry["reason"] = d.reason
         deletions.append(entry)
     return {

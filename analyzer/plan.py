@@ -50,8 +50,9 @@ class Deletion:
     symbol: str | None = None
     names: tuple[str, ...] = ()
     # python-file | python-symbol | python-import | native-file | cmake-file | cmake-block |
-    # op-registration
+    # op-registration | python-branch | test-file
     category: str = ""
+    feature: str = ""  # the dropped feature this deletion belongs to, if any
 
 
 @dataclass(frozen=True)

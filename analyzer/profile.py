@@ -159,7 +159,9 @@ def load_profile_file(path: Path) -> Profile:
 
 
 def builtin_names() -> list[str]:
-    folder = resources.files("analyzer.profiles")
+    folder = resources.files("analyzer") / "profiles"
+    if not folder.is_dir():
+        return []
     return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
@@ -168,7 +170,7 @@ def builtin_profile(name: str) -> Profile:
     if name not in names:
         raise ProfileError(f"builtin:{name}:0: no built-in profile {name!r}"
                            f"{_suggest(name, names)}; available: {', '.join(names) or 'none'}")
-    text = (resources.files("analyzer.profiles") / f"{name}.toml").read_text(encoding="utf-8")
+    text = (resources.files("analyzer") / "profiles" / f"{name}.toml").read_text(encoding="utf-8")
     return load_profile_text(text, f"builtin:{name}")
 
 

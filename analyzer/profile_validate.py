@@ -56,6 +56,10 @@ class Locator:
     def _record(self, path: Path_, pos: int) -> None:
         self.lines.setdefault(path, self._lineno(pos))
 
+    def _record_keys(self, prefix: Path_, keys: list[str], pos: int) -> None:
+        for end in range(1, len(keys) + 1):  # a dotted key also defines its parent tables
+            self._record((*prefix, *keys[:end]), pos)
+
     def _scan(self) -> None:
         text, pos, prefix = self.text, 0, ()
         while pos < len(text):
@@ -78,7 +82,7 @@ class Locator:
             else:
                 start = pos
                 keys, pos = self._key(pos)
-                self._record((*prefix, *keys), start)
+                self._record_keys(prefix, keys, start)
                 pos = self._skip(pos)
                 pos = self._value(pos + 1, (*prefix, *keys))  # past "="
             nl = text.find("\n", pos)
@@ -171,7 +175,7 @@ class Locator:
                     continue
                 start = pos
                 keys, pos = self._key(pos)
-                self._record((*path, *keys), start)
+                self._record_keys(path, keys, start)
                 pos = self._skip(pos)
                 pos = self._value(pos + 1, (*path, *keys))
         while pos < len(text) and text[pos] not in ",]}\n#":

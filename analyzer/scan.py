@@ -14,7 +14,23 @@ from pathlib import Path, PurePosixPath
 import networkx as nx
 
 from analyzer import cmake_eval, entry_points
+from analyzer.analysis.features import (
+    FeatureReport,
+    analyze_features,
+    attribute_deletions,
+    feature_nodes,
+)
 from analyzer.analysis.liveness import Liveness, compute_liveness
+from analyzer.analysis.profile_facts import (
+    ProfileUse,
+    all_family_modules,
+    entry_point_nodes,
+    graph_options,
+    keep_target_names,
+    never_delete_nodes,
+    profile_use,
+    without_dropped,
+)
 from analyzer.analysis.roots import resolve_roots, resolve_targets
 from analyzer.discover import Discovery, discover, module_name
 from analyzer.extract.cmake import CmakeFacts
@@ -25,6 +41,7 @@ from analyzer.model import ParseProblem
 from analyzer.native_graph import NativeIndex, add_native_graph, extension_modules
 from analyzer.native_plan import NativeSummary, plan_native
 from analyzer.plan import FileInfo, Plan, build_plan
+from analyzer.profile import merge_drops, select_profile
 from analyzer.resolve import ModuleIndex, PyModule, module_node, symbol_node
 
 
@@ -47,6 +64,8 @@ class ScanResult:
     native: NativeIndex
     native_summary: NativeSummary
     keep_targets: list[str]
+    profile: ProfileUse
+    features: list[FeatureReport]
     in_scope: set[str]
     problems: list[ParseProblem]
     unresolved: list[dict[str, object]]
@@ -64,10 +83,14 @@ def is_test_path(path: str) -> bool:
 
 
 def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = True,
-             excludes: tuple[str, ...] = (), keep_targets: tuple[str, ...] = ()) -> ScanResult:
+             excludes: tuple[str, ...] = (), keep_targets: tuple[str, ...] = (),
+             profile: str | None = None, drop: tuple[str, ...] = (),
+             keep: tuple[str, ...] = (), use_profile: bool = True) -> ScanResult:
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     found = discover(path, extra_excludes=excludes)
+    chosen = select_profile(found.root, profile) if use_profile else None
+    use = profile_use(chosen, merge_drops(chosen, drop, keep))
     timings["discover"] = time.perf_counter() - t0
 
     if not any(f.language == "python" for f in found.files):
@@ -102,7 +125,7 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
     project = cmake_eval.evaluate(cmake_facts, frozenset(files))
     problems.extend(project.problems)
     index = ModuleIndex(modules, extension_modules(project))
-    graph, unresolved = build_python_graph(index)
+    graph, unresolved = build_python_graph(index, graph_options(use, index))
     native = add_native_graph(graph, index, native_facts, project, cmake_facts,
                               {p: f.lines for p, f in files.items()})
     unresolved.extend(native.unresolved)
@@ -112,8 +135,12 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
 
     t0 = time.perf_counter()
     default_roots = _default_roots(found, graph, problems) if use_default_roots else []
-    roots = list(dict.fromkeys(resolve_roots(root_names, graph, found.root) + default_roots
-                               + resolve_targets(keep_targets, graph, native)))
+    default_roots = without_dropped(default_roots + entry_point_nodes(use, graph), graph, use)
+    kept = keep_target_names(use, keep_targets, [t.name for t in project.targets])
+    roots = list(dict.fromkeys(
+        resolve_roots(root_names, graph, found.root) + default_roots
+        + resolve_targets(kept, graph, native) + all_family_modules(use, index)
+        + never_delete_nodes(use, graph)))
     liveness = compute_liveness(graph, roots)
     # Deletion scope: modules of regular top-level packages (an __init__.py at the top), so
     # loose scripts, benchmarks and examples outside packages are never planned.
@@ -122,11 +149,14 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
                 and top.is_package}
     plan = build_plan(graph, liveness, index, files, in_scope)
     native_summary = plan_native(graph, liveness, native, cmake_facts, files, plan)
+    attribute_deletions(plan, graph, use.features)
     plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
+    features = analyze_features(graph, liveness, use.features,
+                                feature_nodes(graph, use.features), plan)
     timings["analyze"] = time.perf_counter() - t0
     return ScanResult(found.root, found, files, index, graph, roots, list(root_names),
-                      default_roots, liveness, plan, native, native_summary, list(keep_targets),
-                      in_scope,
+                      default_roots, liveness, plan, native, native_summary, list(kept),
+                      use, features, in_scope,
                       problems, unresolved, timings)
 
 

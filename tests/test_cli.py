@@ -38,7 +38,7 @@ def test_scan_writes_manifest_and_report(tmp_path):
     assert manifest["deletions"] == [{
         "kind": "delete_range", "path": "python/app/util.py",
         "sha256": manifest["deletions"][0]["sha256"], "start_line": 5, "end_line": 6,
-        "lines": 2, "symbol": "app.util:unused", "category": "python-symbol",
+        "lines": 2, "symbol": "app.util:unused", "category": "python-symbol", "feature": "",
         "reason": "function unused is not referenced by live code"}]
     import hashlib
     assert manifest["deletions"][0]["sha256"] == hashlib.sha256(
@@ -125,7 +125,7 @@ def test_bad_files_are_listed_and_the_scan_completes(tmp_path):
 
 def test_why_prints_a_chain(tmp_path):
     result = invoke("why", str(MINI_SGLANG), "minisgl.srt.layers.attention.triton_backend",
-                    "--roots", "deepseek_v2")
+                    "--roots", "deepseek_v2", "--no-profile")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].startswith("minisgl.srt.layers.attention.triton_backend")

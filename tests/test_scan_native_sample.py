@@ -23,7 +23,8 @@ K = "sgl-kernel"
 
 @pytest.fixture(scope="module")
 def models_only():
-    return run_scan(MINI_SGLANG, ["deepseek_v2", "llama"], use_default_roots=False)
+    return run_scan(MINI_SGLANG, ["deepseek_v2", "llama"], use_default_roots=False,
+                    use_profile=False)
 
 
 def native_deletions(result):
@@ -90,7 +91,7 @@ def test_extension_import_reaches_its_target(models_only):
 
 def test_keep_target_keeps_it_whole():
     result = run_scan(MINI_SGLANG, ["deepseek_v2", "llama"], use_default_roots=False,
-                      keep_targets=("common_ops",))
+                      keep_targets=("common_ops",), use_profile=False)
     paths = {d.path for d in result.plan.deletions}
     assert f"{K}/csrc/gemm/fp8_gemm.cu" not in paths
     assert not any(d.category == "op-registration" and d.start_line in (21, 22, 27)
@@ -101,7 +102,7 @@ def test_keep_target_keeps_it_whole():
 def test_server_roots_keep_every_backend_kernel():
     # With the server entry point, the registry keeps the FA3/FlashMLA backends (and their
     # kernels) live: only common_ops' unused kernel and ops go.
-    result = run_scan(MINI_SGLANG, ["deepseek_v2"])
+    result = run_scan(MINI_SGLANG, ["deepseek_v2"], use_profile=False)
     assert result.native_summary.dead_targets == []
     assert {d.path for d in result.plan.deletions if d.category == "native-file"} == {
         f"{K}/csrc/gemm/fp8_gemm.cu"}

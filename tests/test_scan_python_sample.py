@@ -15,7 +15,7 @@ from tests.helpers import MINI_SGLANG, PY
 @pytest.fixture(scope="module")
 def served():
     # Default roots: the `minisgl` console script (python/pyproject.toml) -> cli.main:main.
-    return run_scan(MINI_SGLANG, ["deepseek_v2"])
+    return run_scan(MINI_SGLANG, ["deepseek_v2"], use_profile=False)
 
 
 def python_deletions(result):
@@ -93,7 +93,7 @@ def test_tests_are_out_of_scope(served):
 
 def test_model_root_alone():
     # Without the server entry point only the model's own imports stay live.
-    result = run_scan(MINI_SGLANG, ["deepseek_v2"], use_default_roots=False)
+    result = run_scan(MINI_SGLANG, ["deepseek_v2"], use_default_roots=False, use_profile=False)
     live_modules = {result.graph.nodes[n]["module"] for n in result.liveness.live
                     if result.graph.nodes[n].get("kind") == "module"}
     assert {m for m in live_modules if m.startswith("minisgl")} == {

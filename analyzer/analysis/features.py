@@ -1,0 +1,148 @@
+"""Analysis stage: dropped features — what of each is removable, what is blocked, and why.
+
+A feature (from the profile) names files by path globs, definitions by identifier patterns,
+CMake targets, fetched repositories and extension modules. After liveness (with the feature's
+registry keys and guards already folded away), each of its items is:
+
+- ``removable``: nothing live reaches it; the plan's deletions of it carry the feature's name;
+- ``blocked``: live code still reaches it through an unguarded path. It is never deleted and
+  comes with the exact chain ``root -> file:line -> ... -> item``: the edit that unblocks it
+  is at the last step that is not part of the feature.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+import re
+from dataclasses import dataclass, field
+from functools import cache
+
+import networkx as nx
+
+from analyzer.analysis.liveness import Liveness
+from analyzer.analysis.why import chain_steps
+from analyzer.plan import Deletion, Plan
+from analyzer.profile import Feature
+
+
+@cache
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """gitignore-like glob over repo-relative POSIX paths; no slash = match any basename."""
+    pat = pattern.strip("/")
+    out = []
+    i = 0
+    while i < len(pat):
+        if pat.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pat.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pat[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pat[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pat[i]))
+            i += 1
+    body = "".join(out)
+    prefix = "" if "/" in pat else "(?:.*/)?"
+    return re.compile(f"^{prefix}{body}(?:/.*)?$")
+
+
+def path_matches(path: str, patterns: tuple[str, ...]) -> bool:
+    return any(_glob_regex(p).match(path) for p in patterns)
+
+
+@dataclass
+class FeatureItem:
+    feature: str
+    node: str
+    kind: str  # graph node kind
+    label: str
+    status: str  # "removable" | "blocked"
+    chain: list[str] = field(default_factory=list)
+
+
+@dataclass
+class FeatureReport:
+    name: str
+    description: str
+    items: list[FeatureItem] = field(default_factory=list)
+    files_removable: int = 0
+    lines_removable: int = 0
+
+    @property
+    def blocked(self) -> list[FeatureItem]:
+        return [i for i in self.items if i.status == "blocked"]
+
+    @property
+    def removable(self) -> list[FeatureItem]:
+        return [i for i in self.items if i.status == "removable"]
+
+
+def feature_of_node(data: dict, features: list[Feature]) -> str | None:
+    """The first dropped feature an item belongs to, or None."""
+    kind = data.get("kind")
+    for f in features:
+        if kind == "target" and data.get("name") in f.targets:
+            return f.name
+        if kind == "fetch" and data.get("name") in f.fetches:
+            return f.name
+        if kind == "extension" and data.get("module") in f.extension_modules:
+            return f.name
+        if kind in ("module", "native_file", "cmake_file") and path_matches(
+                data.get("path", ""), f.paths):
+            return f.name
+        if kind == "symbol" and (path_matches(data.get("path", ""), f.paths) or any(
+                fnmatch.fnmatchcase(data.get("name", ""), p) for p in f.identifiers)):
+            return f.name
+    return None
+
+
+def feature_nodes(graph: nx.DiGraph, features: list[Feature]) -> dict[str, str]:
+    """node -> feature name, for every node belonging to a dropped feature."""
+    out: dict[str, str] = {}
+    for node, data in graph.nodes(data=True):
+        name = feature_of_node(data, features)
+        if name:
+            out[node] = name
+    return out
+
+
+def analyze_features(graph: nx.DiGraph, live: Liveness, features: list[Feature],
+                     members: dict[str, str], plan: Plan) -> list[FeatureReport]:
+    reports = {f.name: FeatureReport(f.name, f.description) for f in features}
+    for node in sorted(members):
+        data = graph.nodes[node]
+        label = node.split(":", 1)[1] if ":" in node else node
+        status = "blocked" if live.is_live(node) else "removable"
+        item = FeatureItem(members[node], node, data.get("kind", ""), label, status)
+        if status == "blocked":
+            item.chain = chain_steps(graph, live, node)
+        reports[members[node]].items.append(item)
+    for d in plan.deletions:
+        if d.feature in reports:
+            reports[d.feature].lines_removable += d.lines
+            if d.kind == "delete_file":
+                reports[d.feature].files_removable += 1
+    return [reports[f.name] for f in features]
+
+
+def attribute_deletions(plan: Plan, graph: nx.DiGraph, features: list[Feature]) -> None:
+    """Name the feature of every deletion whose file or symbol belongs to a dropped one."""
+    if not features:
+        return
+    out: list[Deletion] = []
+    for d in plan.deletions:
+        name = None
+        for f in features:
+            if path_matches(d.path, f.paths) or (d.symbol and any(
+                    fnmatch.fnmatchcase(d.symbol.rsplit(":", 1)[-1], p) for p in f.identifiers)):
+                name = f.name
+                break
+        out.append(dataclasses.replace(d, feature=name or d.feature))
+    plan.deletions[:] = out

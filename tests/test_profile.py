@@ -1,0 +1,454 @@
+"""Profiles (config stage): loading, strict validation with file:line, search order, drops.
+
+Expectations are written by hand from sample_repos/mini_sglang/depgraph.toml and the small TOML
+strings below (line numbers counted in them).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from analyzer.profile import (
+    Constant,
+    Domain,
+    PluginFamily,
+    Profile,
+    ProfileError,
+    Registry,
+    builtin_names,
+    builtin_profile,
+    effective_constants,
+    load_profile_file,
+    load_profile_text,
+    merge_drops,
+    select_profile,
+)
+from analyzer.profile_validate import Locator
+
+SAMPLE = Path(__file__).resolve().parent.parent / "sample_repos" / "mini_sglang"
+
+
+def _load(text: str) -> Profile:
+    return load_profile_text(textwrap.dedent(text).lstrip("\n"), "p.toml")
+
+
+def _error(text: str) -> str:
+    with pytest.raises(ProfileError) as info:
+        _load(text)
+    message = str(info.value)
+    assert "\n" not in message
+    return message
+
+
+# --------------------------------------------------------------------------- sample profile
+
+
+def test_sample_profile_exact() -> None:
+    p = load_profile_file(SAMPLE / "depgraph.toml")
+    assert p.name == "mini_sglang"
+    assert p.entry_points == ("minisgl.cli.main:main", "minisgl.launch_server")
+    assert p.plugin_families == (PluginFamily("models", "minisgl.srt.models", "roots", False,
+                                              "", 16),)
+    assert p.registries == (
+        Registry("attention_backends", "decorator",
+                 "minisgl.srt.layers.attention.attention_registry.register_attention_backend",
+                 0, 21),
+        Registry("attention_backend_choices", "choices",
+                 "minisgl.srt.server_args.ATTENTION_BACKEND_CHOICES", 0, 26),
+    )
+    assert p.constants == (Constant("minisgl.srt.utils.common.is_npu", False, 32),
+                           Constant("minisgl.srt.utils.common.is_cuda", True, 33))
+    assert p.domains == (Domain("*.attention_backend", "attention_backends", 36),)
+    assert p.default_drops == ("fa3", "flashmla", "ascend")
+    assert p.keep_targets == ("common_ops",)
+    assert set(p.features) == {"fa3", "flashmla", "ascend"}
+    fa3 = p.features["fa3"]
+    assert fa3.registry_keys == {"attention_backends": ("fa3",),
+                                 "attention_backend_choices": ("fa3",)}
+    assert fa3.paths == ("python/minisgl/srt/layers/attention/flashattention_backend.py",
+                         "sgl-kernel/csrc/flash_extension.cc", "sgl-kernel/csrc/flash/**",
+                         "sgl-kernel/python/mini_kernel/flash_attn.py")
+    assert fa3.cmake_options == {"ENABLE_FA3": False}
+    assert fa3.targets == ("flash_ops",)
+    assert fa3.extension_modules == ("mini_kernel.flash_ops",)
+    assert fa3.line == 38
+    mla = p.features["flashmla"]
+    assert mla.registry_keys["attention_backends"] == ("flashmla",)
+    assert "sgl-kernel/cmake/flashmla.cmake" in mla.paths
+    assert "sgl-kernel/csrc/flashmla*" in mla.paths
+    assert (mla.targets, mla.fetches, mla.extension_modules) == (
+        ("flashmla_ops",), ("repo-flashmla",), ("mini_kernel.flashmla_ops",))
+    ascend = p.features["ascend"]
+    assert ascend.paths == ("python/minisgl/srt/hardware_backend/npu/**",)
+    assert ascend.constants == {"minisgl.srt.utils.common.is_npu": False}
+    assert ascend.registry_keys["attention_backends"] == ("ascend",)
+    # every path of the sample's features names something real
+    for feature in p.features.values():
+        for glob in feature.paths:
+            assert list(SAMPLE.glob(glob)), glob
+
+
+# --------------------------------------------------------------------------- built-in sglang
+
+
+def test_builtin_sglang() -> None:
+    assert "sglang" in builtin_names()
+    p = builtin_profile("sglang")
+    assert p.source == "builtin:sglang"
+    assert p.default_drops == ("fa3", "fa4", "flashmla", "ascend")
+    for name in ("fa3", "fa4", "flashmla", "ascend", "nsa", "aiter", "intel_amx", "xpu", "wave",
+                 "dual_chunk_flash_attn"):
+        assert name in p.features
+    reg = p.registry("attention_backends")
+    assert reg is not None and reg.kind == "decorator"
+    assert reg.target.endswith("attention_registry.register_attention_backend")
+    keys = {n: f.registry_keys["attention_backends"] for n, f in p.features.items()}
+    assert keys["fa3"] == ("fa3",) and keys["fa4"] == ("fa4",)
+    assert keys["flashmla"] == ("flashmla",) and keys["ascend"] == ("ascend",)
+    assert keys["xpu"] == ("intel_xpu",)
+    mla = p.features["flashmla"]
+    assert "cutlass_mla" not in str(mla) and "trtllm_mla" not in str(mla)
+    assert not any("deepseek_common" in g for g in mla.paths)  # the MLA architecture stays
+    assert mla.targets == ("flashmla_ops",) and mla.fetches == ("repo-flashmla",)
+    assert p.features["fa3"].cmake_options == {"SGL_KERNEL_ENABLE_FA3": False}
+    assert p.features["fa3"].targets == ("flash_ops",)
+    assert "repo-flash-attention" not in p.features["fa3"].fetches  # shared with common_ops
+    constants = {c.name: c.value for c in p.constants}
+    assert constants["sglang.srt.utils.common.is_cuda"] is True
+    assert constants["sglang.srt.utils.common.is_npu"] is False
+    assert constants["*._is_hip"] is False and constants["env:SGLANG_USE_AITER"] is False
+    assert ("models", "sglang.srt.models", "roots") in {
+        (f.name, f.package, f.select) for f in p.plugin_families}
+    assert "sglang.cli.main:main" in p.entry_points
+    assert {d.pattern for d in p.domains} >= {"*.attention_backend",
+                                              "*.decode_attention_backend"}
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def test_invalid_toml_reports_tomllib_line() -> None:
+    assert _error("""
+        name = "x"
+        registries = [
+        [features.fa3
+        """).startswith("p.toml:3: invalid TOML")
+
+
+def test_unknown_top_key_with_suggestion() -> None:
+    msg = _error("""
+        name = "x"
+
+        registrys = []
+        """)
+    assert msg.startswith("p.toml:3: unknown key 'registrys'")
+    assert "did you mean 'registries'?" in msg
+
+
+def test_unknown_key_in_array_of_tables() -> None:
+    msg = _error("""
+        [[registries]]
+        name = "a"
+        kind = "dict"
+        target = "m.A"
+
+        [[registries]]
+        name = "b"
+        kind = "dict"
+        targte = "m.B"
+        """)
+    assert msg.startswith("p.toml:9: unknown key 'targte' in registries[1]")
+    assert "did you mean 'target'?" in msg
+
+
+def test_unknown_key_in_feature_table() -> None:
+    msg = _error("""
+        [features.fa3]
+        description = "x"
+        path = ["a.py"]
+        """)
+    assert msg.startswith("p.toml:3: unknown key 'path' in features.fa3")
+    assert "did you mean 'paths'?" in msg
+
+
+def test_wrong_types() -> None:
+    assert _error("""
+        name = "x"
+        detect = "python/x.py"
+        """).startswith("p.toml:2: detect must be an array of strings, got string")
+    assert _error("""
+        entry_points = [
+            "a",
+            3,
+        ]
+        """).startswith("p.toml:3: entry_points[1] must be a string, got integer")
+    assert _error("""
+        [[plugin_families]]
+        package = "m"
+        recursive = "yes"
+        """).startswith("p.toml:3: plugin_families[0].recursive must be a boolean")
+    assert _error("""
+        [[registries]]
+        name = "a"
+        kind = "decorator"
+        target = "m.f"
+        key_arg = true
+        """).startswith("p.toml:5: registries[0].key_arg must be an integer, got boolean")
+    assert _error("""
+        [constants]
+        "m.is_npu" = false
+        "m.ratio" = 0.5
+        """).startswith('p.toml:3: constants."m.ratio" must be a boolean, integer or string')
+    assert _error("""
+        [features.fa3]
+        cmake_options = { ENABLE_FA3 = "OFF" }
+        """).startswith("p.toml:2: features.fa3.cmake_options.ENABLE_FA3 must be a boolean")
+
+
+def test_unquoted_dotted_constant() -> None:
+    assert _error("""
+        [constants]
+        m.is_npu = false
+        """).startswith("p.toml:2: constants.m is a table: quote dotted constant names")
+
+
+def test_bad_registry_kind() -> None:
+    msg = _error("""
+        [[registries]]
+        name = "a"
+        kind = "decorater"
+        target = "m.f"
+        """)
+    assert msg.startswith("p.toml:3: registries[0].kind must be one of decorator, dict, choices")
+    assert "did you mean 'decorator'?" in msg
+
+
+def test_registry_needs_target() -> None:
+    assert _error("""
+        [[registries]]
+        name = "a"
+        kind = "dict"
+        """).startswith("p.toml:1: registries[0] needs 'target'")
+
+
+def test_feature_unknown_registry() -> None:
+    text = """
+        [[registries]]
+        name = "attention_backends"
+        kind = "decorator"
+        target = "m.register"
+
+        [features.fa3]
+        description = "x"
+
+        [features.fa3.registry_keys]
+        attention_backend = ["fa3"]
+        """
+    msg = _error(text)
+    assert msg.startswith("p.toml:10: unknown registry 'attention_backend'")
+    assert "did you mean 'attention_backends'?" in msg
+    inline = _error("""
+        [features.fa3]
+        registry_keys = { nope = ["fa3"] }
+        """)
+    assert inline.startswith("p.toml:2: unknown registry 'nope'; known registries: none")
+
+
+def test_domain_unknown_registry() -> None:
+    msg = _error("""
+        [[registries]]
+        name = "attn"
+        kind = "choices"
+        target = "m.CHOICES"
+
+        [domains]
+        "*.attention_backend" = "attn"
+        "*.sampling_backend" = "sampling"
+        """)
+    assert msg.startswith("p.toml:8: unknown registry 'sampling'")
+
+
+def test_default_drops_unknown_feature() -> None:
+    msg = _error("""
+        default_drops = [
+            "fa3",
+            "fa5",
+        ]
+
+        [features.fa3]
+        description = "x"
+        """)
+    assert msg.startswith("p.toml:3: unknown feature 'fa5' (did you mean 'fa3'?)")
+
+
+def test_never_delete_rules() -> None:
+    assert _error("""
+        [[never_delete]]
+        path = "a.py"
+        reason = "needed"
+
+        [[never_delete]]
+        symbol = "m:f"
+        """).startswith("p.toml:5: never_delete[1] needs a non-empty 'reason'")
+    assert _error("""
+        [[never_delete]]
+        path = "a.py"
+        symbol = "m:f"
+        reason = "r"
+        """).startswith("p.toml:1: never_delete[0] has both 'path' and 'symbol'")
+    assert _error("""
+        never_delete = [
+            { path = "a.py", reason = "r" },
+            { reason = "r" },
+        ]
+        """).startswith("p.toml:3: never_delete[1] has neither 'path' nor 'symbol'")
+
+
+def test_bad_select() -> None:
+    msg = _error("""
+        [[plugin_families]]
+        name = "models"
+        package = "m.models"
+        select = "root"
+        """)
+    assert msg.startswith("p.toml:4: plugin_families[0].select must be one of roots, all")
+    assert "did you mean 'roots'?" in msg
+    assert _error("""
+        [[plugin_families]]
+        package = "m.processors"
+        select = "companion"
+        """).startswith("p.toml:3: plugin_families[0]: select = \"companion\" needs companion_of")
+
+
+def test_duplicate_registry() -> None:
+    assert _error("""
+        registries = [
+            { name = "a", kind = "dict", target = "m.A" },
+            { name = "a", kind = "dict", target = "m.B" },
+        ]
+        """).startswith("p.toml:3: duplicate registry 'a'")
+
+
+def test_pyproject_table_lines() -> None:
+    text = textwrap.dedent("""
+        [project]
+        name = "demo"
+
+        [tool.depgraph]
+        entry_points = ["demo.cli:main"]
+
+        [tool.depgraph.features.x]
+        descripton = "typo"
+        """).lstrip("\n")
+    with pytest.raises(ProfileError) as info:
+        load_profile_text(text, "pyproject.toml", ("tool", "depgraph"))
+    assert str(info.value).startswith("pyproject.toml:8: unknown key 'descripton' in features.x")
+    with pytest.raises(ProfileError, match=r"^x.toml:1: no \[tool.depgraph\] table"):
+        load_profile_text("[project]\n", "x.toml", ("tool", "depgraph"))
+
+
+def test_locator_shapes() -> None:
+    loc = Locator(textwrap.dedent('''
+        a = 1  # comment with = sign
+        s = """
+        b = 2
+        """
+        [t]
+        x.y = "v"
+        "q.k" = { m = 1, n = [1,
+          2] }
+        [[arr]]
+        k = 1
+        [[arr]]
+        k = 2
+        [arr.sub]
+        z = 3
+        list = [
+          { name = "a" },  # first
+          { name = "b" },
+        ]
+        ''').lstrip("\n"))
+    assert loc.line(("a",)) == 1
+    assert ("b",) not in loc.lines  # inside a multi-line string
+    assert loc.line(("t", "x", "y")) == 6
+    assert loc.line(("t", "q.k", "n", 1)) == 8
+    assert loc.line(("arr", 0, "k")) == 10
+    assert loc.line(("arr", 1, "k")) == 12
+    assert loc.line(("arr", 1, "sub", "z")) == 14
+    assert loc.line(("arr", 1, "sub", "list", 1, "name")) == 17
+    assert loc.line(("arr", 1, "missing")) == 11  # falls back to the closest recorded prefix
+
+
+# --------------------------------------------------------------------------- search order
+
+
+def _fake_sglang(root: Path) -> None:
+    srt = root / "python" / "sglang" / "srt"
+    (srt / "models").mkdir(parents=True)
+    (srt / "layers" / "attention").mkdir(parents=True)
+    (srt / "server_args.py").write_text("")
+    (srt / "models" / "registry.py").write_text("")
+
+
+def test_select_explicit_path_and_builtin(tmp_path: Path) -> None:
+    own = tmp_path / "custom.toml"
+    own.write_text('name = "custom"\n')
+    assert select_profile(tmp_path, str(own)).name == "custom"  # type: ignore[union-attr]
+    assert select_profile(tmp_path, "sglang").source == "builtin:sglang"  # type: ignore[union-attr]
+    with pytest.raises(ProfileError, match="did you mean 'sglang'"):
+        select_profile(tmp_path, "sglnag")
+    with pytest.raises(ProfileError, match="does not exist"):
+        select_profile(tmp_path, str(tmp_path / "missing.toml"))
+
+
+def test_select_order(tmp_path: Path) -> None:
+    _fake_sglang(tmp_path)
+    assert select_profile(tmp_path, None).name == "sglang"  # type: ignore[union-attr]
+    assert select_profile(tmp_path / "python", None).name == "sglang"  # type: ignore[union-attr]
+    (tmp_path / "pyproject.toml").write_text('[tool.depgraph]\nname = "from-pyproject"\n')
+    assert select_profile(tmp_path, None).name == "from-pyproject"  # type: ignore[union-attr]
+    (tmp_path / "depgraph.toml").write_text('name = "own"\n')
+    assert select_profile(tmp_path, None).name == "own"  # type: ignore[union-attr]
+
+
+def test_select_none(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "plain"\n')
+    (tmp_path / "python" / "sglang" / "srt").mkdir(parents=True)
+    (tmp_path / "python" / "sglang" / "srt" / "server_args.py").write_text("")
+    assert select_profile(tmp_path, None) is None  # detection needs all globs
+
+
+def test_sample_selected_by_its_depgraph_toml() -> None:
+    assert select_profile(SAMPLE, None).name == "mini_sglang"  # type: ignore[union-attr]
+
+
+# --------------------------------------------------------------------------- drops
+
+
+def test_merge_drops() -> None:
+    p = load_profile_file(SAMPLE / "depgraph.toml")
+    assert merge_drops(p, (), ()) == ("fa3", "flashmla", "ascend")
+    assert merge_drops(p, (), ("ascend",)) == ("fa3", "flashmla")
+    assert merge_drops(p, ("fa3",), ("flashmla",)) == ("fa3", "ascend")
+    assert merge_drops(None, (), ()) == ()
+    with pytest.raises(ProfileError) as info:
+        merge_drops(p, ("flashmal",), ())
+    assert "unknown feature 'flashmal'" in str(info.value)
+    assert "did you mean 'flashmla'?" in str(info.value)
+    assert "known features: ascend, fa3, flashmla" in str(info.value)
+    with pytest.raises(ProfileError, match="--keep: unknown feature 'fa4'"):
+        merge_drops(p, (), ("fa4",))
+    with pytest.raises(ProfileError, match="no profile"):
+        merge_drops(None, ("fa3",), ())
+
+
+def test_effective_constants() -> None:
+    p = load_profile_file(SAMPLE / "depgraph.toml")
+    names = {c.name: c.value for c in effective_constants(p, merge_drops(p, (), ()))}
+    assert names == {"minisgl.srt.utils.common.is_npu": False,
+                     "minisgl.srt.utils.common.is_cuda": True}
+    kept = effective_constants(p, merge_drops(p, (), ("ascend",)), ("ascend",))
+    assert {c.name for c in kept} == {"minisgl.srt.utils.common.is_cuda"}
