@@ -152,14 +152,21 @@ def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_ro
 def why(path: Path, target: str, roots: tuple[str, ...], keep_targets: tuple[str, ...],
         no_default_roots: bool, profile: str | None, drop: tuple[str, ...],
         keep: tuple[str, ...], strict: bool, no_profile: bool) -> None:
-    """Print the shortest live chain from a root to TARGET (module, module:Symbol or file)."""
+    """Print the shortest live chain from a root to TARGET, or why it is dead.
+
+    TARGET: a module, module:Symbol, Python or native file path, CMake target name, op
+    (op:ns::name) or any node id."""
+    from analyzer.analysis.features import feature_of_node
     from analyzer.analysis.roots import resolve_roots
-    from analyzer.analysis.why import explain
+    from analyzer.analysis.why import explain, find_node
 
     result = _scan_or_exit(path, roots, not no_default_roots, (), keep_targets, profile, drop,
                            keep, strict, no_profile)
-    try:
-        node = resolve_roots([target], result.graph, result.root)[0]
-    except RootError as exc:
-        _fail(str(exc).replace("root", "target", 1), EXIT_ROOT)
-    click.echo(explain(result.graph, result.liveness, node))
+    node = find_node(result.graph, target, result.root)
+    if node is None:
+        try:
+            node = resolve_roots([target], result.graph, result.root)[0]
+        except RootError as exc:
+            _fail(str(exc).replace("root", "target", 1), EXIT_ROOT)
+    feature = feature_of_node(result.graph.nodes[node], result.profile.features)
+    click.echo(explain(result.graph, result.liveness, node, feature))

@@ -93,6 +93,39 @@ def build_plan(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
     return plan
 
 
+def plan_tests(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
+               files: dict[str, FileInfo], tests: set[str], plan: Plan) -> None:
+    """A test whose in-tree imports reach only dead code goes with it; a test mixing live and
+    dead imports is reported for editing. Other test files are left alone."""
+    for name in sorted(index.modules):
+        mod = index.modules[name]
+        if mod.path not in tests:
+            continue
+        me = module_node(name)
+        sources = [me, *(symbol_node(name, d.name) for d in mod.facts.definitions)]
+        targets: set[str] = set()
+        for src in sources:
+            if src not in graph:
+                continue
+            for dst in graph.successors(src):
+                data = graph.nodes[dst]
+                if data.get("kind") in ("module", "symbol") and data.get("path") not in tests \
+                        and graph.edges[src, dst]["kind"] not in ("defined_in", "parent_package"):
+                    targets.add(dst)
+        dead = sorted(t for t in targets if not live.is_live(t))
+        if not dead:
+            continue
+        if len(dead) == len(targets):
+            info = files[mod.path]
+            plan.deletions.append(Deletion(
+                "delete_file", mod.path, info.sha256, info.lines,
+                "test of dead code only: " + ", ".join(d[3:] for d in dead[:3])
+                + (" ..." if len(dead) > 3 else ""), category="test-file"))
+        else:
+            plan.kept.append(Kept(mod.path, 0, name, "test mixes live and dead imports; edit "
+                                  "it: " + ", ".join(d[3:] for d in dead[:5])))
+
+
 def _dead_symbols(graph: nx.DiGraph, live: Liveness, mod: PyModule, info: FileInfo,
                   plan: Plan) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = []

@@ -40,7 +40,7 @@ from analyzer.graph import build_python_graph
 from analyzer.model import ParseProblem
 from analyzer.native_graph import NativeIndex, add_native_graph, extension_modules
 from analyzer.native_plan import NativeSummary, plan_native
-from analyzer.plan import FileInfo, Plan, build_plan
+from analyzer.plan import FileInfo, Plan, build_plan, plan_tests
 from analyzer.profile import merge_drops, select_profile
 from analyzer.resolve import ModuleIndex, PyModule, module_node, symbol_node
 
@@ -148,6 +148,8 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
                 and (top := index.modules.get(m.name.split(".")[0])) is not None
                 and top.is_package}
     plan = build_plan(graph, liveness, index, files, in_scope)
+    plan_tests(graph, liveness, index, files, {m.path for m in modules
+                                                if is_test_path(m.path)}, plan)
     native_summary = plan_native(graph, liveness, native, cmake_facts, files, plan)
     attribute_deletions(plan, graph, use.features)
     plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))

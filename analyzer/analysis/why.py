@@ -1,18 +1,28 @@
-"""Analysis stage: explain why a node is live (its shortest chain from a root) or dead."""
+"""Analysis stage: explain why a node is live (its shortest chain from a root) or dead.
+
+Dead nodes say which of the reasons applies: the node belongs to a dropped feature, a
+profile decision removed the edge that would have kept it (a dropped registry key, a folded
+guard, a plugin family restricted to the roots), or nothing live reaches it at all.
+"""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import networkx as nx
 
 from analyzer.analysis.liveness import Liveness
 
+_PREFIXES = ("py:", "ext:", "file:", "cmake:", "target:", "fetch:", "op:")
+
 
 def describe(graph: nx.DiGraph, node: str) -> str:
     data = graph.nodes[node]
     where = data.get("path", "")
-    if data.get("start_line"):
+    if where and data.get("start_line"):
         where += f":{data['start_line']}"
-    return f"{node[3:] if node[:3] in ('py:', 'ext') else node}" + (f" ({where})" if where else "")
+    name = node[3:] if node.startswith(("py:", "op:")) else node
+    return name + (f" ({where})" if where and where not in name else "")
 
 
 def chain_steps(graph: nx.DiGraph, live: Liveness, node: str) -> list[str]:
@@ -23,18 +33,52 @@ def chain_steps(graph: nx.DiGraph, live: Liveness, node: str) -> list[str]:
             steps.append(f"root {describe(graph, n)}")
             continue
         e = graph.edges[chain[i - 1], n]
-        steps.append(f"  -> {describe(graph, n)}  [{e['kind']} at {e['file']}:{e['line']}]")
+        origin = f"{e['file']}:{e['line']}" if e.get("file") else "the build"
+        steps.append(f"  -> {describe(graph, n)}  [{e['kind']} at {origin}]")
     return steps
 
 
-def explain(graph: nx.DiGraph, live: Liveness, node: str) -> str:
+def find_node(graph: nx.DiGraph, text: str, scan_root: Path) -> str | None:
+    """A node by id (``target:flash_ops``, ``op:ns::name``), target name, or file path."""
+    if text.startswith(_PREFIXES) and text in graph:
+        return text
+    for prefix in ("target:", "op:", "fetch:"):
+        if prefix + text in graph:
+            return prefix + text
+    rel = text
+    path = Path(text)
+    if path.is_absolute():
+        try:
+            rel = path.resolve().relative_to(scan_root).as_posix()
+        except ValueError:
+            return None
+    for prefix in ("file:", "cmake:"):
+        if prefix + rel in graph:
+            return prefix + rel
+    return None
+
+
+def explain(graph: nx.DiGraph, live: Liveness, node: str, feature: str | None = None) -> str:
     if live.is_live(node):
-        return "\n".join([f"{describe(graph, node)} is live:", *chain_steps(graph, live, node)])
-    preds = [p for p in graph.predecessors(node)]
-    lines = [f"{describe(graph, node)} is dead: no root reaches it."]
+        lines = [f"{describe(graph, node)} is live:", *chain_steps(graph, live, node)]
+        if feature:
+            lines.append(f"(blocked: it belongs to dropped feature {feature}; the edit that "
+                         "unblocks it is the last step outside the feature)")
+        return "\n".join(lines)
+    lines = [f"{describe(graph, node)} is dead."]
+    if feature:
+        lines.append(f"It belongs to dropped feature {feature}.")
+    label = node.split(":", 1)[1] if ":" in node else node
+    decisions = [d for d in graph.graph.get("decisions", [])
+                 if d["what"] == label or label.startswith(d["what"] + ".")]
+    for d in decisions[:5]:
+        lines.append(f"Profile decision at {d['path']}:{d['line']}: {d['reason']}")
+    preds = sorted(graph.predecessors(node))
     if preds:
-        lines.append("Referenced only by dead code:")
-        for p in sorted(preds)[:10]:
+        lines.append("Only dead code leads to it:")
+        for p in preds[:10]:
             e = graph.edges[p, node]
             lines.append(f"  <- {describe(graph, p)}  [{e['kind']} at {e['file']}:{e['line']}]")
+    elif not decisions:
+        lines.append("Nothing in the scanned tree leads to it.")
     return "\n".join(lines)
