@@ -168,5 +168,6 @@ def why(path: Path, target: str, roots: tuple[str, ...], keep_targets: tuple[str
             node = resolve_roots([target], result.graph, result.root)[0]
         except RootError as exc:
             _fail(str(exc).replace("root", "target", 1), EXIT_ROOT)
-    feature = feature_of_node(result.graph.nodes[node], result.profile.features)
+    feature = feature_of_node(result.graph.nodes[node], result.profile.features,
+                              result.profile.kept_features)
     click.echo(explain(result.graph, result.liveness, node, feature))

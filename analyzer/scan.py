@@ -23,6 +23,7 @@ from analyzer.analysis.features import (
 from analyzer.analysis.liveness import Liveness, compute_liveness
 from analyzer.analysis.profile_facts import (
     ProfileUse,
+    add_profile_edges,
     all_family_modules,
     entry_point_nodes,
     graph_options,
@@ -128,6 +129,7 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
     graph, unresolved = build_python_graph(index, graph_options(use, index))
     native = add_native_graph(graph, index, native_facts, project, cmake_facts,
                               {p: f.lines for p, f in files.items()})
+    add_profile_edges(use, graph, index)
     unresolved.extend(native.unresolved)
     unresolved.extend({"path": u.file, "line": u.line, "kind": "cmake", "name": u.what,
                        "reason": u.reason} for u in project.unresolved)
@@ -154,7 +156,7 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
     attribute_deletions(plan, graph, use.features)
     plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
     features = analyze_features(graph, liveness, use.features,
-                                feature_nodes(graph, use.features), plan)
+                                feature_nodes(graph, use.features, use.kept_features), plan)
     timings["analyze"] = time.perf_counter() - t0
     return ScanResult(found.root, found, files, index, graph, roots, list(root_names),
                       default_roots, liveness, plan, native, native_summary, list(kept),

@@ -84,8 +84,16 @@ class FeatureReport:
         return [i for i in self.items if i.status == "removable"]
 
 
-def feature_of_node(data: dict, features: list[Feature]) -> str | None:
-    """The first dropped feature an item belongs to, or None."""
+def feature_of_node(data: dict, features: list[Feature],
+                    kept: list[Feature] | tuple[Feature, ...] = ()) -> str | None:
+    """The first dropped feature an item belongs to, or None. An item a kept feature also
+    claims (a file shared by fa3 and fa4 when only fa3 goes) belongs to no dropped one."""
+    if kept and _claimed_by(data, kept):
+        return None
+    return _claimed_by(data, features)
+
+
+def _claimed_by(data: dict, features: list[Feature] | tuple[Feature, ...]) -> str | None:
     kind = data.get("kind")
     for f in features:
         if kind == "target" and data.get("name") in f.targets:
@@ -103,11 +111,12 @@ def feature_of_node(data: dict, features: list[Feature]) -> str | None:
     return None
 
 
-def feature_nodes(graph: nx.DiGraph, features: list[Feature]) -> dict[str, str]:
+def feature_nodes(graph: nx.DiGraph, features: list[Feature],
+                  kept: list[Feature] | tuple[Feature, ...] = ()) -> dict[str, str]:
     """node -> feature name, for every node belonging to a dropped feature."""
     out: dict[str, str] = {}
     for node, data in graph.nodes(data=True):
-        name = feature_of_node(data, features)
+        name = feature_of_node(data, features, kept)
         if name:
             out[node] = name
     return out

@@ -9,6 +9,7 @@ nothing (stale), so an allow-list cannot rot silently.
 from __future__ import annotations
 
 import fnmatch
+import re
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -24,6 +25,7 @@ class ProfileUse:
     profile: Profile | None
     drops: tuple[str, ...]
     features: list[Feature] = field(default_factory=list)  # the dropped ones
+    kept_features: list[Feature] = field(default_factory=list)  # the profile's others
     stale: list[str] = field(default_factory=list)  # declarations that match nothing
 
     def dropped_keys(self, registry: str) -> frozenset[str]:
@@ -32,7 +34,8 @@ class ProfileUse:
 
 def profile_use(profile: Profile | None, drops: tuple[str, ...]) -> ProfileUse:
     features = [profile.features[d] for d in drops] if profile else []
-    return ProfileUse(profile, drops, features)
+    kept = [f for n, f in profile.features.items() if n not in drops] if profile else []
+    return ProfileUse(profile, drops, features, kept)
 
 
 def graph_options(use: ProfileUse, index: ModuleIndex,
@@ -43,19 +46,78 @@ def graph_options(use: ProfileUse, index: ModuleIndex,
         return GraphOptions(dead_lines=dead_lines or {})
     registries = {r.target: (r.key_arg, use.dropped_keys(r.name))
                   for r in profile.registries if r.kind == "decorator"}
-    families = frozenset(f.package for f in profile.plugin_families if f.select == "roots")
+    families = frozenset(f.package for f in profile.plugin_families
+                         if f.select in ("roots", "companion"))
     for fam in profile.plugin_families:
         if not index.is_module(fam.package):
             use.stale.append(f"{profile.source}:{fam.line}: plugin family {fam.package} "
                              "matches no package")
     for reg in profile.registries:
-        module, _, name = reg.target.rpartition(".")
-        if not (index.is_module(module) and (name in index.modules[module].defs
-                                             if module in index.modules else False)):
+        if index.resolve_dotted(reg.target).kind in ("unresolved", "external"):
             use.stale.append(f"{profile.source}:{reg.line}: registry {reg.name} target "
                              f"{reg.target} matches no definition")
     return GraphOptions(dead_lines=dead_lines or {}, registries=registries,
                         restricted_families=families)
+
+
+def add_profile_edges(use: ProfileUse, graph: nx.DiGraph, index: ModuleIndex) -> None:
+    """Edges only the profile knows: companion families and dynamic-import hints."""
+    profile = use.profile
+    if profile is None:
+        return
+    for fam in profile.plugin_families:
+        if fam.select != "companion":
+            continue
+        # a module of the family is live when a live module of `companion_of` is: encode it
+        # as an edge from each companion module it imports to it
+        for name in index.submodules(fam.package, fam.recursive):
+            me = module_node(name)
+            if me not in graph:
+                continue
+            for dst in list(graph.successors(me)):
+                mod = graph.nodes[dst].get("module", "")
+                if mod == fam.companion_of or mod.startswith(fam.companion_of + "."):
+                    owner = module_node(mod)
+                    if owner in graph and not graph.has_edge(owner, me):
+                        graph.add_edge(owner, me, kind="companion", file=profile.source,
+                                       line=fam.line)
+    for hint in profile.dynamic_imports:
+        mod, _, func = hint.source.partition(":")
+        src = symbol_node(mod, func) if func else module_node(mod)
+        targets = [t for pattern in hint.targets for t in _hint_targets(pattern, index, graph)]
+        if src not in graph or not targets:
+            use.stale.append(f"{profile.source}:{hint.line}: dynamic import hint "
+                             f"{hint.source} -> {', '.join(hint.targets)} matches nothing")
+            continue
+        for dst in targets:
+            if dst != src and not graph.has_edge(src, dst):
+                graph.add_edge(src, dst, kind="hint", file=profile.source, line=hint.line)
+
+
+def _hint_targets(pattern: str, index: ModuleIndex, graph: nx.DiGraph) -> list[str]:
+    mod, _, sym = pattern.partition(":")
+    if "*" in mod:
+        regex = re.compile("^" + re.escape(mod).replace(r"\*\*", ".+").replace(r"\*", "[^.]+")
+                           + "$")
+        modules = [m for m in sorted(index.modules) if regex.match(m)]
+    else:
+        modules = [mod] if module_node(mod) in graph else []
+    out: list[str] = []
+    for m in modules:
+        if sym:
+            out.extend(n for n in _symbols(graph, index, m, sym))
+        else:
+            out.append(module_node(m))
+            out.extend(_symbols(graph, index, m, "[!_]*"))  # its public API, as for import_module
+    return out
+
+
+def _symbols(graph: nx.DiGraph, index: ModuleIndex, module: str, pattern: str) -> list[str]:
+    mod = index.modules.get(module)
+    if mod is None:
+        return []
+    return [symbol_node(module, name) for name in sorted(mod.defs)
+            if fnmatch.fnmatchcase(name, pattern) and symbol_node(module, name) in graph]
 
 
 def entry_point_nodes(use: ProfileUse, graph: nx.DiGraph) -> list[str]:
@@ -92,8 +154,10 @@ def never_delete_nodes(use: ProfileUse, graph: nx.DiGraph) -> list[str]:
         hits: list[str] = []
         if entry.symbol:
             mod, _, sym = entry.symbol.partition(":")
-            node = symbol_node(mod, sym) if sym else module_node(mod)
-            hits = [node] if node in graph else []
+            if sym:
+                hits = _symbols_in_graph(graph, mod, sym)
+            else:
+                hits = [module_node(mod)] if module_node(mod) in graph else []
         elif entry.path:
             hits = [n for n, d in graph.nodes(data=True)
                     if d.get("kind") in ("module", "native_file", "cmake_file")
@@ -105,12 +169,19 @@ def never_delete_nodes(use: ProfileUse, graph: nx.DiGraph) -> list[str]:
     return nodes
 
 
+def _symbols_in_graph(graph: nx.DiGraph, module: str, pattern: str) -> list[str]:
+    prefix = symbol_node(module, "")
+    return [n for n in graph.nodes if n.startswith(prefix)
+            and fnmatch.fnmatchcase(n[len(prefix):], pattern)]
+
+
 def without_dropped(roots: list[str], graph: nx.DiGraph, use: ProfileUse) -> list[str]:
     """Default roots inside a dropped feature (a backend's self-test `__main__`) are no
     roots: they would keep the feature alive by themselves."""
     from analyzer.analysis.features import feature_of_node
 
-    return [r for r in roots if feature_of_node(graph.nodes[r], use.features) is None]
+    return [r for r in roots if feature_of_node(graph.nodes[r], use.features,
+                                                use.kept_features) is None]
 
 
 def keep_target_names(use: ProfileUse, cli: tuple[str, ...], all_targets: list[str]) -> tuple[
