@@ -13,7 +13,7 @@ from typing import Any
 import jinja2
 
 from analyzer.extract.treesitter import data_dir
-from analyzer.manifest import totals
+from analyzer.manifest import build_summary, totals
 from analyzer.scan import ScanResult
 
 
@@ -48,6 +48,12 @@ def view_model(result: ScanResult) -> dict[str, Any]:
         "problems": result.problems,
         "unresolved": result.unresolved[:500],
         "unresolved_count": len(result.unresolved),
+        "profile": result.profile.profile,
+        "drops": result.profile.drops,
+        "stale": result.profile.stale,
+        "features": result.features,
+        "decisions": result.graph.graph.get("decisions", [])[:1000],
+        "build": build_summary(result),
     }
 
 
