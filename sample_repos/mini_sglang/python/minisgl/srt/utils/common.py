@@ -18,3 +18,6 @@ def unused_helper(x):
     from minisgl.srt.utils.legacy_only import legacy_transform
 
     return legacy_transform(x)
+
+
+_is_npu = is_npu()
