@@ -25,3 +25,12 @@
 (augmented_assignment
   left: (identifier) @all.name (#eq? @all.name "__all__")
   right: [(list) (tuple)] @all.value)
+
+; Guards for folding (analyzer/analysis/guards.py): if statements, conditional expressions,
+; try statements (the extractor keeps those catching ImportError).
+(if_statement) @branch.if
+(conditional_expression) @branch.ifexp
+(try_statement) @branch.try
+
+; Names a function rebinds with `global NAME`: module flags that are not constant.
+(global_statement (identifier) @global.name)

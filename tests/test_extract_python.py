@@ -152,3 +152,88 @@ def test_invalid_utf8_and_binary():
     assert [i.module for i in f.imports] == ["os"]
     b = extract("blob.py", b"\x7fELF\x00\x00\x01")
     assert [p.kind for p in b.problems] == ["binary"] and b.imports == ()
+
+
+GUARDS = b'''\
+import os
+_is_npu = is_npu()
+_use_aiter = get_bool_env_var("SGLANG_USE_AITER") and _is_hip
+CONST: int = 3
+a = b = (not _is_npu)
+if _is_npu:
+    import torch_npu
+elif (current_platform.is_rocm()):
+    pass
+else:
+    x = 1
+
+
+class Model:
+    def forward(self):
+        if self.server_args.attention_backend not in ("fa3", 'fa4'):
+            y = FlashMLA if use_flashmla else Triton
+        return y
+
+
+try:
+    import fast
+    from sgl_kernel import flash_ops
+except (ImportError, OSError):
+    flash_ops = None
+finally:
+    pass
+'''
+
+
+def test_branches_of_if_statements():
+    from analyzer.extract.python import Cond
+    f = extract("pkg/g.py", GUARDS)
+    first = f.branches[0]
+    assert (first.kind, first.start_line, first.end_line, first.scope, first.depth) == (
+        "if", 6, 11, "", 0)
+    assert [(c.kind, c.cond, c.start_line, c.end_line, c.body_start_line)
+            for c in first.clauses] == [
+        ("if", Cond("name", "_is_npu"), 6, 7, 7),
+        ("elif", Cond("call", "current_platform.is_rocm"), 8, 9, 9),
+        ("else", None, 10, 11, 11),
+    ]
+    inner = f.branches[1]
+    assert (inner.kind, inner.start_line, inner.end_line, inner.scope, inner.depth,
+            inner.sole_in_block) == ("if", 16, 17, "Model", 2, False)
+    assert inner.clauses[0].cond == Cond("cmp", "not in", children=(
+        Cond("name", "self.server_args.attention_backend"), Cond("strs", args=("fa3", "fa4"))))
+
+
+def test_branches_of_ifexp_and_try_import():
+    from analyzer.extract.python import Cond
+    f = extract("pkg/g.py", GUARDS)
+    ifexp = f.branches[2]
+    assert (ifexp.kind, ifexp.scope, ifexp.depth, ifexp.start_line) == ("ifexp", "Model", 3, 17)
+    body, other = ifexp.clauses
+    assert body.cond == Cond("name", "use_flashmla") and other.cond is None
+    assert GUARDS[body.start_byte:body.end_byte] == b"FlashMLA"
+    assert GUARDS[other.start_byte:other.end_byte] == b"Triton"
+    assert not body.own_lines and not other.own_lines
+    tr = f.branches[3]
+    assert (tr.kind, tr.start_line, tr.end_line, tr.import_lines, tr.body_lines) == (
+        "try_import", 21, 27, (22, 23), (22, 23))
+    assert [(c.kind, c.start_line, c.end_line, c.body_start_line) for c in tr.clauses] == [
+        ("try", 21, 23, 22), ("except", 24, 25, 25), ("finally", 26, 27, 27)]
+    assert tr.clauses[1].cond == Cond("or", children=(Cond("name", "ImportError"),
+                                                      Cond("name", "OSError")))
+    assert len(f.branches) == 4
+
+
+def test_module_assigns():
+    from analyzer.extract.python import Cond
+    f = extract("pkg/g.py", GUARDS)
+    assert [(a.name, a.cond, a.line) for a in f.assigns] == [
+        ("_is_npu", Cond("call", "is_npu"), 2),
+        ("_use_aiter", Cond("and", children=(
+            Cond("call", "get_bool_env_var", ("SGLANG_USE_AITER",)), Cond("name", "_is_hip"))),
+         3),
+        ("CONST", Cond("const", "3"), 4),
+        ("a", Cond("not", children=(Cond("name", "_is_npu"),)), 5),
+        ("b", Cond("not", children=(Cond("name", "_is_npu"),)), 5),
+    ]
+    assert from_jsonable(PythonFacts, to_jsonable(f)) == f
