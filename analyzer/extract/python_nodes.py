@@ -1,0 +1,69 @@
+"""Extract stage, Python: tree-sitter node helpers shared by the Python extractors.
+
+Lines are 1-based; chains are dotted identifier/attribute texts; strings are plain literal
+contents (f-strings and byte strings give None).
+"""
+
+from __future__ import annotations
+
+import tree_sitter as ts
+
+from analyzer.extract import treesitter as tsu
+
+IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
+
+
+def _line(node: ts.Node) -> int:
+    return node.start_point[0] + 1
+
+
+def _end_line(node: ts.Node) -> int:
+    # A node ending at column 0 of a line really ends on the line before.
+    row, col = node.end_point
+    return row if col == 0 and row > node.start_point[0] else row + 1
+
+
+def _string_value(node: ts.Node) -> str | None:
+    """Content of a plain string literal; None for f-strings and byte strings."""
+    parts: list[str] = []
+    for child in node.children:
+        if child.type == "interpolation":
+            return None
+        if child.type == "string_start":
+            prefix = tsu.text(child).lower()
+            if "f" in prefix or "b" in prefix:
+                return None
+        elif child.type == "string_content":
+            parts.append(tsu.text(child))
+    return "".join(parts)
+
+
+def _chain(node: ts.Node) -> str | None:
+    """Dotted text of an identifier/attribute chain, or None if it is not a plain chain."""
+    if node.type == "identifier":
+        return tsu.text(node)
+    if node.type == "attribute":
+        obj = node.child_by_field_name("object")
+        attr = node.child_by_field_name("attribute")
+        if obj is None or attr is None:
+            return None
+        head = _chain(obj)
+        return f"{head}.{tsu.text(attr)}" if head else None
+    return None
+
+
+def _walk(node: ts.Node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(n.named_children)
+
+
+def _catches_import_error(clause: ts.Node) -> bool:
+    """An except clause that catches ImportError (or anything broader, or everything)."""
+    kinds = [c for c in clause.named_children if c.type != "block"]
+    if not kinds:
+        return True  # bare except
+    names = {tsu.text(n) for k in kinds for n in _walk(k) if n.type == "identifier"}
+    return bool(names & IMPORT_ERRORS)
