@@ -164,7 +164,7 @@ class _ModuleEdges:
             if fact.is_from and any(n.name == "*" for n in fact.names):
                 self._star_edges(src, fact, kind)
         for ref in mod.facts.references:
-            if self.dead(ref.line):
+            if self.dead(ref.line) or self._bound_only_by_dead_imports(ref.scope, ref.chain):
                 continue
             resolved = index.resolve_chain(mod.name, ref.scope, ref.chain)
             if resolved is not None:
@@ -210,6 +210,14 @@ class _ModuleEdges:
         if package:
             line = min(w.line for w in facts.package_walks)
             self._plugin_family(self.me, package, line, recursive="iter_modules" not in kinds)
+
+    def _bound_only_by_dead_imports(self, scope: str, chain: str) -> bool:
+        """A name whose every import binding sits in a folded-away region binds nothing
+        (e.g. ``try: from ext import x`` dead -> the ``except`` branch's ``x = None`` stands)."""
+        if not self._dead_ranges:
+            return False
+        found = self.index.lookup(self.mod.name, scope, chain.split(".")[0])
+        return isinstance(found, list) and all(self.dead(b.fact.start_line) for b in found)
 
     def _calls_package_walker(self, scope: str, call: str | None) -> bool:
         """``load_plugins("pkg.plugins")`` where ``load_plugins`` walks its argument."""

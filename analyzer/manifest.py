@@ -30,6 +30,10 @@ def manifest_dict(result: ScanResult) -> dict[str, Any]:
             entry["symbol"] = d.symbol
         if d.names:
             entry["names"] = list(d.names)
+        if d.rewrite:
+            entry["rewrite"] = d.rewrite
+            entry["statement"] = list(d.statement) if d.statement else None
+            entry["keep"] = list(d.keep) if d.keep else None
         entry["category"] = d.category
         entry["feature"] = d.feature
         entry["reason"] = d.reason

@@ -97,7 +97,8 @@ def plan_native(graph: nx.DiGraph, live: Liveness, native: NativeIndex,
 
     commands = {path: list(facts.commands) for path, facts in cmake.items()}
     _dead_variables(commands, dead_cmds, kill)
-    dead_cmake_files = _dead_cmake_files(project, commands, dead_cmds, kill)
+    included_by: dict[tuple[str, int], str] = {}
+    dead_cmake_files = _dead_cmake_files(project, commands, dead_cmds, kill, included_by)
     _dead_variables(commands, dead_cmds, kill)
     for path in sorted(dead_cmake_files):
         plan.deletions.append(Deletion("delete_file", path, files[path].sha256, files[path].lines,
@@ -107,7 +108,7 @@ def plan_native(graph: nx.DiGraph, live: Liveness, native: NativeIndex,
         if path in dead_cmake_files:
             continue
         _emit_cmake_ranges(path, cmds, dead_cmds.get(path, set()), reasons, files[path], plan,
-                           _entry_lines(project, dead_files, path, cmds))
+                           _entry_lines(project, dead_files, path, cmds), included_by)
     _dead_registrations(live, native, dead_files, files, plan, summary)
     return summary
 
@@ -186,7 +187,10 @@ def _defined_var(c: CMakeCommand) -> str | None:
 
 
 def _dead_cmake_files(project, commands: dict[str, list[CMakeCommand]],
-                      dead: dict[str, set[int]], kill) -> set[str]:
+                      dead: dict[str, set[int]], kill,
+                      included_by: dict[tuple[str, int], str]) -> set[str]:
+    """CMake files left with nothing live; ``included_by`` gets (file, line) of each
+    ``include()`` of one, mapped to the deleted file."""
     included = {inc.to_file for inc in project.includes if inc.to_file}
     out: set[str] = set()
     for path, cmds in commands.items():
@@ -201,6 +205,7 @@ def _dead_cmake_files(project, commands: dict[str, list[CMakeCommand]],
     for inc in project.includes:
         if inc.to_file in out and inc.from_file not in out:
             kill(inc.from_file, inc.start_line, f"includes {inc.to_file}, which is deleted")
+            included_by[(inc.from_file, inc.start_line)] = inc.to_file
     return out
 
 
@@ -220,7 +225,8 @@ def _entry_lines(project, dead_files: set[str], path: str,
 
 def _emit_cmake_ranges(path: str, cmds: list[CMakeCommand], dead: set[int],
                        reasons: dict[tuple[str, int], str], info: FileInfo, plan: Plan,
-                       entries: dict[int, str]) -> None:
+                       entries: dict[int, str],
+                       included_by: dict[tuple[str, int], str]) -> None:
     ranges: list[tuple[int, int, str]] = []
     stack: list[tuple[CMakeCommand, list[CMakeCommand]]] = []
     for c in cmds:  # if-blocks whose every command is dead go whole
@@ -247,6 +253,7 @@ def _emit_cmake_ranges(path: str, cmds: list[CMakeCommand], dead: set[int],
             ranges.append((line, line, why))
     for s, e, why in sorted(ranges):
         plan.deletions.append(Deletion("delete_range", path, info.sha256, e - s + 1, why, s, e,
+                                       symbol=included_by.get((path, s)),
                                        category="cmake-block"))
 
 

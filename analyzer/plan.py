@@ -53,6 +53,9 @@ class Deletion:
     # op-registration | python-branch | test-file
     category: str = ""
     feature: str = ""  # the dropped feature this deletion belongs to, if any
+    rewrite: str = ""  # folded branches: how the codemod keeps the code valid
+    statement: tuple[int, int] | None = None  # folded branches: the whole statement
+    keep: tuple[int, int] | None = None  # folded branches: the surviving body
 
 
 @dataclass(frozen=True)
@@ -124,6 +127,44 @@ def plan_tests(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
         else:
             plan.kept.append(Kept(mod.path, 0, name, "test mixes live and dead imports; edit "
                                   "it: " + ", ".join(d[3:] for d in dead[:5])))
+
+
+def plan_folded(live: Liveness, index: ModuleIndex, files: dict[str, FileInfo],
+                regions: dict[str, list], extra: list[Deletion], plan: Plan) -> None:
+    """Folded guard branches and dropped registry entries of live code (in dead files or dead
+    definitions they go with the whole)."""
+    dead_files = {d.path for d in plan.deletions if d.kind == "delete_file"}
+    dead_ranges: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for d in plan.deletions:
+        if d.kind == "delete_range" and d.start_line and d.end_line:
+            dead_ranges[d.path].append((d.start_line, d.end_line))
+
+    def covered(path: str, start: int, end: int) -> bool:
+        return path in dead_files or any(s <= start and end <= e for s, e in dead_ranges[path])
+
+    for name, module_regions in sorted(regions.items()):
+        mod = index.modules[name]
+        info = files[mod.path]
+        for r in module_regions:
+            if r.scope and not live.is_live(symbol_node(name, r.scope)):
+                continue
+            if covered(mod.path, r.start_line, r.end_line):
+                continue
+            lines = 0 if r.partial else r.end_line - r.start_line + 1
+            plan.deletions.append(Deletion(
+                "fold_branch", mod.path, info.sha256, lines, r.reason, r.start_line, r.end_line,
+                category="python-branch", rewrite=r.rewrite, statement=r.statement, keep=r.keep))
+    for d in extra:
+        if not covered(d.path, d.start_line or 0, d.end_line or 0):
+            plan.deletions.append(d)
+    folds: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for d in plan.deletions:
+        if d.kind == "fold_branch" and d.start_line and d.end_line:
+            folds[d.path].append((d.start_line, d.end_line))
+    plan.deletions[:] = [  # what a folded region removes is not listed twice
+        d for d in plan.deletions
+        if d.kind in ("fold_branch", "delete_file") or not d.start_line or not any(
+            s <= d.start_line and (d.end_line or d.start_line) <= e for s, e in folds[d.path])]
 
 
 def _dead_symbols(graph: nx.DiGraph, live: Liveness, mod: PyModule, info: FileInfo,

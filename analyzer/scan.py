@@ -20,6 +20,7 @@ from analyzer.analysis.features import (
     attribute_deletions,
     feature_nodes,
 )
+from analyzer.analysis.guards import fold_all
 from analyzer.analysis.liveness import Liveness, compute_liveness
 from analyzer.analysis.profile_facts import (
     ProfileUse,
@@ -27,11 +28,13 @@ from analyzer.analysis.profile_facts import (
     all_family_modules,
     entry_point_nodes,
     graph_options,
+    guard_context,
     keep_target_names,
     never_delete_nodes,
     profile_use,
     without_dropped,
 )
+from analyzer.analysis.registries import decide_registries
 from analyzer.analysis.roots import resolve_roots, resolve_targets
 from analyzer.discover import Discovery, discover, module_name
 from analyzer.extract.cmake import CmakeFacts
@@ -41,7 +44,7 @@ from analyzer.graph import build_python_graph
 from analyzer.model import ParseProblem
 from analyzer.native_graph import NativeIndex, add_native_graph, extension_modules
 from analyzer.native_plan import NativeSummary, plan_native
-from analyzer.plan import FileInfo, Plan, build_plan, plan_tests
+from analyzer.plan import FileInfo, Plan, build_plan, plan_folded, plan_tests
 from analyzer.profile import merge_drops, select_profile
 from analyzer.resolve import ModuleIndex, PyModule, module_node, symbol_node
 
@@ -126,7 +129,19 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
     project = cmake_eval.evaluate(cmake_facts, frozenset(files))
     problems.extend(project.problems)
     index = ModuleIndex(modules, extension_modules(project))
-    graph, unresolved = build_python_graph(index, graph_options(use, index))
+    ctx = guard_context(use, keep)
+    regions = fold_all(index, ctx) if ctx is not None else {}
+    registry = decide_registries(use, index, files)
+    dead_lines: dict[str, list[tuple[int, int]]] = {
+        m: [(r.start_line, r.end_line) for r in rs if not r.partial] for m, rs in regions.items()}
+    for m, ranges in registry.dead_lines.items():
+        dead_lines.setdefault(m, []).extend(ranges)
+    graph, unresolved = build_python_graph(
+        index, graph_options(use, index, {m: tuple(sorted(r)) for m, r in dead_lines.items()}))
+    graph.graph["decisions"].extend(registry.decisions)
+    graph.graph["decisions"].extend(
+        {"path": index.modules[m].path, "line": r.start_line, "what": f"{m}:{r.start_line}",
+         "reason": r.reason} for m, rs in regions.items() for r in rs)
     native = add_native_graph(graph, index, native_facts, project, cmake_facts,
                               {p: f.lines for p, f in files.items()})
     add_profile_edges(use, graph, index)
@@ -152,6 +167,7 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
     plan = build_plan(graph, liveness, index, files, in_scope)
     plan_tests(graph, liveness, index, files, {m.path for m in modules
                                                 if is_test_path(m.path)}, plan)
+    plan_folded(liveness, index, files, regions, registry.deletions, plan)
     native_summary = plan_native(graph, liveness, native, cmake_facts, files, plan)
     attribute_deletions(plan, graph, use.features)
     plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from analyzer.analysis.features import path_matches
+from analyzer.analysis.guards import GuardContext
 from analyzer.graph import GraphOptions
-from analyzer.profile import Feature, Profile
+from analyzer.profile import Feature, Profile, effective_constants
 from analyzer.resolve import ModuleIndex, module_node, symbol_node
 
 
@@ -118,6 +119,19 @@ def _symbols(graph: nx.DiGraph, index: ModuleIndex, module: str, pattern: str) -
         return []
     return [symbol_node(module, name) for name in sorted(mod.defs)
             if fnmatch.fnmatchcase(name, pattern) and symbol_node(module, name) in graph]
+
+
+def guard_context(use: ProfileUse, keep: tuple[str, ...]) -> GuardContext | None:
+    """What guard folding may assume: the profile's constants (those of dropped features
+    win), string domains over dropped registry keys, and extension modules that will not be
+    built."""
+    profile = use.profile
+    if profile is None:
+        return None
+    constants = {c.name: c.value for c in effective_constants(profile, use.drops, keep)}
+    domains = tuple((d.pattern, use.dropped_keys(d.registry)) for d in profile.domains)
+    dead = frozenset(m for f in use.features for m in f.extension_modules)
+    return GuardContext(constants, tuple(d for d in domains if d[1]), dead)
 
 
 def entry_point_nodes(use: ProfileUse, graph: nx.DiGraph) -> list[str]:

@@ -89,7 +89,8 @@ def _calls(index: ModuleIndex, module: str, callee: str, target: str) -> bool:
 def _drop(out: RegistryOutcome, module: str, path: str, files: dict[str, FileInfo],
           start: int, end: int, alone: bool, key: str, feature: str, registry: str,
           shown: str) -> None:
-    out.dead_lines.setdefault(module, []).append((start, end))
+    if alone:  # an entry sharing its line keeps the line's edges: kept live, conservatively
+        out.dead_lines.setdefault(module, []).append((start, end))
     reason = f"{registry} entry {key!r} belongs to dropped feature {feature}"
     out.decisions.append({"path": path, "line": start, "what": f"{registry}[{key}]",
                           "reason": reason})

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from analyzer.extract import python_literals
 from analyzer.extract import treesitter as tsu
 from analyzer.extract.python_branches import (  # noqa: F401  (re-exported fact types)
     Branch,
@@ -32,6 +33,7 @@ from analyzer.extract.python_branches import (  # noqa: F401  (re-exported fact 
     Cond,
     ModuleAssign,
 )
+from analyzer.extract.python_literals import CallFact, Literal
 from analyzer.extract.python_nodes import (
     _catches_import_error,
     _chain,
@@ -161,6 +163,8 @@ class PythonFacts:
     main_guard_line: int | None = None  # `if __name__ == "__main__":` at module level
     branches: tuple[Branch, ...] = ()
     assigns: tuple[ModuleAssign, ...] = ()
+    literals: tuple[Literal, ...] = ()
+    calls: tuple[CallFact, ...] = ()
 
 
 def extract(path: str, data: bytes) -> PythonFacts:
@@ -236,6 +240,7 @@ class _Extractor:
         ends_open = bool(self.data) and not self.data.endswith(b"\n")
         line_count = self.data.count(b"\n") + int(ends_open)
         collector = BranchCollector(self.data, self.root, self._scope_of)
+        literals, module_calls = python_literals.collect(self.data, self.root)
         return PythonFacts(
             path=self.path,
             line_count=line_count,
@@ -251,6 +256,8 @@ class _Extractor:
             branches=tuple(collector.branches(caps)),
             assigns=tuple(collector.module_assigns(
                 {tsu.text(n) for n in caps.get("global.name", [])})),
+            literals=tuple(literals),
+            calls=tuple(module_calls),
         )
 
     # -- definitions and scopes ------------------------------------------------------------
