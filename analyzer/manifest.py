@@ -47,6 +47,7 @@ def manifest_dict(result: ScanResult) -> dict[str, Any]:
         "keep_targets": result.keep_targets,
         "totals": totals(result),
         "build": build_summary(result),
+        "profile": profile_summary(result),
         "deletions": deletions,
     }
 
@@ -71,6 +72,28 @@ def totals(result: ScanResult) -> dict[str, int]:
         "dead_targets": len(result.native_summary.dead_targets),
         "translation_units_removed": result.native_summary.tus_removed,
         "fetches_no_longer_needed": len(result.native_summary.dead_fetches),
+    }
+
+
+def profile_summary(result: ScanResult) -> dict[str, Any] | None:
+    use = result.profile
+    if use.profile is None:
+        return None
+    return {
+        "name": use.profile.name,
+        "source": use.profile.source,
+        "dropped": list(use.drops),
+        "stale": use.stale,
+        "features": [{
+            "name": f.name,
+            "files_removable": f.files_removable,
+            "lines_removable": f.lines_removable,
+            "items_removable": len(f.removable),
+            "blocked": [{"item": i.label, "kind": i.kind, "status": "blocked",
+                         "chain": i.chain} for i in f.blocked],
+        } for f in result.features],
+        "kept": [{"path": k.path, "line": k.line, "what": k.what, "status": "kept",
+                  "reason": k.reason} for k in result.plan.kept],
     }
 
 
