@@ -373,3 +373,20 @@ def test_literal_and_global_module_variables_stay_unknown(tmp_path):
            "if _is_npu:\n    c = 1\n"         # 12
            "if False:\n    d = 1\n")          # 14
     assert brief(fold(tmp_path, src)) == [(14, 15, "delete", None)]
+
+
+def test_hasattr_probe_named_by_the_profile(tmp_path):
+    from analyzer.analysis.guards import GuardContext, fold_module
+    from analyzer.extract.python import extract
+    from analyzer.resolve import ModuleIndex, PyModule
+
+    src = b"import torch\n\nif hasattr(torch.ops.my_ns, 'fa3_fwd'):\n    x = 1\nelse:\n    x = 2\n"
+    mod = PyModule("pkg.m", "pkg/m.py", False, extract("pkg/m.py", src))
+    index = ModuleIndex([mod])
+    ctx = GuardContext({"hasattr:torch.ops.my_ns.fa3_fwd": False})
+    regions = fold_module("pkg.m", mod.facts, index, ctx)
+    # `if` head and body (3-4) and the `else:` header (5) go; the else body (6) stays
+    assert [(r.start_line, r.end_line, r.rewrite, r.keep) for r in regions] == [
+        (3, 5, "unwrap_else", (6, 6))]
+    unknown = fold_module("pkg.m", mod.facts, index, GuardContext({}))
+    assert unknown == []

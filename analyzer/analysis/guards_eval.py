@@ -246,6 +246,9 @@ class Evaluator:
         return UNKNOWN
 
     def _call(self, module: str, scope: str, cond: Cond) -> object:
+        if cond.value == "hasattr" and cond.args and cond.children \
+                and cond.children[0].kind == "name":
+            return self._hasattr(module, scope, cond.children[0].value, cond.args[0])
         env = self._env_value(cond)
         if env is not None:
             self._note(f"{env[0]} = {env[1]!r}")
@@ -256,6 +259,18 @@ class Evaluator:
         if q is None:
             return UNKNOWN
         found = self.constant(q[2])
+        if found is None:
+            return UNKNOWN
+        self._note(f"{found[0]} = {found[1]!r}")
+        return found[1]
+
+    def _hasattr(self, module: str, scope: str, chain: str, attr: str) -> object:
+        """``hasattr(obj, "name")`` folds when the profile declares ``hasattr:<obj>.<name>``
+        (``obj`` qualified like any name: ``hasattr:torch.ops.sgl_kernel.fwd``)."""
+        q = qualify(self.index, module, scope, chain)
+        names = [f"hasattr:{n}.{attr}" for n in (q[2] if q else [])]
+        names.append(f"hasattr:{chain}.{attr}")  # external objects: as written
+        found = self.constant(names)
         if found is None:
             return UNKNOWN
         self._note(f"{found[0]} = {found[1]!r}")
