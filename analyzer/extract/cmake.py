@@ -70,19 +70,9 @@ class _Raw:
 
 def extract(path: str, data: bytes) -> CmakeFacts:
     """Commands of one CMake file. Never raises on bad input: problems are listed instead."""
-    problems: list[ParseProblem] = []
-    if b"\x00" in data[:8192]:
-        problems.append(ParseProblem(path, 0, "binary", "file contains NUL bytes; not parsed"))
+    root, data, problems = tsu.parse_source(path, data, "cmake")
+    if root is None:
         return CmakeFacts(path, (), tuple(problems))
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        problems.append(ParseProblem(path, line, "invalid-utf8", f"invalid UTF-8: {exc.reason}"))
-        data = data.decode("utf-8", "replace").encode("utf-8")
-    root = tsu.parser("cmake").parse(data).root_node
-    for line, what in tsu.error_lines(root):
-        problems.append(ParseProblem(path, line, "syntax-error", what))
     raws = _from_tree(root, data, problems, path)
     return CmakeFacts(path, _with_conditions(raws, problems, path), tuple(problems))
 

@@ -121,19 +121,9 @@ class _Block:
 
 def extract(path: str, data: bytes) -> CudaFacts:
     """Facts of one C/C++/CUDA file. Never raises on bad input: problems are listed instead."""
-    problems: list[ParseProblem] = []
-    if b"\x00" in data[:8192]:
-        problems.append(ParseProblem(path, 0, "binary", "file contains NUL bytes; not parsed"))
+    root, data, problems = tsu.parse_source(path, data, "cuda")
+    if root is None:
         return CudaFacts(path, (), (), (), (), tuple(problems))
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        problems.append(ParseProblem(path, line, "invalid-utf8", f"invalid UTF-8: {exc.reason}"))
-        data = data.decode("utf-8", "replace").encode("utf-8")
-    root = tsu.parser("cuda").parse(data).root_node
-    for line, what in tsu.error_lines(root):
-        problems.append(ParseProblem(path, line, "syntax-error", what))
     return _Extractor(path, data, root, problems).run()
 
 

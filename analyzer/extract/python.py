@@ -169,20 +169,9 @@ class PythonFacts:
 
 def extract(path: str, data: bytes) -> PythonFacts:
     """Facts of one Python file. Never raises on bad input: problems are listed instead."""
-    problems: list[ParseProblem] = []
-    if b"\x00" in data[:8192]:
-        problems.append(ParseProblem(path, 0, "binary", "file contains NUL bytes; not parsed"))
+    root, data, problems = tsu.parse_source(path, data, "python")
+    if root is None:
         return _empty(path, problems)
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        problems.append(ParseProblem(path, line, "invalid-utf8", f"invalid UTF-8: {exc.reason}"))
-        data = data.decode("utf-8", "replace").encode("utf-8")
-    tree = tsu.parser("python").parse(data)
-    root = tree.root_node
-    for line, what in tsu.error_lines(root):
-        problems.append(ParseProblem(path, line, "syntax-error", what))
     return _Extractor(path, data, root, problems).run()
 
 

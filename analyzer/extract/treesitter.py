@@ -12,6 +12,8 @@ from pathlib import Path
 
 import tree_sitter as ts
 
+from analyzer.model import ParseProblem
+
 
 def _grammar(language: str) -> object:
     if language == "python":
@@ -86,3 +88,24 @@ def error_lines(root: ts.Node, limit: int = 20) -> list[tuple[int, str]]:
         if node.has_error:
             stack.extend(reversed(node.children))
     return sorted(out)
+
+
+def parse_source(path: str, data: bytes, language_name: str
+                 ) -> tuple[ts.Node | None, bytes, list[ParseProblem]]:
+    """The common start of every extractor: refuse binary files, decode invalid UTF-8
+    leniently, parse, and list syntax errors. Returns (root or None if binary, the bytes that
+    were parsed, problems). Never raises."""
+    problems: list[ParseProblem] = []
+    if b"\x00" in data[:8192]:
+        problems.append(ParseProblem(path, 0, "binary", "file contains NUL bytes; not parsed"))
+        return None, data, problems
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        problems.append(ParseProblem(path, line, "invalid-utf8", f"invalid UTF-8: {exc.reason}"))
+        data = data.decode("utf-8", "replace").encode("utf-8")
+    root = parser(language_name).parse(data).root_node
+    problems.extend(ParseProblem(path, line, "syntax-error", what)
+                    for line, what in error_lines(root))
+    return root, data, problems
