@@ -2,6 +2,7 @@
 
 Exit codes (documented in the README):
   0  success
+  1  --fail-on-removable and the plan has deletions
   2  usage error (bad option; click's own code)
   3  bad input: missing path, not a directory, nothing to analyze
   4  unknown or ambiguous root
@@ -25,11 +26,28 @@ from analyzer.scan import ScanError, ScanResult, run_scan
 
 EXIT_INPUT = 3
 EXIT_ROOT = 4
+EXIT_REMOVABLE = 1
 EXIT_OUTPUT = 5
 EXIT_PROFILE = 6
 
 DEMO_REPO = "mini_sglang"
 DEMO_ROOTS = ("deepseek_v2",)
+
+
+def _write_json(result: ScanResult, path: Path) -> None:
+    from analyzer.manifest import write_manifest
+
+    write_manifest(result, path)
+
+
+def _write_html(result: ScanResult, path: Path) -> None:
+    from analyzer.reporters.html import write_html
+
+    write_html(result, path)
+
+
+# format -> (file name, writer); more formats register here
+WRITERS = {"json": ("manifest.json", _write_json), "html": ("report.html", _write_html)}
 
 
 def _fail(message: str, code: int) -> None:
@@ -98,27 +116,36 @@ def main() -> None:
 @click.option("--exclude", "excludes", multiple=True,
               help="Extra gitignore-style pattern to skip. Repeatable.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+@click.option("--format", "formats", multiple=True, type=click.Choice(sorted(WRITERS)),
+              help="Output to write (repeatable; default: json and html).")
+@click.option("--fail-on-removable", is_flag=True,
+              help="Exit 1 when the plan has any deletion (for CI and pre-commit).")
 @profile_options
 def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_roots: bool,
          keep_targets: tuple[str, ...], excludes: tuple[str, ...], quiet: bool,
+         formats: tuple[str, ...], fail_on_removable: bool,
          profile: str | None, drop: tuple[str, ...], keep: tuple[str, ...],
          strict: bool, no_profile: bool) -> None:
     """Scan PATH (default: the bundled sample repo) and write the manifest and the report."""
-    from analyzer.manifest import totals, write_manifest
-    from analyzer.reporters.html import write_html
+    from analyzer.manifest import totals
 
     if path is None:
         path = data_dir("sample_repos") / DEMO_REPO
         roots = roots or DEMO_ROOTS
     result = _scan_or_exit(path, roots, not no_default_roots, excludes, keep_targets,
                            profile, drop, keep, strict, no_profile)
+    written: list[Path] = []
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
-        write_manifest(result, out_dir / "manifest.json")
-        write_html(result, out_dir / "report.html")
+        for fmt in formats or ("json", "html"):
+            name, write = WRITERS[fmt]
+            write(result, out_dir / name)
+            written.append(out_dir / name)
     except OSError as exc:
         _fail(f"cannot write to {out_dir}: {exc.strerror or exc}", EXIT_OUTPUT)
     if quiet:
+        if fail_on_removable and result.plan.deletions:
+            sys.exit(EXIT_REMOVABLE)
         return
     t = totals(result)
     for p in result.problems[:20]:
@@ -139,7 +166,9 @@ def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_ro
         f"{t['python_files']} Python files, {t['modules']} modules, {t['live_modules']} live; "
         f"removable: {t['files_removable']} files, {t['lines_removable']} lines in "
         f"{t['deletions']} deletions ({elapsed:.2f}s)")
-    click.echo(f"wrote {out_dir / 'manifest.json'} and {out_dir / 'report.html'}")
+    click.echo("wrote " + " and ".join(str(p) for p in written))
+    if fail_on_removable and result.plan.deletions:
+        sys.exit(EXIT_REMOVABLE)
 
 
 @main.command()

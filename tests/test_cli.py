@@ -133,3 +133,15 @@ def test_why_prints_a_chain(tmp_path):
     assert lines[1].startswith("root ")
     assert any("registered at python/minisgl/srt/layers/attention/attention_registry.py:12"
                in line for line in lines)
+
+
+def test_fail_on_removable_and_format_selection(tmp_path):
+    repo = write_tree(tmp_path / "repo", GOOD)
+    out = tmp_path / "out"
+    result = invoke("scan", str(repo), "--out", str(out), "--format", "json",
+                    "--fail-on-removable")
+    assert result.exit_code == 1  # app.util.unused is removable
+    assert (out / "manifest.json").is_file() and not (out / "report.html").exists()
+    clean = write_tree(tmp_path / "clean", {**GOOD, "python/app/util.py":
+                                            "def helper():\n    return 1\n"})
+    assert invoke("scan", str(clean), "--out", str(out), "--fail-on-removable").exit_code == 0
