@@ -46,8 +46,26 @@ def _write_html(result: ScanResult, path: Path) -> None:
     write_html(result, path)
 
 
-# format -> (file name, writer); more formats register here
-WRITERS = {"json": ("manifest.json", _write_json), "html": ("report.html", _write_html)}
+def _write_md(result: ScanResult, path: Path) -> None:
+    from analyzer.reporters.markdown import render_feature_markdown, render_markdown
+
+    path.write_text(render_markdown(result), encoding="utf-8")
+    for feature in result.profile.drops:  # one change description per feature (a PR each)
+        path.with_name(f"{path.stem}-{feature}.md").write_text(
+            render_feature_markdown(result, feature), encoding="utf-8")
+
+
+def _write_sarif(result: ScanResult, path: Path) -> None:
+    import json
+
+    from analyzer.reporters.sarif import render_sarif
+
+    path.write_text(json.dumps(render_sarif(result), indent=2) + "\n", encoding="utf-8")
+
+
+# format -> (file name, writer)
+WRITERS = {"json": ("manifest.json", _write_json), "html": ("report.html", _write_html),
+           "md": ("summary.md", _write_md), "sarif": ("depgraph.sarif", _write_sarif)}
 
 
 def _fail(message: str, code: int) -> None:
@@ -200,3 +218,14 @@ def why(path: Path, target: str, roots: tuple[str, ...], keep_targets: tuple[str
     feature = feature_of_node(result.graph.nodes[node], result.profile.features,
                               result.profile.kept_features)
     click.echo(explain(result.graph, result.liveness, node, feature))
+
+
+def _register_commands() -> None:
+    from analyzer.graph_command import graph_command
+    from analyzer.verify_command import verify_command
+
+    main.add_command(verify_command, "verify")
+    main.add_command(graph_command, "graph")
+
+
+_register_commands()

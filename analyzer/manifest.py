@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from analyzer import __version__
+from analyzer.native_graph import is_tu
 from analyzer.scan import ScanResult
 
 SCHEMA_VERSION = 1
@@ -69,6 +70,8 @@ def totals(result: ScanResult) -> dict[str, int]:
         "native_files": sum(1 for f in result.files.values() if f.language == "cuda"),
         "cmake_files": sum(1 for f in result.files.values() if f.language == "cmake"),
         "targets": len(result.native.project.targets),
+        "translation_units": len({s.path for t in result.native.project.targets
+                                  for s in t.sources if s.path and is_tu(s.path)}),
         "dead_targets": len(result.native_summary.dead_targets),
         "translation_units_removed": result.native_summary.tus_removed,
         "fetches_no_longer_needed": len(result.native_summary.dead_fetches),
