@@ -221,9 +221,11 @@ def why(path: Path, target: str, roots: tuple[str, ...], keep_targets: tuple[str
 
 
 def _register_commands() -> None:
+    from analyzer.codemod.command import apply_command
     from analyzer.graph_command import graph_command
     from analyzer.verify_command import verify_command
 
+    main.add_command(apply_command, "apply")
     main.add_command(verify_command, "verify")
     main.add_command(graph_command, "graph")
 

@@ -15,6 +15,7 @@ from typing import Any
 from analyzer import __version__
 from analyzer.native_graph import is_tu
 from analyzer.scan import ScanResult
+from analyzer.verify import check
 
 SCHEMA_VERSION = 1
 
@@ -49,6 +50,8 @@ def manifest_dict(result: ScanResult) -> dict[str, Any]:
         "totals": totals(result),
         "build": build_summary(result),
         "profile": profile_summary(result),
+        # problems the tree has before pruning: `verify --before` reports only new ones
+        "verify_baseline": [str(p) for p in check(result, compile_paths=set())],
         "deletions": deletions,
     }
 

@@ -69,6 +69,7 @@ class PyModule:
     # per-scope (function-level) bindings
     scoped: dict[str, dict[str, list[tuple[ImportFact, str | None]]]] = field(default_factory=dict)
     star_imports: list[ImportFact] = field(default_factory=list)
+    assigned: set[str] = field(default_factory=set)  # every name a module-level `=` binds
 
 
 @dataclass
@@ -123,7 +124,10 @@ class ModuleIndex:
 
     # -- modules -------------------------------------------------------------------------------
     def is_module(self, name: str) -> bool:
-        return name in self.modules or name in self.packages or name in self.extensions
+        if name in self.modules or name in self.packages or name in self.extensions:
+            return True
+        # inside a package only the build creates, the tree cannot see: take it as it comes
+        return any(name.startswith(p + ".") for p in self.installed_packages)
 
     def is_internal(self, dotted: str) -> bool:
         return dotted.split(".")[0] in self.top_level
@@ -236,11 +240,13 @@ class ModuleIndex:
             target = self._binding_target(module, Binding(*mod.bindings[name][-1]), name, seen)
             if target.kind in ("module", "symbol", "attribute", "external"):
                 return Target(target.kind, target.module, target.name, (module, *target.via))
+        if name in mod.assigned:  # e.g. `try: from ._version import v except: v = "0"`
+            return Target("attribute", module, name)
         for star in mod.star_imports:
             source = self.absolute(module, star)
             if source and self.is_internal(source) and self.is_module(source):
                 target = self.resolve_attr(source, name, seen)
-                if target.kind in ("module", "symbol"):
+                if target.kind in ("module", "symbol", "attribute"):
                     return Target(target.kind, target.module, target.name, (module, *target.via))
         return Target("unresolved", module, name)
 
@@ -286,6 +292,7 @@ class ModuleIndex:
 
 
 def _index_bindings(mod: PyModule) -> None:
+    mod.assigned = {d.name for d in mod.facts.definitions if d.kind == "assignment"}
     for d in mod.facts.definitions:
         # Later definitions of a name do not change its kind for liveness purposes except
         # that a function/class anywhere wins over an assignment (conditional definitions).

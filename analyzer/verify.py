@@ -60,7 +60,8 @@ class Verification:
 def verify_scan(path: Path, root_names: list[str], *, use_default_roots: bool = True,
                 excludes: tuple[str, ...] = (), keep_targets: tuple[str, ...] = (),
                 profile: str | None = None, drop: tuple[str, ...] = (),
-                keep: tuple[str, ...] = (), use_profile: bool = True) -> Verification:
+                keep: tuple[str, ...] = (), use_profile: bool = True,
+                before: dict | None = None) -> Verification:
     """Re-scan ``path`` and check it. A ``--keep-target`` naming no target is a problem of
     the tree (the pruning removed it), not a usage error: the scan is retried without it.
     Other scan errors (``ScanError``, ``RootError`` for roots, ``ProfileError``) propagate."""
@@ -78,13 +79,21 @@ def verify_scan(path: Path, root_names: list[str], *, use_default_roots: bool = 
                 raise
             kept.remove(m.group(1))
             missing.append(m.group(1))
-    problems = check(result)
+    if before is None:
+        problems = check(result)
+    else:  # only what the pruning broke: baseline problems were there already, and only
+        #    files the manifest edited can have stopped compiling
+        edited = {d["path"] for d in before.get("deletions", []) if d["kind"] != "delete_file"}
+        baseline = set(before.get("verify_baseline", []))
+        problems = [p for p in check(result, edited) if str(p) not in baseline]
     problems.extend(VerifyProblem(CLI_SOURCE, 0, f"kept target {name!r} (--keep-target) is "
                                   "defined by no CMake file") for name in missing)
     return Verification(result, sorted(set(problems)))
 
 
-def check(result: ScanResult) -> list[VerifyProblem]:
+def check(result: ScanResult, compile_paths: set[str] | None = None) -> list[VerifyProblem]:
+    """All problems of a scanned tree. ``compile_paths`` limits the compile check (None: every
+    Python file; an empty set: none — what a baseline at scan time uses)."""
     problems: list[VerifyProblem] = []
     folded = _folded_ranges(result)
     for name in sorted(result.index.modules):
@@ -95,7 +104,7 @@ def check(result: ScanResult) -> list[VerifyProblem]:
         problems.extend(_check_imports(result, mod, live))
         problems.extend(_check_strings(result, mod, live))
         problems.extend(_check_ops(result, mod, live))
-    problems.extend(check_compiles(result))
+    problems.extend(check_compiles(result, compile_paths))
     problems.extend(_check_cmake(result))
     problems.extend(_check_kept_targets(result))
     return sorted(set(problems))
@@ -169,9 +178,9 @@ def _provides(index: ModuleIndex, module: str, name: str, fact: ImportFact) -> b
     """``module.name`` exists: a submodule, definition or re-export. A package importing a
     name from itself (``from pkg import ext`` in ``pkg/__init__.py``) does not provide it."""
     target = index.modules.get(module)
-    if target is not None and not index.is_module(f"{module}.{name}") \
-            and name not in target.defs \
-            and all(f is fact for f, _ in target.bindings.get(name, [])):
+    own = target.bindings.get(name, []) if target is not None else []
+    if own and not index.is_module(f"{module}.{name}") and name not in target.defs \
+            and all(f is fact for f, _ in own):
         return False
     return index.resolve_attr(module, name).kind != "unresolved"
 
@@ -226,19 +235,20 @@ def _check_ops(result: ScanResult, mod: PyModule, live: _LiveScopes) -> list[Ver
     return out
 
 
-def check_compiles(result: ScanResult) -> list[VerifyProblem]:
-    """Every Python file of the tree must compile (``compile()`` parses; nothing runs)."""
+def check_compiles(result: ScanResult, paths: set[str] | None = None) -> list[VerifyProblem]:
+    """Every Python file of the tree (or of ``paths``) must compile (``compile()`` parses;
+    nothing runs). Bytes are compiled, so BOMs and coding cookies count as Python does."""
     skip = {p.path for p in result.problems if p.kind in _SKIP_COMPILE}
     out: list[VerifyProblem] = []
-    for path in sorted(result.files):
+    for path in sorted(result.files if paths is None else paths & set(result.files)):
         if result.files[path].language != "python" or path in skip:
             continue
         try:
-            text = (result.root / path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            data = (result.root / path).read_bytes()
+        except OSError:
             continue
         try:
-            compile(text, path, "exec", dont_inherit=True)
+            compile(data, path, "exec", dont_inherit=True)
         except SyntaxError as exc:
             out.append(VerifyProblem(path, exc.lineno or 0,
                                      f"does not compile: {exc.msg}"))

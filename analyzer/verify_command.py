@@ -84,7 +84,7 @@ def verify_command(path: Path, roots: tuple[str, ...], no_default_roots: bool,
         verification = verify_scan(path, list(roots), use_default_roots=not no_default_roots,
                                    excludes=excludes, keep_targets=keep_targets,
                                    profile=profile, drop=drop, keep=keep,
-                                   use_profile=not no_profile)
+                                   use_profile=not no_profile, before=manifest)
     except (DiscoveryError, ScanError) as exc:
         _fail(str(exc), 3)
     except RootError as exc:

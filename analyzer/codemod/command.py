@@ -1,0 +1,55 @@
+"""Codemod stage, command line: ``depgraph apply MANIFEST [--root DIR] [--write] ...``.
+
+Registered by ``analyzer/cli.py`` as ``main.add_command(apply_command, "apply")``. Dry run by
+default (unified diff on stdout, summary on stderr); ``--write`` edits the tree and saves a
+reverse patch. Exit codes: 0 done (or nothing to do), 2 usage error, 7 refused (stale file,
+unsafe path, invalid manifest, edits that cannot be applied): nothing was changed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from analyzer.codemod.apply import EXIT_REFUSED, ApplyError, run_apply
+
+
+@click.command("apply")
+@click.argument("manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Tree to edit (default: the manifest's root).")
+@click.option("--write", is_flag=True, help="Apply the edits (default: print the diff only).")
+@click.option("--feature", default=None, metavar="NAME",
+              help="Apply only the deletions of this dropped feature.")
+@click.option("--patch-out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where --write saves the reverse patch "
+                   "(default: ROOT/depgraph-apply-<timestamp>.patch).")
+@click.pass_context
+def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: bool,
+                  feature: str | None, patch_out: Path | None) -> None:
+    """Apply MANIFEST (from depgraph scan): delete files, ranges, imports and dead branches."""
+    if feature is not None:
+        _check_feature(manifest, feature)
+    try:
+        result = run_apply(manifest, root, write=write, feature=feature, patch_out=patch_out)
+    except ApplyError as exc:
+        click.echo(f"depgraph: error: {exc}", err=True)
+        ctx.exit(EXIT_REFUSED)
+    if not write and result.diff:
+        click.echo(result.diff, nl=False)
+    for c in result.changes if write else ():
+        click.echo(f"{'deleted' if c.deleted else 'edited'} {c.path}", err=True)
+    click.echo(result.summary(write), err=True)
+
+
+def _check_feature(manifest: Path, feature: str) -> None:
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        known = sorted({e.get("feature", "") for e in data.get("deletions", [])} - {""})
+    except (OSError, ValueError, AttributeError, TypeError):
+        return  # run_apply reports the broken manifest
+    if feature not in known:
+        raise click.BadParameter(f"no deletions for feature {feature!r} (manifest has: "
+                                 f"{', '.join(known) or 'none'})", param_hint="--feature")

@@ -1,0 +1,474 @@
+"""Codemod stage, Python edits: manifest entries of one file -> new source, through LibCST.
+
+Input: the file's source text and its ``PyEdit`` list (from ``apply.py``, which reads only the
+manifest and the files it edits). Output: the edited source; the code is never imported or
+run. Edits are located by the manifest's 1-based lines, resolved against the original tree,
+checked for overlap, then applied in one transform, so lines of later edits do not shift.
+
+Supported: ``delete_range`` (whole statements at any depth, from the first decorator, or
+elements of a collection literal), ``remove_import_names``, ``remove_list_element`` and
+``fold_branch`` (see ``analyzer/analysis/guards.py``: delete, delete_clause, promote_elif,
+unwrap_if, unwrap_else, try_unwrap, ifexp). Everything outside an edit is kept as written.
+Comments inside a removed statement go with it; comment lines above it stay. A block left
+empty gets ``pass``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+
+from analyzer.codemod.text_edits import EditError
+
+__all__ = ["EditError", "PyEdit", "edit_python"]
+
+
+@dataclass(frozen=True)
+class PyEdit:
+    kind: str  # delete_range | remove_import_names | remove_list_element | fold_branch
+    start: int
+    end: int
+    names: tuple[str, ...] = ()
+    rewrite: str = ""
+    statement: tuple[int, int] | None = None
+    keep: tuple[int, int] | None = None
+    reason: str = ""
+
+
+Span = tuple[int, int]
+StmtFix = Callable[[Any], tuple[list[cst.BaseStatement], list[cst.EmptyLine]]]
+
+
+def edit_python(source: str, edits: Sequence[PyEdit]) -> str:
+    """``source`` with every edit applied; EditError when one cannot be located or two
+    overlap."""
+    if not edits:
+        return source
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(source))
+    except cst.ParserSyntaxError as exc:
+        raise EditError(f"cannot parse: {exc.message} (line {exc.raw_line})") from exc
+    plan = _Planner(wrapper, source)
+    for group in _groups(edits):
+        plan.add(group)
+    plan.check_overlap()
+    return wrapper.module.visit(_Apply(plan)).code
+
+
+def _groups(edits: Sequence[PyEdit]) -> list[list[PyEdit]]:
+    """Entries acting on one node together: the clauses of one folded statement, the
+    elements of one line."""
+    keyed: dict[tuple[Any, ...], list[PyEdit]] = {}
+    for e in sorted(edits, key=lambda e: (e.start, e.end, e.names)):
+        if e.kind == "fold_branch" and e.rewrite != "ifexp" and e.statement:
+            key: tuple[Any, ...] = ("fold", e.statement)
+        elif e.kind == "remove_list_element":
+            key = ("elements", e.start)
+        else:
+            key = (e.kind, e.start, e.end, e.names, e.rewrite)
+        keyed.setdefault(key, []).append(e)
+    return list(keyed.values())
+
+
+class _Planner:
+    """Resolves entries to nodes of the original tree and records what to do with them."""
+
+    def __init__(self, wrapper: MetadataWrapper, source: str) -> None:
+        self.module = wrapper.module
+        self.pos = wrapper.resolve(PositionProvider)
+        self.parent = wrapper.resolve(ParentNodeProvider)
+        self.lines = source.splitlines()
+        self.stmts: list[tuple[int, int, cst.CSTNode]] = []
+        self.nodes: dict[type, list[cst.CSTNode]] = {}
+        for node in self.pos:
+            if isinstance(node, cst.SimpleStatementLine | cst.BaseCompoundStatement):
+                self.stmts.append((*self.span(node), node))
+            self.nodes.setdefault(type(node), []).append(node)
+        self.remove: dict[int, tuple[cst.CSTNode, tuple[int, int]]] = {}
+        self.replace_stmt: dict[int, tuple[cst.CSTNode, StmtFix]] = {}
+        self.replace_expr: dict[int, tuple[cst.CSTNode, Callable[[Any], Any]]] = {}
+        self.claimed: list[tuple[int, int, str]] = []
+
+    def span(self, node: cst.CSTNode) -> tuple[int, int]:
+        p = self.pos[node]
+        start = p.start.line
+        decorators = getattr(node, "decorators", ())
+        if decorators:
+            start = self.pos[decorators[0]].start.line
+        return start, p.end.line
+
+    def claim(self, ranges: Sequence[tuple[int, int]], what: str) -> None:
+        self.claimed.extend((s, e, what) for s, e in ranges)
+
+    def check_overlap(self) -> None:
+        ordered = sorted(self.claimed)
+        for (s1, e1, w1), (s2, e2, w2) in itertools.pairwise(ordered):
+            if s2 <= e1:
+                raise EditError(f"overlapping edits: {w1} (lines {s1}-{e1}) and {w2} "
+                                f"(lines {s2}-{e2})")
+
+    def _blank(self, line: int) -> bool:
+        text = self.lines[line - 1].strip() if 0 < line <= len(self.lines) else ""
+        return not text or text.startswith("#")
+
+    def add(self, group: list[PyEdit]) -> None:
+        e = group[0]
+        if e.kind == "delete_range":
+            self._delete_range(e)
+        elif e.kind == "remove_import_names":
+            self._import_names(e)
+        elif e.kind == "remove_list_element":
+            self._elements(group)
+        elif e.kind == "fold_branch" and e.rewrite == "ifexp":
+            self._ifexp(e)
+        elif e.kind == "fold_branch":
+            self._fold(group)
+        else:
+            raise EditError(f"{e.kind} cannot be applied to a Python file")
+
+    # -- statements and elements ------------------------------------------------------------
+    def _delete_range(self, e: PyEdit) -> None:
+        inside = [(s, t, n) for s, t, n in self.stmts if e.start <= s and t <= e.end]
+        chosen = [(s, t, n) for s, t, n in inside
+                  if not any(n is not m and a <= s and t <= b and self._contains(m, n)
+                             for a, b, m in inside)]
+        if chosen:
+            covered = {x for s, t, _ in chosen for x in range(s, t + 1)}
+            loose = [x for x in range(e.start, e.end + 1) if x not in covered]
+            if any(not self._blank(x) for x in loose):
+                raise EditError(f"lines {e.start}-{e.end} are not whole statements")
+            for _, _, node in chosen:
+                self.remove[id(node)] = (node, (e.start, e.end))
+            self.claim([(e.start, e.end)], "delete_range")
+            return
+        elements = [n for t in (cst.Element, cst.DictElement, cst.StarredElement,
+                                cst.StarredDictElement)
+                    for n in self.nodes.get(t, [])
+                    if e.start <= self.span(n)[0] and self.span(n)[1] <= e.end]
+        covered = {x for el in elements for x in range(self.span(el)[0], self.span(el)[1] + 1)}
+        if not elements or any(not self._blank(x) for x in range(e.start, e.end + 1)
+                               if x not in covered):
+            raise EditError(f"lines {e.start}-{e.end} are not whole statements or elements")
+        by_parent: dict[int, tuple[cst.CSTNode, list[cst.CSTNode]]] = {}
+        for el in elements:
+            owner = self.parent[el]
+            by_parent.setdefault(id(owner), (owner, []))[1].append(el)
+        for owner, els in by_parent.values():
+            self._drop_elements(owner, els)
+        self.claim([(e.start, e.end)], "delete_range")
+
+    def _contains(self, outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
+        node: cst.CSTNode | None = inner
+        while node is not None and node is not self.module:
+            node = self.parent.get(node)
+            if node is outer:
+                return True
+        return False
+
+    def _drop_elements(self, owner: cst.CSTNode, els: list[cst.CSTNode]) -> None:
+        index = [i for i, el in enumerate(owner.elements) if any(el is x for x in els)]
+        if id(owner) in self.replace_expr:
+            raise EditError("overlapping edits of one collection")
+
+        def fix(updated: Any, drop: frozenset[int] = frozenset(index)) -> Any:
+            return remove_elements(updated, drop)
+        self.replace_expr[id(owner)] = (owner, fix)
+
+    def _import_names(self, e: PyEdit) -> None:
+        found = [n for n in self.nodes.get(cst.ImportFrom, [])
+                 if self.span(n)[0] >= e.start and self.span(n)[1] <= e.end]
+        if len(found) != 1 or isinstance(found[0].names, cst.ImportStar):
+            raise EditError(f"lines {e.start}-{e.end}: no single `from ... import` found")
+        node = found[0]
+        aliases = list(node.names)
+        bound = [a.evaluated_alias or a.evaluated_name for a in aliases]
+        missing = [n for n in e.names if n not in bound]
+        if missing:
+            raise EditError(f"line {e.start}: import names not found: {', '.join(missing)}")
+        drop = frozenset(i for i, b in enumerate(bound) if b in e.names)
+        self.claim([(e.start, e.end)], "remove_import_names")
+        if len(drop) == len(aliases):
+            line = self.parent[node]
+            if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1:
+                self.remove[id(line)] = (line, (e.start, e.end))
+            else:
+                self.replace_expr[id(node)] = (node, lambda u: cst.RemoveFromParent())
+            return
+        self.replace_expr[id(node)] = (node, lambda u: remove_elements(u, drop, "names"))
+
+    def _elements(self, group: list[PyEdit]) -> None:
+        line = group[0].start
+        wanted = {n for e in group for n in e.names}
+        hits: dict[int, tuple[cst.CSTNode, list[cst.CSTNode]]] = {}
+        found: set[str] = set()
+        for t in (cst.List, cst.Tuple, cst.Set, cst.Dict):
+            for coll in self.nodes.get(t, []):
+                for el in coll.elements:
+                    value = getattr(el, "key", None) or getattr(el, "value", None)
+                    if value is None or self.pos[el].start.line != line:
+                        continue
+                    key = _literal(value, self.module)
+                    if key in wanted:
+                        found.add(key)
+                        hits.setdefault(id(coll), (coll, []))[1].append(el)
+        if found != wanted:
+            raise EditError(f"line {line}: elements not found: "
+                            + ", ".join(sorted(wanted - found)))
+        for coll, els in hits.values():
+            self._drop_elements(coll, els)
+        self.claim([(line, line)], "remove_list_element")
+
+    # -- folded branches --------------------------------------------------------------------
+    def _fold(self, group: list[PyEdit]) -> None:
+        stmt = group[0].statement
+        assert stmt is not None
+        found = [n for s, t, n in self.stmts if (s, t) == tuple(stmt)
+                 and isinstance(n, cst.If | cst.Try)]
+        if len(found) != 1:
+            raise EditError(f"lines {stmt[0]}-{stmt[1]}: no single if/try statement found")
+        node = found[0]
+        dead = [(e.start, e.end) for e in group]
+        rewrites = {e.rewrite for e in group}
+        self.claim(dead, "fold_branch " + "/".join(sorted(rewrites)))
+        if rewrites == {"delete"}:
+            self.remove[id(node)] = (node, tuple(stmt))  # type: ignore[assignment]
+            return
+        if isinstance(node, cst.If):
+            fix = fold_if(node, self._span_of, dead, rewrites)
+        else:
+            fix = fold_try(node, self._span_of, dead, rewrites, group[0].keep)
+        self.replace_stmt[id(node)] = (node, fix)
+
+    def _span_of(self, node: cst.CSTNode) -> Span:
+        return self.span(node)
+
+    def _ifexp(self, e: PyEdit) -> None:
+        stmt = e.statement or (e.start, e.end)
+        cands = [n for n in self.nodes.get(cst.IfExp, [])
+                 if stmt[0] <= self.span(n)[0] and self.span(n)[1] <= stmt[1]]
+        match = re.search(r"\.\.\. if (.*) else \.\.\.: folds to (True|False)", e.reason)
+        if len(cands) > 1 and match:
+            cands = [n for n in cands if self.module.code_for_node(n.test) == match.group(1)]
+        if len(cands) != 1:
+            raise EditError(f"lines {stmt[0]}-{stmt[1]}: no single conditional expression")
+        node = cands[0]
+        body, orelse = self.span(node.body), self.span(node.orelse)
+        dead = (e.start, e.end)
+        if e.keep and tuple(e.keep) == body and dead == orelse and body != orelse:
+            keep_body = True
+        elif e.keep and tuple(e.keep) == orelse and dead == body and body != orelse:
+            keep_body = False
+        elif match:
+            keep_body = match.group(2) == "True"
+        else:
+            raise EditError(f"line {e.start}: cannot tell which arm of the expression stays")
+        self.claim([dead], "fold_branch ifexp")
+
+        def fix(u: cst.IfExp) -> Any:
+            arm = u.body if keep_body else u.orelse
+            return arm.with_changes(lpar=[*u.lpar, *arm.lpar], rpar=[*arm.rpar, *u.rpar])
+        self.replace_expr[id(node)] = (node, fix)
+
+
+def _literal(node: cst.CSTNode, module: cst.Module) -> str:
+    if isinstance(node, cst.SimpleString | cst.ConcatenatedString):
+        value = node.evaluated_value
+        if isinstance(value, str):
+            return value
+    return module.code_for_node(node)
+
+
+class _Apply(cst.CSTTransformer):
+    def __init__(self, plan: _Planner) -> None:
+        super().__init__()
+        self.plan = plan
+
+    def on_leave(self, original_node: Any, updated_node: Any) -> Any:
+        key = id(original_node)
+        if key in self.plan.replace_expr:
+            return self.plan.replace_expr[key][1](updated_node)
+        if isinstance(updated_node, cst.Module | cst.IndentedBlock):
+            body, carry = self._body(original_node.body, updated_node.body)
+            footer = list(updated_node.footer)
+            if not body and isinstance(updated_node, cst.IndentedBlock):
+                body = [cst.SimpleStatementLine([cst.Pass()], leading_lines=strip_blank(carry))]
+                carry = []
+            comments = [x for x in carry if x.comment is not None]
+            return updated_node.with_changes(body=body, footer=comments + footer)
+        return updated_node
+
+    def _body(self, orig: Sequence[Any], upd: Sequence[Any]
+              ) -> tuple[list[Any], list[cst.EmptyLine]]:
+        out: list[Any] = []
+        carry: list[cst.EmptyLine] = []
+        removed = False
+        for o, u in zip(orig, upd, strict=True):
+            if id(o) in self.plan.remove:
+                _, (start, end) = self.plan.remove[id(o)]
+                first = self.plan.span(o)[0]
+                lead = list(u.leading_lines)
+                carry = merge_leading(carry, [x for i, x in enumerate(lead)
+                                              if not start <= first - len(lead) + i <= end])
+                removed = True
+                continue
+            new = [u]
+            if id(o) in self.plan.replace_stmt:
+                new, tail = self.plan.replace_stmt[id(o)][1](u)
+                if not new:
+                    carry = merge_leading(carry, [*u.leading_lines, *tail])
+                    removed = True
+                    continue
+            else:
+                tail = []
+            if carry or (removed and not out):
+                lead = merge_leading(carry, list(new[0].leading_lines))
+                new[0] = new[0].with_changes(
+                    leading_lines=strip_blank(lead) if not out else lead)
+                carry = []
+            out += new
+            carry = tail
+        return out, carry
+
+
+# -- shapes -----------------------------------------------------------------------------------
+def remove_elements(node: Any, drop: frozenset[int], attr: str = "elements") -> Any:
+    """``node`` without the items at ``drop`` of its ``attr`` sequence; commas fixed: the new
+    last item takes the old last item's comma (none, or a trailing one)."""
+    items = list(getattr(node, attr))
+    kept = [x for i, x in enumerate(items) if i not in drop]
+    if not kept:
+        if isinstance(node, cst.List | cst.Dict) or (isinstance(node, cst.Tuple) and node.lpar):
+            return node.with_changes(**{attr: []})
+        raise EditError("removing every element would change what the literal means")
+    if len(items) - 1 in drop:
+        kept[-1] = kept[-1].with_changes(comma=_last_comma(kept[-1].comma, items[-1].comma))
+    if isinstance(node, cst.Tuple) and len(kept) == 1 and not isinstance(kept[0].comma,
+                                                                        cst.Comma):
+        kept[0] = kept[0].with_changes(comma=cst.Comma())
+    return node.with_changes(**{attr: kept})
+
+
+def _last_comma(own: Any, removed: Any) -> Any:
+    """The comma of a new last item: the removed last item's (none, or a trailing one whose
+    line break leads to the closing bracket), keeping the item's own end-of-line comment."""
+    if isinstance(own, cst.Comma) and isinstance(removed, cst.Comma):
+        mine, theirs = own.whitespace_after, removed.whitespace_after
+        if isinstance(mine, cst.ParenthesizedWhitespace) and \
+                isinstance(theirs, cst.ParenthesizedWhitespace):
+            return removed.with_changes(
+                whitespace_after=theirs.with_changes(first_line=mine.first_line))
+    return removed
+
+
+def merge_leading(first: list[cst.EmptyLine], second: list[cst.EmptyLine]
+                  ) -> list[cst.EmptyLine]:
+    """``first + second`` with runs of blank lines no longer than the longest run of either."""
+    cap = max(_blank_run(first), _blank_run(second))
+    out: list[cst.EmptyLine] = []
+    run = 0
+    for line in [*first, *second]:
+        run = run + 1 if line.comment is None else 0
+        if run <= cap:
+            out.append(line)
+    return out
+
+
+def _blank_run(lines: list[cst.EmptyLine]) -> int:
+    best = run = 0
+    for line in lines:
+        run = run + 1 if line.comment is None else 0
+        best = max(best, run)
+    return best
+
+
+def strip_blank(lines: list[cst.EmptyLine]) -> list[cst.EmptyLine]:
+    """``lines`` without the blank lines before the first comment."""
+    i = 0
+    while i < len(lines) and lines[i].comment is None:
+        i += 1
+    return lines[i:]
+
+
+def _block_statements(body: Any) -> tuple[list[Any], list[cst.EmptyLine]]:
+    """The statements of a clause body (they are indented relative to their block, so moving
+    them up a level dedents them) and the block's trailing comment lines."""
+    if isinstance(body, cst.IndentedBlock):
+        return list(body.body), list(body.footer)
+    return [cst.SimpleStatementLine(body=body.body,
+                                    trailing_whitespace=body.trailing_whitespace)], []
+
+
+def _lead(stmts: list[Any], outer: Any) -> list[Any]:
+    if stmts:
+        stmts[0] = stmts[0].with_changes(
+            leading_lines=[*outer.leading_lines, *stmts[0].leading_lines])
+    return stmts
+
+
+def _if_clauses(node: Any) -> list[Any]:
+    out = []
+    while node is not None:
+        out.append(node)
+        node = node.orelse if isinstance(node, cst.If) else None
+    return out
+
+
+def fold_if(node: cst.If, span: Callable[[Any], Span], dead: list[Span],
+            rewrites: set[str]) -> StmtFix:
+    """The rewrite of an if-chain whose clauses inside ``dead`` go: the first live ``elif``
+    becomes ``if``; a sole live ``else`` (or the head, for ``unwrap_if``) is unwrapped."""
+    clauses = _if_clauses(node)
+    spans = [(span(c)[0], span(c.body)[1]) if isinstance(c, cst.If) else span(c)
+             for c in clauses]
+    is_dead = [any(a <= s and e <= b for a, b in dead) for s, e in spans]
+    for a, b in dead:
+        if not any(a <= s and e <= b for s, e in spans):
+            raise EditError(f"lines {a}-{b} do not hold a whole clause of the if statement")
+    live = [i for i, d in enumerate(is_dead) if not d]
+    if "unwrap_if" in rewrites and live != [0]:
+        raise EditError(f"line {spans[0][0]}: unwrap_if, but not only the head clause stays")
+    unwrap = len(live) == 1 and (isinstance(clauses[live[0]], cst.Else)
+                                 or "unwrap_if" in rewrites)
+
+    def fix(u: cst.If) -> tuple[list[Any], list[cst.EmptyLine]]:
+        ucl = _if_clauses(u)
+        if not live:
+            return [], []
+        if unwrap:
+            stmts, tail = _block_statements(ucl[live[0]].body)
+            return _lead(stmts, u), tail
+        chain: Any = None
+        for i in reversed(live):
+            c = ucl[i]
+            chain = c if isinstance(c, cst.Else) else c.with_changes(orelse=chain)
+        return [chain.with_changes(leading_lines=u.leading_lines)], []
+    return fix
+
+
+def fold_try(node: cst.Try, span: Callable[[Any], Span], dead: list[Span],
+             rewrites: set[str], keep: tuple[int, int] | None) -> StmtFix:
+    """``try_unwrap``: the body of the except clause ending at ``keep`` replaces the try."""
+    if rewrites != {"try_unwrap"} or keep is None:
+        raise EditError(f"line {span(node)[0]}: cannot apply {sorted(rewrites)} to a try")
+    found = [i for i, h in enumerate(node.handlers)
+             if span(h)[0] < keep[0] <= span(h)[1] == keep[1]]
+    if len(found) != 1:
+        raise EditError(f"line {span(node)[0]}: no except clause at lines {keep[0]}-{keep[1]}")
+    idx = found[0]
+    if node.handlers[idx].name is not None:
+        raise EditError(f"line {span(node)[0]}: the except clause binds a name; not unwrapped")
+    body_start = span(node.body.body[0])[0] if isinstance(node.body, cst.IndentedBlock) \
+        else span(node)[0]
+    if not any(a <= body_start <= b for a, b in dead):
+        raise EditError(f"line {span(node)[0]}: the try body is not in the dead lines")
+
+    def fix(u: cst.Try) -> tuple[list[Any], list[cst.EmptyLine]]:
+        stmts, tail = _block_statements(u.handlers[idx].body)
+        return _lead(stmts, u), tail
+    return fix
