@@ -203,3 +203,12 @@ def test_range_that_is_not_whole_statements_is_refused() -> None:
     src = "x = (\n    1,\n)\ny = 2\n"
     with pytest.raises(EditError):
         edit_python(src, [PyEdit("delete_range", 1, 2)])
+
+
+def test_several_elements_of_one_list_in_separate_edits():
+    from analyzer.codemod.python_edits import PyEdit, edit_python
+
+    src = 'CHOICES = [\n    "triton",\n    "fa3",\n    "flashinfer",\n    "flashmla",\n]\n'
+    edits = [PyEdit(kind="delete_range", start=3, end=3),
+             PyEdit(kind="delete_range", start=5, end=5)]
+    assert edit_python(src, edits) == 'CHOICES = [\n    "triton",\n    "flashinfer",\n]\n'

@@ -172,11 +172,14 @@ class _Planner:
         return False
 
     def _drop_elements(self, owner: cst.CSTNode, els: list[cst.CSTNode]) -> None:
-        index = [i for i, el in enumerate(owner.elements) if any(el is x for x in els)]
-        if id(owner) in self.replace_expr:
-            raise EditError("overlapping edits of one collection")
+        """Drop elements of one collection; edits of other elements of it accumulate
+        (several dropped choices in one list are the normal case)."""
+        index = {i for i, el in enumerate(owner.elements) if any(el is x for x in els)}
+        drops = self.__dict__.setdefault("_element_drops", {})
+        merged = frozenset(drops.get(id(owner), frozenset()) | index)
+        drops[id(owner)] = merged
 
-        def fix(updated: Any, drop: frozenset[int] = frozenset(index)) -> Any:
+        def fix(updated: Any, drop: frozenset[int] = merged) -> Any:
             return remove_elements(updated, drop)
         self.replace_expr[id(owner)] = (owner, fix)
 

@@ -1,0 +1,211 @@
+"""HTML report: the rendered page agrees with the manifest, facts known from reading the
+sample, and autoescapes hostile file names (no browser; see test_report_browser.py)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from analyzer.analysis.why import chain_steps
+from analyzer.manifest import manifest_dict
+from analyzer.reporters.html import _search_key, render_html
+from analyzer.scan import ScanResult, run_scan
+from tests.helpers import MINI_SGLANG, PY, write_tree
+
+
+class Page(HTMLParser):
+    """Elements by id (their text), deletion rows' data attributes, tags seen, JSON blobs."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: Counter[str] = Counter()
+        self.text_by_id: dict[str, str] = {}
+        self.rows: list[dict[str, str]] = []
+        self.feature_rows: dict[str, dict[str, str]] = {}
+        self.before_after: dict[str, list[str]] = {}
+        self.scripts: dict[str, str] = {}
+        self.blocking: Counter[str] = Counter()
+        self._open: list[tuple[str, str | None]] = []
+        self._ids: list[str] = []
+        self._figure = ""
+        self._ba_key = ""
+        self._in_td = False
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        self.tags[tag] += 1
+        if "id" in a:
+            self._ids.append(a["id"])
+            self.text_by_id[a["id"]] = ""
+        self._open.append((tag, a.get("id")))
+        if tag == "figure":
+            self._figure = a.get("id", "")
+        if tag == "path" and "blocking" in a.get("class", ""):
+            self.blocking[self._figure] += 1
+        if tag == "tr" and "data-start" in a:
+            self.rows.append(a)
+        if tag == "tr" and "data-tus" in a:
+            self.feature_rows[a["data-feature"]] = a
+        if tag == "tr" and "data-key" in a:
+            self._ba_key = a["data-key"]
+            self.before_after[self._ba_key] = []
+        self._in_td = tag == "td"
+
+    def handle_endtag(self, tag: str) -> None:
+        while self._open:
+            t, ident = self._open.pop()
+            if ident:
+                self._ids.remove(ident)
+            if t == tag:
+                break
+        if tag == "tr":
+            self._ba_key = ""
+
+    def handle_data(self, data: str) -> None:
+        for ident in self._ids:
+            self.text_by_id[ident] += data
+        if self._ba_key and self._in_td and data.strip():
+            self.before_after[self._ba_key].append(data.strip())
+        if self._open and self._open[-1][0] == "script" and self._open[-1][1]:
+            self.scripts[self._open[-1][1]] = self.scripts.get(self._open[-1][1], "") + data
+
+    def num(self, ident: str) -> int:
+        return int(self.text_by_id[ident].strip())
+
+
+@pytest.fixture(scope="module")
+def sample() -> tuple[ScanResult, dict[str, Any], Page]:
+    result = run_scan(MINI_SGLANG, ["deepseek_v2"])
+    return result, manifest_dict(result), Page(render_html(result))
+
+
+def test_cards_equal_manifest_totals(sample: tuple[ScanResult, dict[str, Any], Page]) -> None:
+    _, manifest, page = sample
+    t = manifest["totals"]
+    assert page.num("total-lines") == t["lines_removable"] == 215
+    assert page.num("total-files") == t["files_removable"] == 15
+    assert page.num("total-tus") == t["translation_units_removed"] == 6
+    assert page.num("total-fetches") == t["fetches_no_longer_needed"] == 1
+    assert page.num("total-deletions") == t["deletions"] == len(manifest["deletions"])
+    assert page.num("visible-rows") == len(manifest["deletions"])
+    assert page.num("visible-lines") == sum(d["lines"] for d in manifest["deletions"])
+
+
+def test_per_feature_cards(sample: tuple[ScanResult, dict[str, Any], Page]) -> None:
+    _, manifest, page = sample
+    # fa3: flash_fwd.cu + flash_extension.cc; flashmla: mla_metadata.cu,
+    # flashmla_extension.cc and the two fetched sources of flashmla_ops (repo-flashmla)
+    known = {"fa3": ("50", "3", "2", "0"), "flashmla": ("101", "6", "4", "1"),
+             "ascend": ("2", "1", "0", "0")}
+    for f in manifest["profile"]["features"]:
+        row = page.feature_rows[f["name"]]
+        assert (row["data-lines"], row["data-files"]) == (str(f["lines_removable"]),
+                                                          str(f["files_removable"]))
+        assert (row["data-lines"], row["data-files"], row["data-tus"],
+                row["data-fetches"]) == known[f["name"]]
+        assert row["data-blocked"] == str(len(f["blocked"]))
+
+
+def test_before_after(sample: tuple[ScanResult, dict[str, Any], Page]) -> None:
+    _, manifest, page = sample
+    t, ds = manifest["totals"], manifest["deletions"]
+    whole_py = sum(1 for d in ds if d["kind"] == "delete_file" and d["path"].endswith(".py"))
+    py_lines = sum(d["lines"] for d in ds if d["path"].endswith(".py"))
+    native = sum(1 for d in ds if d["category"] == "native-file")
+    ba = {k: (int(v[1]), int(v[2])) for k, v in page.before_after.items()}
+    assert ba["python_files"] == (t["python_files"], t["python_files"] - whole_py) == (38, 29)
+    assert ba["python_lines"] == (t["python_lines"], t["python_lines"] - py_lines)
+    assert ba["native_files"] == (t["native_files"], t["native_files"] - native) == (14, 9)
+    assert ba["targets"] == (3, 1)
+
+
+def test_every_deletion_is_a_row(sample: tuple[ScanResult, dict[str, Any], Page]) -> None:
+    _, manifest, page = sample
+
+    def key(path: str, start: int, end: int, lines: int, feature: str, kind: str,
+            category: str) -> tuple[str, int, int, int, str, str, str]:
+        return path, start, end, lines, feature, kind, category
+
+    shown = Counter(key(r["data-path"], int(r["data-start"]), int(r["data-end"]),
+                        int(r["data-lines"]), r["data-feature"], r["data-kind"],
+                        r["data-category"]) for r in page.rows)
+    expected = Counter(key(d["path"], d.get("start_line", 0), d.get("end_line", 0), d["lines"],
+                           d["feature"], d["kind"], d["category"])
+                       for d in manifest["deletions"])
+    assert shown == expected
+    assert sum(1 for r in page.rows if r["data-feature"] == "flashmla") == sum(
+        1 for d in manifest["deletions"] if d["feature"] == "flashmla")
+
+
+def test_file_panel_data_marks_dead_ranges(
+        sample: tuple[ScanResult, dict[str, Any], Page]) -> None:
+    _, _, page = sample
+    files = json.loads(page.scripts["file-data"])
+    reg = files[f"{PY}/layers/attention/attention_registry.py"]
+    assert not reg["whole"] and reg["dead"] == [[19, 23], [26, 30]]
+    dead = [r[0] for r in reg["rows"] if r[2]]
+    assert dead == [*range(19, 24), *range(26, 31)]
+    by_line = {r[0]: r[1] for r in reg["rows"]}
+    assert by_line[19] == '@register_attention_backend("fa3")'
+    whole = files[f"{PY}/layers/attention/flashmla_backend.py"]
+    assert whole["whole"] and all(r[2] for r in whole["rows"] if r[0] is not None)
+
+
+def test_why_data_rebuilds_chain_steps(sample: tuple[ScanResult, dict[str, Any], Page]) -> None:
+    result, _, page = sample
+    why = json.loads(page.scripts["why-data"])
+    rows = why["rows"]
+    by_key = {_search_key(n, a): n for n, a in result.graph.nodes(data=True)}
+
+    def chain(i: int) -> list[str]:
+        path = []
+        while i >= 0:
+            path.append(i)
+            i = rows[i][2]
+        path.reverse()
+        return [f"root {rows[j][1]}" if k == 0 else f"  -> {rows[j][1]}  [{rows[j][3]} at "
+                f"{rows[j][4]}]" for k, j in enumerate(path)]
+
+    searchable = [i for i, r in enumerate(rows) if r[5]]
+    assert len(searchable) == why["searchable"] > 30
+    for i in searchable:
+        assert chain(i) == chain_steps(result.graph, result.liveness, by_key[rows[i][0]])
+    keys = {rows[i][0] for i in searchable}
+    assert {"minisgl.srt.server_args", "mini_kernel.flash_attn:is_fa3_supported"} <= keys
+    assert not keys & {"minisgl.srt.layers.attention.flashmla_backend"}  # dead
+
+
+def test_dependency_view_marks_blocking_edges(
+        sample: tuple[ScanResult, dict[str, Any], Page]) -> None:
+    _, _, page = sample
+    # fa3 is blocked twice, by server_args importing mini_kernel.flash_attn (README: blocked)
+    assert page.blocking == Counter({"dep-fa3": 2})
+    assert page.tags["svg"] == 3
+
+
+def test_hostile_names_are_escaped(tmp_path: Path) -> None:
+    evil_py = 'x"><img src=x onerror=alert(1)><marquee>y.py'
+    evil_cu = "evil<marquee>bold<script>alert(1)<script>.cu"
+    write_tree(tmp_path, {
+        "pkg/__init__.py": "from pkg import util\n",
+        "pkg/util.py": "def used():\n    return 1\n\n\ndef unused():\n    return 2\n",
+        f"pkg/{evil_py}": "def (:\n",
+        f"csrc/{evil_cu}": "int f() { return 1; }\n",
+        "CMakeLists.txt": "project(t)\nadd_library(dead_ops SHARED csrc/" + evil_cu + ")\n",
+    })
+    result = run_scan(tmp_path, ["pkg"])
+    html = render_html(result)
+    page = Page(html)
+    assert page.tags["img"] == 0 and page.tags["marquee"] == 0
+    assert page.tags["script"] == 3  # two JSON blobs and the page's own script
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+    assert "evil&lt;marquee&gt;bold&lt;script&gt;" in html
+    assert f"pkg/{evil_py}" in page.text_by_id["parse-problems"]
+    files = json.loads(page.scripts["file-data"])
+    assert any(evil_cu in r[1] for r in files["CMakeLists.txt"]["rows"] if r[0])
