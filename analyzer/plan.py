@@ -130,9 +130,10 @@ def plan_tests(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
 
 
 def plan_folded(live: Liveness, index: ModuleIndex, files: dict[str, FileInfo],
-                regions: dict[str, list], extra: list[Deletion], plan: Plan) -> None:
-    """Folded guard branches and dropped registry entries of live code (in dead files or dead
-    definitions they go with the whole)."""
+                regions: dict[str, list], extra: list[Deletion], plan: Plan,
+                in_scope: set[str]) -> None:
+    """Folded guard branches and dropped registry entries of live code in the deletion scope
+    (in dead files or dead definitions they go with the whole)."""
     dead_files = {d.path for d in plan.deletions if d.kind == "delete_file"}
     dead_ranges: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for d in plan.deletions:
@@ -144,6 +145,8 @@ def plan_folded(live: Liveness, index: ModuleIndex, files: dict[str, FileInfo],
 
     for name, module_regions in sorted(regions.items()):
         mod = index.modules[name]
+        if mod.path not in in_scope:
+            continue
         info = files[mod.path]
         for r in module_regions:
             if r.scope and not live.is_live(symbol_node(name, r.scope)):
@@ -155,7 +158,7 @@ def plan_folded(live: Liveness, index: ModuleIndex, files: dict[str, FileInfo],
                 "fold_branch", mod.path, info.sha256, lines, r.reason, r.start_line, r.end_line,
                 category="python-branch", rewrite=r.rewrite, statement=r.statement, keep=r.keep))
     for d in extra:
-        if not covered(d.path, d.start_line or 0, d.end_line or 0):
+        if d.path in in_scope and not covered(d.path, d.start_line or 0, d.end_line or 0):
             plan.deletions.append(d)
     folds: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for d in plan.deletions:

@@ -167,7 +167,7 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
     plan = build_plan(graph, liveness, index, files, in_scope)
     plan_tests(graph, liveness, index, files, {m.path for m in modules
                                                 if is_test_path(m.path)}, plan)
-    plan_folded(liveness, index, files, regions, registry.deletions, plan)
+    plan_folded(liveness, index, files, regions, registry.deletions, plan, in_scope)
     native_summary = plan_native(graph, liveness, native, cmake_facts, files, plan)
     attribute_deletions(plan, graph, use.features)
     plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
