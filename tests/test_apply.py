@@ -225,3 +225,20 @@ def test_text_edits_keep_crlf_and_missing_final_newline(tmp_path: Path) -> None:
     assert (root / "c.cmake").read_bytes() == b"a\r\nc"
     code, _, err = run(manifest, "--write")
     assert code == 0 and "already applied: 2 entries" in err
+
+
+def test_try_unwrap_with_a_bound_exception_is_skipped_not_refused(tmp_path):
+    from analyzer.codemod.apply import _edit
+
+    src = (b"try:\n    from ext import fast\nexcept ImportError as e:\n    fast = None\n"
+           b"\n\ndef unused():\n    return 1\n")
+    group = [
+        {"kind": "fold_branch", "start_line": 1, "end_line": 3, "rewrite": "try_unwrap",
+         "statement": [1, 4], "keep": [4, 4], "reason": "ext will not exist"},
+        {"kind": "delete_range", "start_line": 7, "end_line": 8, "reason": "dead"},
+    ]
+    skipped: list[str] = []
+    out = _edit("m.py", src, group, skipped)
+    # the try stays as it is (it still works once `ext` is gone); the dead function goes
+    assert out == b"try:\n    from ext import fast\nexcept ImportError as e:\n    fast = None\n"
+    assert len(skipped) == 1 and skipped[0].startswith("m.py:1: try_unwrap left as it is")

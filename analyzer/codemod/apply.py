@@ -63,6 +63,7 @@ class ApplyResult:
     diff: str = ""
     patch_path: Path | None = None
     lines_removed: int = 0
+    skipped: list[str] = field(default_factory=list)  # optional entries left as they are
 
     def summary(self, written: bool) -> str:
         deleted = sum(1 for c in self.changes if c.deleted)
@@ -148,22 +149,39 @@ def plan(manifest: dict[str, Any], root: Path, feature: str | None,
                 continue
             raise ApplyError(f"stale manifest: {rel} changed since the scan (sha256 {current[:12]}"
                              f" != {expected[:12]}); re-run depgraph scan")
-        new = None if kinds == {"delete_file"} else _edit(rel, old, group)
+        new = None if kinds == {"delete_file"} else _edit(rel, old, group, result.skipped)
         result.changes.append(FileChange(rel, old, new, ids, expected))
     return result
 
 
-def _edit(rel: str, old: bytes, group: list[dict[str, Any]]) -> bytes:
+def _optional(e: dict[str, Any]) -> bool:
+    """Entries safe to leave undone: a `try: import gone / except ImportError:` keeps working
+    when the import fails, which is what folding it assumed."""
+    return e["kind"] == "fold_branch" and e.get("rewrite") == "try_unwrap"
+
+
+def _edit(rel: str, old: bytes, group: list[dict[str, Any]], skipped: list[str]) -> bytes:
     try:
         if rel.endswith(PYTHON_SUFFIXES):
             try:
                 source = old.decode("utf-8")
             except UnicodeDecodeError as exc:
                 raise EditError("not UTF-8") from exc
-            edits = [PyEdit(e["kind"], e["start_line"], e["end_line"], tuple(e.get("names", ())),
-                            e.get("rewrite", ""), _pair(e.get("statement")),
-                            _pair(e.get("keep")), e["reason"]) for e in group if _ranged(e)]
-            new = edit_python(source, edits)
+
+            def edits_of(entries: list[dict[str, Any]]) -> list[PyEdit]:
+                return [PyEdit(e["kind"], e["start_line"], e["end_line"],
+                               tuple(e.get("names", ())), e.get("rewrite", ""),
+                               _pair(e.get("statement")), _pair(e.get("keep")), e["reason"])
+                        for e in entries if _ranged(e)]
+            try:
+                new = edit_python(source, edits_of(group))
+            except EditError as exc:
+                optional = [e for e in group if _optional(e)]
+                if not optional:
+                    raise
+                new = edit_python(source, edits_of([e for e in group if not _optional(e)]))
+                skipped.extend(f"{rel}:{e['start_line']}: {e.get('rewrite')} left as it is "
+                               f"({exc})" for e in optional)
             try:
                 ast.parse(new, filename=rel)
             except SyntaxError as exc:

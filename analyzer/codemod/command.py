@@ -41,6 +41,8 @@ def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: 
         click.echo(result.diff, nl=False)
     for c in result.changes if write else ():
         click.echo(f"{'deleted' if c.deleted else 'edited'} {c.path}", err=True)
+    for s in result.skipped:
+        click.echo(f"warning: {s}", err=True)
     click.echo(result.summary(write), err=True)
 
 
