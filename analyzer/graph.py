@@ -53,6 +53,9 @@ class GraphOptions:
     registries: dict[str, tuple[int, frozenset[str]]] = field(default_factory=dict)
     # packages loaded dynamically whose modules are live only when roots or imports reach them
     restricted_families: frozenset[str] = frozenset()
+    # modules whose imports are never edited (outside the deletion scope): every name they
+    # import must keep existing, used or not
+    frozen_imports: frozenset[str] = frozenset()
 
 
 def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None
@@ -161,6 +164,13 @@ class _ModuleEdges:
             src = self.scope_node(fact.scope)
             for target in index.import_targets(mod.name, fact):
                 self.edge(src, target, kind, fact.start_line)
+            if fact.is_from and mod.name in self.options.frozen_imports:
+                absolute = index.absolute(mod.name, fact)
+                for imported in fact.names:
+                    if absolute and imported.name != "*" and index.is_internal(absolute) \
+                            and index.is_module(absolute):
+                        self.edge(src, index.resolve_attr(absolute, imported.name), kind,
+                                  fact.start_line)
             if fact.is_from and any(n.name == "*" for n in fact.names):
                 self._star_edges(src, fact, kind)
         for ref in mod.facts.references:

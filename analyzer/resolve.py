@@ -116,6 +116,9 @@ class ModuleIndex:
             kids.sort()
         # (module, name) pairs whose import binding another module resolved through
         self.reexports_used: set[tuple[str, str]] = set()
+        # module -> line ranges folded away (set by the scan before edges are built): an
+        # import binding there does not count when the name has another one
+        self.dead_lines: dict[str, list[tuple[int, int]]] = {}
         self.top_level = {name.split(".")[0] for name in self.modules} | {
             p.split(".")[0] for p in self.packages} | {
             e.split(".")[0] for e in self.extensions}
@@ -186,12 +189,23 @@ class ModuleIndex:
         mod = self.modules[module]
         scoped = mod.scoped.get(scope, {}).get(head) if scope else None
         if scoped:
-            return [Binding(f, n) for f, n in scoped]
+            return self._live_first(module, [Binding(f, n) for f, n in scoped])
         if head in mod.defs:
             return "def"
         if head in mod.bindings:
-            return [Binding(f, n) for f, n in mod.bindings[head]]
+            return self._live_first(module, [Binding(f, n) for f, n in mod.bindings[head]])
         return None
+
+    def _live_first(self, module: str, bindings: list[Binding]) -> list[Binding]:
+        """Bindings of one name, ordered so the last one (the one resolution uses) is not in a
+        folded-away branch when another is (`if _is_cuda: from a import f else: from b …`)."""
+        ranges = self.dead_lines.get(module)
+        if not ranges or len(bindings) < 2:
+            return bindings
+
+        def dead(b: Binding) -> bool:
+            return any(s <= b.fact.start_line <= e for s, e in ranges)
+        return sorted(bindings, key=lambda b: not dead(b))
 
     def resolve_chain(self, module: str, scope: str, chain: str) -> tuple[Target, bool] | None:
         """Resolve a dotted chain read in ``scope``; returns (target, type_only) or None for
@@ -237,7 +251,8 @@ class ModuleIndex:
         seen = seen | {key}
         if name in mod.bindings:
             self.reexports_used.add((module, name))
-            target = self._binding_target(module, Binding(*mod.bindings[name][-1]), name, seen)
+            binding = self._live_first(module, [Binding(f, n) for f, n in mod.bindings[name]])[-1]
+            target = self._binding_target(module, binding, name, seen)
             if target.kind in ("module", "symbol", "attribute", "external"):
                 return Target(target.kind, target.module, target.name, (module, *target.via))
         if name in mod.assigned:  # e.g. `try: from ._version import v except: v = "0"`

@@ -129,6 +129,14 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
     project = cmake_eval.evaluate(cmake_facts, frozenset(files))
     problems.extend(project.problems)
     index = ModuleIndex(modules, extension_modules(project))
+    # Deletion scope: modules of regular top-level packages (an __init__.py at the top), so
+    # loose scripts, benchmarks and examples outside packages are never planned.
+    in_scope = {m.path for m in modules if not is_test_path(m.path)
+                and (top := index.modules.get(m.name.split(".")[0])) is not None
+                and top.is_package}
+    # scripts outside the scope are never edited: what they import must stay
+    frozen = frozenset(m.name for m in modules
+                       if m.path not in in_scope and not is_test_path(m.path))
     ctx = guard_context(use, keep)
     regions = fold_all(index, ctx) if ctx is not None else {}
     registry = decide_registries(use, index, files)
@@ -136,8 +144,10 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
         m: [(r.start_line, r.end_line) for r in rs if not r.partial] for m, rs in regions.items()}
     for m, ranges in registry.dead_lines.items():
         dead_lines.setdefault(m, []).extend(ranges)
+    index.dead_lines = {m: sorted(r) for m, r in dead_lines.items()}
     graph, unresolved = build_python_graph(
-        index, graph_options(use, index, {m: tuple(sorted(r)) for m, r in dead_lines.items()}))
+        index, graph_options(use, index, {m: tuple(sorted(r)) for m, r in dead_lines.items()},
+                             frozen))
     graph.graph["decisions"].extend(registry.decisions)
     graph.graph["decisions"].extend(
         {"path": index.modules[m].path, "line": r.start_line, "what": f"{m}:{r.start_line}",
@@ -159,11 +169,6 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
         + resolve_targets(kept, graph, native) + all_family_modules(use, index)
         + never_delete_nodes(use, graph)))
     liveness = compute_liveness(graph, roots)
-    # Deletion scope: modules of regular top-level packages (an __init__.py at the top), so
-    # loose scripts, benchmarks and examples outside packages are never planned.
-    in_scope = {m.path for m in modules if not is_test_path(m.path)
-                and (top := index.modules.get(m.name.split(".")[0])) is not None
-                and top.is_package}
     plan = build_plan(graph, liveness, index, files, in_scope)
     plan_tests(graph, liveness, index, files, {m.path for m in modules
                                                 if is_test_path(m.path)}, plan)

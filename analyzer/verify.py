@@ -29,6 +29,7 @@ from analyzer.resolve import ModuleIndex, PyModule, module_node, symbol_node
 from analyzer.scan import ScanResult, run_scan
 
 CLI_SOURCE = "<command line>"
+_LINE = re.compile(r"^([^:]*):\d+: ")
 _UNKNOWN_TARGET = re.compile(r"unknown target '([^']*)'")
 _MISSING_SOURCE = re.compile(r"^source of (.+?): no such file in the repository: (.+)$")
 # variables that point inside the tree: an include() through them that misses is a break
@@ -84,8 +85,10 @@ def verify_scan(path: Path, root_names: list[str], *, use_default_roots: bool = 
     else:  # only what the pruning broke: baseline problems were there already, and only
         #    files the manifest edited can have stopped compiling
         edited = {d["path"] for d in before.get("deletions", []) if d["kind"] != "delete_file"}
-        baseline = set(before.get("verify_baseline", []))
-        problems = [p for p in check(result, edited) if str(p) not in baseline]
+        # matched without line numbers: the pruning edits files, and lines move
+        baseline = {_LINE.sub(r"\1: ", s) for s in before.get("verify_baseline", [])}
+        problems = [p for p in check(result, edited)
+                    if _LINE.sub(r"\1: ", str(p)) not in baseline]
     problems.extend(VerifyProblem(CLI_SOURCE, 0, f"kept target {name!r} (--keep-target) is "
                                   "defined by no CMake file") for name in missing)
     return Verification(result, sorted(set(problems)))

@@ -40,11 +40,11 @@ def profile_use(profile: Profile | None, drops: tuple[str, ...]) -> ProfileUse:
 
 
 def graph_options(use: ProfileUse, index: ModuleIndex,
-                  dead_lines: dict[str, tuple[tuple[int, int], ...]] | None = None
-                  ) -> GraphOptions:
+                  dead_lines: dict[str, tuple[tuple[int, int], ...]] | None = None,
+                  frozen_imports: frozenset[str] = frozenset()) -> GraphOptions:
     profile = use.profile
     if profile is None:
-        return GraphOptions(dead_lines=dead_lines or {})
+        return GraphOptions(dead_lines=dead_lines or {}, frozen_imports=frozen_imports)
     registries = {r.target: (r.key_arg, use.dropped_keys(r.name))
                   for r in profile.registries if r.kind == "decorator"}
     families = frozenset(f.package for f in profile.plugin_families
@@ -58,7 +58,7 @@ def graph_options(use: ProfileUse, index: ModuleIndex,
             use.stale.append(f"{profile.source}:{reg.line}: registry {reg.name} target "
                              f"{reg.target} matches no definition")
     return GraphOptions(dead_lines=dead_lines or {}, registries=registries,
-                        restricted_families=families)
+                        restricted_families=families, frozen_imports=frozen_imports)
 
 
 def add_profile_edges(use: ProfileUse, graph: nx.DiGraph, index: ModuleIndex) -> None:
