@@ -28,7 +28,8 @@ def test_live_branch_binding_wins_over_folded_ones(tmp_path):
         "pkg/spec.py": ("from pkg.probe import is_cuda\n\nif is_cuda():\n"
                         "    from pkg.kernels import fast_topk\nelse:\n"
                         "    from pkg.fallback import fast_topk\n"),
-        "pkg/worker.py": "from pkg.spec import fast_topk\n\n\ndef run(x):\n    return fast_topk(x)\n",
+        "pkg/worker.py": ("from pkg.spec import fast_topk\n\n\n"
+                          "def run(x):\n    return fast_topk(x)\n"),
     })
     result = run_scan(repo, ["pkg.worker:run"], use_default_roots=False)
     live = result.liveness.live
