@@ -1,0 +1,33 @@
+"""The whole day on a copy of the sample: scan -> apply --write -> verify -> scan again."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from analyzer.codemod.apply import run_apply
+from analyzer.manifest import write_manifest
+from analyzer.scan import run_scan
+from analyzer.verify import verify_scan
+from tests.helpers import MINI_SGLANG
+
+
+def test_pruned_sample_verifies_and_has_nothing_left_to_drop(tmp_path):
+    tree = tmp_path / "mini_sglang"
+    shutil.copytree(MINI_SGLANG, tree)
+    before = run_scan(tree, ["deepseek_v2"])
+    manifest = tmp_path / "manifest.json"
+    write_manifest(before, manifest)
+    applied = run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
+    assert applied.changes and not applied.skipped
+
+    verification = verify_scan(tree, ["deepseek_v2"], before=json.loads(manifest.read_text()))
+    assert verification.problems == []
+
+    after = run_scan(tree, ["deepseek_v2"])
+    left = [d for d in after.plan.deletions if d.feature in ("fa3", "flashmla", "ascend")]
+    assert left == []
+    # what was blocked before is still blocked (and so still there), nothing else of the
+    # dropped features remains
+    assert {f.name: len(f.blocked) for f in after.features} == {
+        "fa3": 2, "flashmla": 0, "ascend": 0}
