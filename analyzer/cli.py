@@ -77,11 +77,11 @@ def _scan_or_exit(path: Path, roots: tuple[str, ...], default_roots: bool,
                   excludes: tuple[str, ...], keep_targets: tuple[str, ...] = (),
                   profile: str | None = None, drop: tuple[str, ...] = (),
                   keep: tuple[str, ...] = (), strict: bool = False,
-                  no_profile: bool = False) -> ScanResult:
+                  no_profile: bool = False, perf: dict | None = None) -> ScanResult:
     try:
         result = run_scan(path, list(roots), use_default_roots=default_roots,
                           excludes=excludes, keep_targets=keep_targets, profile=profile,
-                          drop=drop, keep=keep, use_profile=not no_profile)
+                          drop=drop, keep=keep, use_profile=not no_profile, **(perf or {}))
     except (DiscoveryError, ScanError) as exc:
         _fail(str(exc), EXIT_INPUT)
     except RootError as exc:
@@ -93,6 +93,28 @@ def _scan_or_exit(path: Path, roots: tuple[str, ...], default_roots: bool,
               + (f" (and {len(result.profile.stale) - 1} more)"
                  if len(result.profile.stale) > 1 else ""), EXIT_PROFILE)
     return result
+
+
+def perf_options(func):
+    """--jobs/--cache-dir/--no-cache."""
+    func = click.option("--no-cache", is_flag=True, help="Neither read nor write the facts "
+                        "cache.")(func)
+    func = click.option("--cache-dir", type=click.Path(path_type=Path), default=None,
+                        help="Facts cache folder (default: $XDG_CACHE_HOME/depgraph or "
+                             "~/.cache/depgraph).")(func)
+    return click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+                        help="Worker processes for extraction (default: all cores).")(func)
+
+
+def _perf(jobs: int | None, cache_dir: Path | None, no_cache: bool, quiet: bool) -> dict:
+    import os
+
+    from analyzer.extract.cache import default_cache_dir
+    from analyzer.extract.runner import stderr_progress
+
+    return {"jobs": jobs or os.cpu_count() or 1,
+            "cache_dir": None if no_cache else (cache_dir or default_cache_dir()),
+            "progress": stderr_progress if not quiet and sys.stderr.isatty() else None}
 
 
 def profile_options(func):
@@ -139,11 +161,13 @@ def main() -> None:
 @click.option("--fail-on-removable", is_flag=True,
               help="Exit 1 when the plan has any deletion (for CI and pre-commit).")
 @profile_options
+@perf_options
 def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_roots: bool,
          keep_targets: tuple[str, ...], excludes: tuple[str, ...], quiet: bool,
          formats: tuple[str, ...], fail_on_removable: bool,
          profile: str | None, drop: tuple[str, ...], keep: tuple[str, ...],
-         strict: bool, no_profile: bool) -> None:
+         strict: bool, no_profile: bool, jobs: int | None, cache_dir: Path | None,
+         no_cache: bool) -> None:
     """Scan PATH (default: the bundled sample repo) and write the manifest and the report."""
     from analyzer.manifest import totals
 
@@ -151,7 +175,8 @@ def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_ro
         path = data_dir("sample_repos") / DEMO_REPO
         roots = roots or DEMO_ROOTS
     result = _scan_or_exit(path, roots, not no_default_roots, excludes, keep_targets,
-                           profile, drop, keep, strict, no_profile)
+                           profile, drop, keep, strict, no_profile,
+                           _perf(jobs, cache_dir, no_cache, quiet))
     written: list[Path] = []
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -196,9 +221,11 @@ def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_ro
 @click.option("--keep-target", "keep_targets", multiple=True, help="As for scan.")
 @click.option("--no-default-roots", is_flag=True)
 @profile_options
+@perf_options
 def why(path: Path, target: str, roots: tuple[str, ...], keep_targets: tuple[str, ...],
         no_default_roots: bool, profile: str | None, drop: tuple[str, ...],
-        keep: tuple[str, ...], strict: bool, no_profile: bool) -> None:
+        keep: tuple[str, ...], strict: bool, no_profile: bool, jobs: int | None,
+        cache_dir: Path | None, no_cache: bool) -> None:
     """Print the shortest live chain from a root to TARGET, or why it is dead.
 
     TARGET: a module, module:Symbol, Python or native file path, CMake target name, op
@@ -208,7 +235,7 @@ def why(path: Path, target: str, roots: tuple[str, ...], keep_targets: tuple[str
     from analyzer.analysis.why import explain, find_node
 
     result = _scan_or_exit(path, roots, not no_default_roots, (), keep_targets, profile, drop,
-                           keep, strict, no_profile)
+                           keep, strict, no_profile, _perf(jobs, cache_dir, no_cache, True))
     node = find_node(result.graph, target, result.root)
     if node is None:
         try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -37,9 +38,10 @@ from analyzer.analysis.profile_facts import (
 from analyzer.analysis.registries import decide_registries
 from analyzer.analysis.roots import resolve_roots, resolve_targets
 from analyzer.discover import Discovery, discover, module_name
+from analyzer.extract.cache import FactsCache
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.extract.cuda import CudaFacts
-from analyzer.extract.runner import ExtractedFile, extract_file
+from analyzer.extract.runner import ExtractedFile, extract_all
 from analyzer.graph import build_python_graph
 from analyzer.model import ParseProblem
 from analyzer.native_graph import NativeIndex, add_native_graph, extension_modules
@@ -89,7 +91,9 @@ def is_test_path(path: str) -> bool:
 def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = True,
              excludes: tuple[str, ...] = (), keep_targets: tuple[str, ...] = (),
              profile: str | None = None, drop: tuple[str, ...] = (),
-             keep: tuple[str, ...] = (), use_profile: bool = True) -> ScanResult:
+             keep: tuple[str, ...] = (), use_profile: bool = True, jobs: int = 1,
+             cache_dir: Path | None = None,
+             progress: Callable[[int, int], None] | None = None) -> ScanResult:
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     found = discover(path, extra_excludes=excludes)
@@ -100,7 +104,9 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
     if not any(f.language == "python" for f in found.files):
         raise ScanError(f"no Python files under {path}")
     t0 = time.perf_counter()
-    extracted: list[ExtractedFile] = [extract_file(found.root, f) for f in found.files]
+    cache = FactsCache(cache_dir) if cache_dir is not None else None
+    extracted: list[ExtractedFile] = extract_all(found.root, list(found.files), jobs=jobs,
+                                                 cache=cache, progress=progress)
     timings["extract"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()

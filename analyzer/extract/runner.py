@@ -1,17 +1,22 @@
 """Extract stage driver: read each discovered file once, hash it, run its language's extractor.
 
-``extract_file`` is the unit of work (and of caching/parallelism): it reads the bytes, computes
-the sha256 the manifest records, and calls the pure per-language ``extract(path, data)``.
-Read errors become parse problems, never exceptions.
+Files are read and hashed in the main process (the sha256 is what the manifest records and
+what the cache is keyed by); cache misses are extracted in worker processes (``jobs``) by the
+pure per-language ``extract(path, data)``; results come back in discovery order, identical to
+a single-process run. Read errors become parse problems, never exceptions.
 """
 
 from __future__ import annotations
 
 import hashlib
+import sys
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from analyzer.extract.cache import FactsCache
 from analyzer.model import ParseProblem, SourceFile
 
 
@@ -42,19 +47,82 @@ def count_lines(data: bytes) -> int:
     return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
-def extract_file(root: Path, source: SourceFile) -> ExtractedFile:
+def extract_bytes(path: str, language: str, data: bytes) -> Any:
+    """Facts of one file's bytes; an extractor bug becomes a problem, never an exception."""
     try:
-        data = (root / source.path).read_bytes()
-    except OSError as exc:
-        problem = ParseProblem(source.path, 0, "unreadable", f"cannot read: {exc.strerror or exc}")
-        return ExtractedFile(source.path, source.language, "", 0, None, (problem,))
-    digest = hashlib.sha256(data).hexdigest()
-    try:
-        facts = _extractor(source.language)(source.path, data)
-    except Exception as exc:  # an extractor bug must not stop the scan; say where it happened
-        problem = ParseProblem(source.path, 0, "extractor-error",
-                               f"{type(exc).__name__}: {exc}")
+        return _extractor(language)(path, data)
+    except Exception as exc:
+        return ParseProblem(path, 0, "extractor-error", f"{type(exc).__name__}: {exc}")
+
+
+def _extract_batch(batch: list[tuple[str, str, bytes]]) -> list[Any]:
+    return [extract_bytes(path, language, data) for path, language, data in batch]
+
+
+def _finish(source: SourceFile, digest: str, data: bytes, facts: Any) -> ExtractedFile:
+    if isinstance(facts, ParseProblem):
         return ExtractedFile(source.path, source.language, digest, count_lines(data), None,
-                             (problem,))
-    problems = tuple(getattr(facts, "problems", ()))
-    return ExtractedFile(source.path, source.language, digest, count_lines(data), facts, problems)
+                             (facts,))
+    return ExtractedFile(source.path, source.language, digest, count_lines(data), facts,
+                         tuple(getattr(facts, "problems", ())))
+
+
+def extract_file(root: Path, source: SourceFile) -> ExtractedFile:
+    return extract_all(root, [source])[0]
+
+
+def extract_all(root: Path, sources: list[SourceFile], *, jobs: int = 1,
+                cache: FactsCache | None = None,
+                progress: Callable[[int, int], None] | None = None) -> list[ExtractedFile]:
+    out: list[ExtractedFile | None] = [None] * len(sources)
+    todo: list[tuple[int, str, bytes]] = []  # index, digest, data
+    for i, source in enumerate(sources):
+        try:
+            data = (root / source.path).read_bytes()
+        except OSError as exc:
+            problem = ParseProblem(source.path, 0, "unreadable",
+                                   f"cannot read: {exc.strerror or exc}")
+            out[i] = ExtractedFile(source.path, source.language, "", 0, None, (problem,))
+            continue
+        digest = hashlib.sha256(data).hexdigest()
+        facts = cache.get(source.path, digest, source.language) if cache is not None else None
+        if facts is not None:
+            out[i] = _finish(source, digest, data, facts)
+        else:
+            todo.append((i, digest, data))
+    done = len(sources) - len(todo)
+    if progress:
+        progress(done, len(sources))
+    batches = [todo[k:k + 64] for k in range(0, len(todo), 64)]
+
+    def consume(batch: list[tuple[int, str, bytes]], results: list[Any]) -> None:
+        nonlocal done
+        for (i, digest, data), facts in zip(batch, results, strict=True):
+            source = sources[i]
+            if cache is not None and not isinstance(facts, ParseProblem):
+                cache.put(source.path, digest, source.language, facts)
+            out[i] = _finish(source, digest, data, facts)
+        done += len(batch)
+        if progress:
+            progress(done, len(sources))
+
+    payloads = [[(sources[i].path, sources[i].language, data) for i, _, data in b]
+                for b in batches]
+    if jobs > 1 and len(batches) > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for batch, results in zip(batches, pool.map(_extract_batch, payloads), strict=True):
+                consume(batch, results)
+    else:
+        for batch, payload in zip(batches, payloads, strict=True):
+            consume(batch, _extract_batch(payload))
+    return [x for x in out if x is not None]
+
+
+def stderr_progress(done: int, total: int) -> None:
+    """A one-line progress bar on stderr (callers pass it only for a terminal)."""
+    width = 30
+    filled = width * done // max(total, 1)
+    sys.stderr.write(f"\rextracting [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
