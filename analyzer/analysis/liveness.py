@@ -41,10 +41,15 @@ def followed_view(graph: nx.DiGraph) -> nx.DiGraph:
 
 
 def compute_liveness(graph: nx.DiGraph, roots: list[str]) -> Liveness:
-    view = followed_view(graph)
-    work = nx.DiGraph(view)
-    work.add_node(SUPER_ROOT)
-    work.add_edges_from((SUPER_ROOT, r) for r in roots)
-    parents = dict(nx.bfs_predecessors(work, SUPER_ROOT))
+    """One BFS from a virtual super-root over the followed edges (the root's edges are added
+    for the traversal and removed after it, so the graph is not copied)."""
+    graph.add_edges_from((SUPER_ROOT, r) for r in roots)
+    graph.add_node(SUPER_ROOT)
+    try:
+        for r in roots:
+            graph.edges[SUPER_ROOT, r]["kind"] = "root"
+        parents = dict(nx.bfs_predecessors(followed_view(graph), SUPER_ROOT))
+    finally:
+        graph.remove_node(SUPER_ROOT)
     live = set(parents) - {SUPER_ROOT}
     return Liveness(roots=list(roots), live=live, parents=parents)
