@@ -12,17 +12,27 @@ Exit codes (documented in the README):
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+import tempfile
+import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from analyzer import __version__
-from analyzer.analysis.roots import RootError
 from analyzer.discover import DiscoveryError
+from analyzer.errors import RootError, ScanError
 from analyzer.extract.treesitter import data_dir
 from analyzer.profile import ProfileError
-from analyzer.scan import ScanError, ScanResult, run_scan
+from analyzer.scan_outputs import DEFAULT_FORMATS, FILE_NAMES, FORMATS
+
+if TYPE_CHECKING:
+    from analyzer.result_cache import CachedScan
+    from analyzer.scan import ScanResult
+    from analyzer.scan_inputs import ScanInputs
 
 EXIT_INPUT = 3
 EXIT_ROOT = 4
@@ -34,43 +44,27 @@ DEMO_REPO = "mini_sglang"
 DEMO_ROOTS = ("deepseek_v2",)
 
 
-def _write_json(result: ScanResult, path: Path) -> None:
-    from analyzer.manifest import write_manifest
-
-    write_manifest(result, path)
-
-
-def _write_html(result: ScanResult, path: Path) -> None:
-    from analyzer.reporters.html import write_html
-
-    write_html(result, path)
-
-
-def _write_md(result: ScanResult, path: Path) -> None:
-    from analyzer.reporters.markdown import render_feature_markdown, render_markdown
-
-    path.write_text(render_markdown(result), encoding="utf-8")
-    for feature in result.profile.drops:  # one change description per feature (a PR each)
-        path.with_name(f"{path.stem}-{feature}.md").write_text(
-            render_feature_markdown(result, feature), encoding="utf-8")
-
-
-def _write_sarif(result: ScanResult, path: Path) -> None:
-    import json
-
-    from analyzer.reporters.sarif import render_sarif
-
-    path.write_text(json.dumps(render_sarif(result), indent=2) + "\n", encoding="utf-8")
-
-
-# format -> (file name, writer)
-WRITERS = {"json": ("manifest.json", _write_json), "html": ("report.html", _write_html),
-           "md": ("summary.md", _write_md), "sarif": ("depgraph.sarif", _write_sarif)}
-
-
 def _fail(message: str, code: int) -> None:
     click.echo(f"depgraph: error: {message}", err=True)
     sys.exit(code)
+
+
+def _or_exit(func: Any, *args: Any, **kwargs: Any) -> Any:
+    """Run a scan stage; bad input becomes one line on stderr and its exit code."""
+    try:
+        return func(*args, **kwargs)
+    except (DiscoveryError, ScanError) as exc:
+        _fail(str(exc), EXIT_INPUT)
+    except RootError as exc:
+        _fail(str(exc), EXIT_ROOT)
+    except ProfileError as exc:
+        _fail(str(exc), EXIT_PROFILE)
+
+
+def _check_strict(stale: list[str], strict: bool) -> None:
+    if strict and stale:
+        _fail(f"stale profile entry: {stale[0]}"
+              + (f" (and {len(stale) - 1} more)" if len(stale) > 1 else ""), EXIT_PROFILE)
 
 
 def _scan_or_exit(path: Path, roots: tuple[str, ...], default_roots: bool,
@@ -78,37 +72,39 @@ def _scan_or_exit(path: Path, roots: tuple[str, ...], default_roots: bool,
                   profile: str | None = None, drop: tuple[str, ...] = (),
                   keep: tuple[str, ...] = (), strict: bool = False,
                   no_profile: bool = False, perf: dict | None = None) -> ScanResult:
-    try:
-        result = run_scan(path, list(roots), use_default_roots=default_roots,
-                          excludes=excludes, keep_targets=keep_targets, profile=profile,
-                          drop=drop, keep=keep, use_profile=not no_profile, **(perf or {}))
-    except (DiscoveryError, ScanError) as exc:
-        _fail(str(exc), EXIT_INPUT)
-    except RootError as exc:
-        _fail(str(exc), EXIT_ROOT)
-    except ProfileError as exc:
-        _fail(str(exc), EXIT_PROFILE)
-    if strict and result.profile.stale:
-        _fail(f"stale profile entry: {result.profile.stale[0]}"
-              + (f" (and {len(result.profile.stale) - 1} more)"
-                 if len(result.profile.stale) > 1 else ""), EXIT_PROFILE)
+    from analyzer.scan import run_scan
+
+    result = _or_exit(run_scan, path, list(roots), use_default_roots=default_roots,
+                      excludes=excludes, keep_targets=keep_targets, profile=profile,
+                      drop=drop, keep=keep, use_profile=not no_profile, **(perf or {}))
+    _check_strict(result.profile.stale, strict)
     return result
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def perf_options(func):
     """--jobs/--cache-dir/--no-cache."""
-    func = click.option("--no-cache", is_flag=True, help="Neither read nor write the facts "
-                        "cache.")(func)
+    func = click.option("--no-cache", is_flag=True, help="Neither read nor write the caches "
+                        "(per-file facts and whole-scan results).")(func)
     func = click.option("--cache-dir", type=click.Path(path_type=Path), default=None,
-                        help="Facts cache folder (default: $XDG_CACHE_HOME/depgraph or "
+                        help="Cache folder (default: $XDG_CACHE_HOME/depgraph or "
                              "~/.cache/depgraph).")(func)
     return click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
                         help="Worker processes for extraction (default: all cores).")(func)
 
 
 def _perf(jobs: int | None, cache_dir: Path | None, no_cache: bool, quiet: bool) -> dict:
-    import os
-
     from analyzer.extract.cache import default_cache_dir
     from analyzer.extract.runner import stderr_progress
 
@@ -156,62 +152,83 @@ def main() -> None:
 @click.option("--exclude", "excludes", multiple=True,
               help="Extra gitignore-style pattern to skip. Repeatable.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
-@click.option("--format", "formats", multiple=True, type=click.Choice(sorted(WRITERS)),
+@click.option("--format", "formats", multiple=True, type=click.Choice(FORMATS),
               help="Output to write (repeatable; default: json and html).")
 @click.option("--fail-on-removable", is_flag=True,
               help="Exit 1 when the plan has any deletion (for CI and pre-commit).")
+@click.option("--no-result-cache", is_flag=True,
+              help="Recompute the analysis even when no input changed (the facts cache is "
+                   "still used).")
 @profile_options
 @perf_options
 def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_roots: bool,
          keep_targets: tuple[str, ...], excludes: tuple[str, ...], quiet: bool,
-         formats: tuple[str, ...], fail_on_removable: bool,
+         formats: tuple[str, ...], fail_on_removable: bool, no_result_cache: bool,
          profile: str | None, drop: tuple[str, ...], keep: tuple[str, ...],
          strict: bool, no_profile: bool, jobs: int | None, cache_dir: Path | None,
          no_cache: bool) -> None:
     """Scan PATH (default: the bundled sample repo) and write the manifest and the report."""
-    from analyzer.manifest import totals
+    from analyzer.result_cache import ResultCache, scan_key
+    from analyzer.scan_inputs import gather_inputs
 
+    started = time.perf_counter()
     if path is None:
         path = data_dir("sample_repos") / DEMO_REPO
         roots = roots or DEMO_ROOTS
-    result = _scan_or_exit(path, roots, not no_default_roots, excludes, keep_targets,
-                           profile, drop, keep, strict, no_profile,
-                           _perf(jobs, cache_dir, no_cache, quiet))
+    perf = _perf(jobs, cache_dir, no_cache, quiet)
+    inputs = _or_exit(gather_inputs, path, excludes=excludes, profile=profile,
+                      use_profile=not no_profile, cache_dir=perf["cache_dir"])
+    fmts = tuple(dict.fromkeys(formats or DEFAULT_FORMATS))
+    cache = (ResultCache(perf["cache_dir"])
+             if perf["cache_dir"] is not None and not no_result_cache else None)
+    key = scan_key(inputs, {"roots": roots, "default_roots": not no_default_roots,
+                            "keep_targets": keep_targets, "drop": drop, "keep": keep})
+    entry = cache.get(key) if cache is not None else None
+    cached = entry is not None and all(f in entry.outputs for f in fmts)
+    if not cached:
+        entry = _analyze(inputs, roots, not no_default_roots, keep_targets, drop, keep, perf,
+                         fmts)
+        if cache is not None and not inputs.changed_since_key:
+            cache.put(key, entry)
+    assert entry is not None
+    _check_strict(entry.stale, strict)
     written: list[Path] = []
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
-        for fmt in formats or ("json", "html"):
-            name, write = WRITERS[fmt]
-            write(result, out_dir / name)
-            written.append(out_dir / name)
+        for fmt in fmts:
+            for name, data in entry.outputs[fmt].items():
+                _write_atomic(out_dir / name, data)
+                written.append(out_dir / name)
     except OSError as exc:
         _fail(f"cannot write to {out_dir}: {exc.strerror or exc}", EXIT_OUTPUT)
-    if quiet:
-        if fail_on_removable and result.plan.deletions:
-            sys.exit(EXIT_REMOVABLE)
-        return
-    t = totals(result)
-    for p in result.problems[:20]:
-        click.echo(f"warning: {p.path}:{p.line}: {p.kind}: {p.message}", err=True)
-    if len(result.problems) > 20:
-        click.echo(f"warning: ... {len(result.problems) - 20} more problems in the report",
-                   err=True)
-    for s in result.profile.stale:
-        click.echo(f"warning: stale: {s}", err=True)
-    if result.profile.profile is not None:
-        click.echo(f"profile {result.profile.profile.name} ({result.profile.profile.source}); "
-                   f"dropped: {', '.join(result.profile.drops) or 'nothing'}")
-    for f in result.features:
-        click.echo(f"  {f.name}: {f.files_removable} files, {f.lines_removable} lines "
-                   f"removable; {len(f.blocked)} blocked")
-    elapsed = sum(result.timings.values())
-    click.echo(
-        f"{t['python_files']} Python files, {t['modules']} modules, {t['live_modules']} live; "
-        f"removable: {t['files_removable']} files, {t['lines_removable']} lines in "
-        f"{t['deletions']} deletions ({elapsed:.2f}s)")
-    click.echo("wrote " + " and ".join(str(p) for p in written))
-    if fail_on_removable and result.plan.deletions:
+    if not quiet:
+        for line in entry.stderr:
+            click.echo(line, err=True)
+        elapsed = f"{time.perf_counter() - started:.2f}s"
+        if cached:
+            elapsed += "; inputs unchanged since the last scan, results reused"
+        for line in entry.stdout:
+            click.echo(line.replace("{elapsed}", elapsed))
+        # the main file of each format (md's per-feature files are listed in summary.md)
+        click.echo("wrote " + " and ".join(str(out_dir / FILE_NAMES[f]) for f in fmts))
+    if fail_on_removable and entry.has_deletions:
         sys.exit(EXIT_REMOVABLE)
+
+
+def _analyze(inputs: ScanInputs, roots: tuple[str, ...], default_roots: bool,
+             keep_targets: tuple[str, ...], drop: tuple[str, ...], keep: tuple[str, ...],
+             perf: dict[str, Any], fmts: tuple[str, ...]) -> CachedScan:
+    """Run the analysis on read inputs and render every requested output."""
+    from analyzer.result_cache import CachedScan
+    from analyzer.scan import analyze
+    from analyzer.scan_outputs import render, summary_lines
+
+    result = _or_exit(analyze, inputs, list(roots), use_default_roots=default_roots,
+                      keep_targets=keep_targets, drop=drop, keep=keep, **perf)
+    stdout, stderr = summary_lines(result)
+    return CachedScan({f: render(result, f) for f in fmts}, stdout, stderr,
+                      list(result.profile.stale), bool(result.plan.deletions),
+                      dict(result.timings))
 
 
 @main.command()

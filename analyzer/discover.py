@@ -200,6 +200,12 @@ class _Walker:
     def _visit(self, entry: os.DirEntry[str], rel_dir: str, lists: list[PatternList],
                chain: tuple[str, ...], stack: list[Any]) -> None:
         name = entry.name
+        if language_of(name) is None and name not in _PROJECT_FILES:
+            try:
+                if entry.is_file(follow_symlinks=False):
+                    return  # a plain file depgraph never reads: no need to match ignores
+            except OSError:
+                pass
         rel = f"{rel_dir}/{name}" if rel_dir else name
         st: os.stat_result | None = None
         link_error: OSError | None = None
@@ -271,7 +277,8 @@ class _Walker:
             return  # fifo, socket, device: nothing to extract
         if name == "__init__.py":
             self.init_dirs.add(rel_dir)
-        self.files.append(SourceFile(rel, lang, st.st_size))
+        self.files.append(SourceFile(rel, lang, st.st_size,
+                                     (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)))
 
 
 def _readlink(path: str) -> str:

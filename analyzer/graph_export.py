@@ -11,9 +11,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
+
 
 FORMATS = ("dot", "graphml", "json", "mermaid")
 
@@ -76,6 +78,8 @@ def to_dot(graph: nx.DiGraph) -> str:
 def _clean_copy(graph: nx.DiGraph) -> nx.DiGraph:
     """Same nodes and edges, attributes reduced to scalars, no graph-level attributes.
     A key whose values mix types (across nodes or edges) is written as text throughout."""
+    import networkx as nx
+
     out = nx.DiGraph()
     node_attrs = {n: _attrs(d) for n, d in graph.nodes(data=True)}
     edge_attrs = {(u, v): _attrs(d) for u, v, d in graph.edges(data=True)}
@@ -99,10 +103,14 @@ def _unify_types(records: Iterable[dict[str, Any]]) -> None:
 
 
 def to_graphml(graph: nx.DiGraph) -> str:
+    import networkx as nx
+
     return "\n".join(nx.generate_graphml(_clean_copy(graph))) + "\n"
 
 
 def to_json(graph: nx.DiGraph) -> str:
+    import networkx as nx
+
     data = nx.node_link_data(_clean_copy(graph), edges="edges")
     return json.dumps(data, indent=2, sort_keys=True) + "\n"
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -29,11 +29,13 @@ class ParseProblem:
 
 @dataclass(frozen=True)
 class SourceFile:
-    """One discovered file: path relative to the scanned root (POSIX), language, size."""
+    """One discovered file: path relative to the scanned root (POSIX), language, size, and
+    the stat signature (size, mtime_ns, ctime_ns, inode) that tells an unchanged file."""
 
     path: str
     language: str  # "python" | "cuda" | "cmake"
     size: int
+    stat_key: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
 
 def to_jsonable(value: Any) -> Any:

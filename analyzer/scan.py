@@ -37,7 +37,7 @@ from analyzer.analysis.profile_facts import (
 )
 from analyzer.analysis.registries import decide_registries
 from analyzer.analysis.roots import resolve_roots, resolve_targets
-from analyzer.discover import Discovery, discover, module_name
+from analyzer.discover import Discovery, module_name
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.extract.cuda import CudaFacts
@@ -47,12 +47,11 @@ from analyzer.model import ParseProblem
 from analyzer.native_graph import NativeIndex, add_native_graph, extension_modules
 from analyzer.native_plan import NativeSummary, plan_native
 from analyzer.plan import FileInfo, Plan, build_plan, plan_folded, plan_tests
-from analyzer.profile import merge_drops, select_profile
+from analyzer.profile import merge_drops
 from analyzer.resolve import ModuleIndex, PyModule, module_node, symbol_node
+from analyzer.scan_inputs import ScanError, ScanInputs, gather_inputs
 
-
-class ScanError(Exception):
-    """Input the scan cannot work on (missing path, nothing to analyze)."""
+__all__ = ["ScanError", "ScanInputs", "ScanResult", "analyze", "gather_inputs", "run_scan"]
 
 
 @dataclass
@@ -76,6 +75,7 @@ class ScanResult:
     problems: list[ParseProblem]
     unresolved: list[dict[str, object]]
     timings: dict[str, float] = field(default_factory=dict)
+    sources: dict[str, bytes] = field(default_factory=dict)  # bytes as scanned, by path
 
 
 _TEST_DIR = re.compile(r"^(tests?|testing|e2e_tests?|\w+_tests?)$")
@@ -94,19 +94,26 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
              keep: tuple[str, ...] = (), use_profile: bool = True, jobs: int = 1,
              cache_dir: Path | None = None,
              progress: Callable[[int, int], None] | None = None) -> ScanResult:
-    timings: dict[str, float] = {}
-    t0 = time.perf_counter()
-    found = discover(path, extra_excludes=excludes)
-    chosen = select_profile(found.root, profile) if use_profile else None
-    use = profile_use(chosen, merge_drops(chosen, drop, keep))
-    timings["discover"] = time.perf_counter() - t0
+    inputs = gather_inputs(path, excludes=excludes, profile=profile, use_profile=use_profile,
+                           cache_dir=cache_dir)
+    return analyze(inputs, root_names, use_default_roots=use_default_roots,
+                   keep_targets=keep_targets, drop=drop, keep=keep, jobs=jobs,
+                   cache_dir=cache_dir, progress=progress)
 
-    if not any(f.language == "python" for f in found.files):
-        raise ScanError(f"no Python files under {path}")
+
+def analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: bool = True,
+            keep_targets: tuple[str, ...] = (), drop: tuple[str, ...] = (),
+            keep: tuple[str, ...] = (), jobs: int = 1, cache_dir: Path | None = None,
+            progress: Callable[[int, int], None] | None = None) -> ScanResult:
+    """Extract -> resolve -> graph -> liveness -> plan over inputs already read."""
+    found, chosen = inputs.discovery, inputs.profile
+    timings = dict(inputs.timings)
+    use = profile_use(chosen, merge_drops(chosen, drop, keep))
     t0 = time.perf_counter()
     cache = FactsCache(cache_dir) if cache_dir is not None else None
+    reads = inputs.reads()
     extracted: list[ExtractedFile] = extract_all(found.root, list(found.files), jobs=jobs,
-                                                 cache=cache, progress=progress)
+                                                 cache=cache, progress=progress, read=reads)
     timings["extract"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
@@ -167,7 +174,8 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
     timings["graph"] = time.perf_counter() - t0
 
     t0 = time.perf_counter()
-    default_roots = _default_roots(found, graph, problems) if use_default_roots else []
+    default_roots = (_default_roots(found, inputs.entry_point_files, graph, problems)
+                     if use_default_roots else [])
     default_roots = without_dropped(default_roots + entry_point_nodes(use, graph), graph, use)
     kept = keep_target_names(use, keep_targets, [t.name for t in project.targets])
     roots = list(dict.fromkeys(
@@ -188,7 +196,9 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
     return ScanResult(found.root, found, files, index, graph, roots, list(root_names),
                       default_roots, liveness, plan, native, native_summary, list(kept),
                       use, features, in_scope,
-                      problems, unresolved, timings)
+                      problems, unresolved, timings,
+                      {f.path: r.data for f, r in zip(found.files, reads, strict=True)
+                       if r.data is not None})
 
 
 def _dedupe(modules: list[PyModule], problems: list[ParseProblem]) -> list[PyModule]:
@@ -204,34 +214,25 @@ def _dedupe(modules: list[PyModule], problems: list[ParseProblem]) -> list[PyMod
     return list(seen.values())
 
 
-def _default_roots(found: Discovery, graph: nx.DiGraph, problems: list[ParseProblem]) -> list[str]:
+def _default_roots(found: Discovery, entry_files: dict[str, bytes | str], graph: nx.DiGraph,
+                   problems: list[ParseProblem]) -> list[str]:
     """Entry points declared by packaging metadata, ``__main__`` modules, and modules of
     regular packages that run as scripts (``if __name__ == "__main__":``), tests excepted."""
     roots: list[str] = []
-    candidates = {"pyproject.toml", "setup.cfg"}
-    dirs = {""} | {r for r in found.python_roots} | {
-        str(PurePosixPath(r).parent) if "/" in r else "" for r in found.python_roots}
-    for d in sorted(dirs):
-        for fname in sorted(candidates):
-            rel = f"{d}/{fname}" if d else fname
-            file = found.root / rel
-            if not file.is_file():
-                continue
-            try:
-                data = file.read_bytes()
-            except OSError as exc:
-                problems.append(ParseProblem(rel, 0, "unreadable", str(exc)))
-                continue
-            eps, errs = entry_points.extract(rel, data)
-            problems.extend(errs)
-            for ep in eps:
-                mod, _, attr = ep.value.partition(":")
-                attr = attr.split(".")[0].strip()
-                node = symbol_node(mod.strip(), attr) if attr else module_node(mod.strip())
-                if node not in graph:
-                    node = module_node(mod.strip())
-                if node in graph:
-                    roots.append(node)
+    for rel, data in entry_files.items():
+        if isinstance(data, str):
+            problems.append(ParseProblem(rel, 0, "unreadable", data))
+            continue
+        eps, errs = entry_points.extract(rel, data)
+        problems.extend(errs)
+        for ep in eps:
+            mod, _, attr = ep.value.partition(":")
+            attr = attr.split(".")[0].strip()
+            node = symbol_node(mod.strip(), attr) if attr else module_node(mod.strip())
+            if node not in graph:
+                node = module_node(mod.strip())
+            if node in graph:
+                roots.append(node)
     for node, data in graph.nodes(data=True):
         if data.get("kind") != "module" or is_test_path(data["path"]):
             continue

@@ -14,12 +14,9 @@ from pathlib import Path
 
 import networkx as nx
 
+from analyzer.errors import RootError
 from analyzer.native_graph import NativeIndex, file_node, op_node, target_node
 from analyzer.resolve import module_node, symbol_node
-
-
-class RootError(Exception):
-    """A root name that matches nothing, or more than one module."""
 
 
 def resolve_roots(names: list[str], graph: nx.DiGraph, scan_root: Path) -> list[str]:

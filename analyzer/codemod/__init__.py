@@ -4,8 +4,18 @@ Reads only the manifest and the files it edits; never imports or runs scanned co
 ``apply.py`` orchestrates (checks, plans, diff, atomic writes, reverse patch),
 ``python_edits.py`` edits Python through LibCST, ``text_edits.py`` deletes line ranges from
 any other file, ``command.py`` is the click command.
+
+The names below load ``apply`` (and LibCST) on first use, so the CLI starts fast.
 """
 
-from analyzer.codemod.apply import EXIT_REFUSED, ApplyError, ApplyResult, run_apply
+from typing import Any
 
 __all__ = ["EXIT_REFUSED", "ApplyError", "ApplyResult", "run_apply"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from analyzer.codemod import apply
+
+        return getattr(apply, name)
+    raise AttributeError(name)

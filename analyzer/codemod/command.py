@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from analyzer.codemod.apply import EXIT_REFUSED, ApplyError, run_apply
+EXIT_REFUSED = 7  # = analyzer.codemod.apply.EXIT_REFUSED (imported lazily: LibCST is slow)
 
 
 @click.command("apply")
@@ -30,6 +30,8 @@ from analyzer.codemod.apply import EXIT_REFUSED, ApplyError, run_apply
 def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: bool,
                   feature: str | None, patch_out: Path | None) -> None:
     """Apply MANIFEST (from depgraph scan): delete files, ranges, imports and dead branches."""
+    from analyzer.codemod.apply import ApplyError, run_apply
+
     if feature is not None:
         _check_feature(manifest, feature)
     try:

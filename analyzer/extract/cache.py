@@ -3,7 +3,8 @@ depgraph's version (extraction is a pure function of path and bytes; facts name 
 
 A fact file is ``<sha256 of the payload>\\n<pickled facts>``; the digest is checked on every
 read, so a corrupted or partial file is detected and rebuilt, never trusted. Keys include
-depgraph's version and the query files' hash, so an upgrade invalidates everything. Writes are
+depgraph's version and a hash of its code, queries and templates
+(:func:`tool_fingerprint`), so an upgrade invalidates everything. Writes are
 atomic (temp file + rename). Default location: ``$XDG_CACHE_HOME/depgraph`` or
 ``~/.cache/depgraph``.
 """
@@ -28,11 +29,20 @@ def default_cache_dir() -> Path:
 
 
 @cache
-def _salt() -> str:
+def tool_fingerprint() -> str:
+    """depgraph's version plus a hash of its own code and data (queries, templates, built-in
+    profiles): an upgrade, or an edit of an editable install, invalidates every cache."""
     h = hashlib.sha256(__version__.encode())
-    for q in sorted(data_dir("queries").glob("*.scm")):
-        h.update(q.read_bytes())
+    package = Path(__file__).resolve().parent.parent
+    files = [p for p in package.rglob("*") if p.suffix in _OWN_SUFFIXES and p.is_file()]
+    for folder in ("queries", "templates"):
+        files.extend(p for p in data_dir(folder).glob("*") if p.is_file())
+    for p in sorted(set(files)):
+        h.update(str(p.name).encode() + b"\0" + p.read_bytes() + b"\0")
     return h.hexdigest()[:16]
+
+
+_OWN_SUFFIXES = {".py", ".scm", ".toml", ".j2", ".json"}
 
 
 class FactsCache:
@@ -42,7 +52,8 @@ class FactsCache:
         self.misses = 0
 
     def _path(self, path: str, content_hash: str, language: str) -> Path:
-        key = hashlib.sha256(f"{_salt()}:{language}:{path}:{content_hash}".encode()).hexdigest()
+        key = hashlib.sha256(
+            f"{tool_fingerprint()}:{language}:{path}:{content_hash}".encode()).hexdigest()
         return self.dir / key[:2] / key[2:]
 
     def get(self, file: str, content_hash: str, language: str) -> Any | None:

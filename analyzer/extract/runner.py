@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import sys
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,20 +70,42 @@ def extract_file(root: Path, source: SourceFile) -> ExtractedFile:
     return extract_all(root, [source])[0]
 
 
-def extract_all(root: Path, sources: list[SourceFile], *, jobs: int = 1,
-                cache: FactsCache | None = None,
-                progress: Callable[[int, int], None] | None = None) -> list[ExtractedFile]:
-    out: list[ExtractedFile | None] = [None] * len(sources)
-    todo: list[tuple[int, str, bytes]] = []  # index, digest, data
-    for i, source in enumerate(sources):
+@dataclass(frozen=True)
+class ReadFile:
+    """One discovered file's bytes and sha256, or why it could not be read."""
+
+    data: bytes | None
+    digest: str
+    error: str | None = None
+
+
+def read_all(root: Path, sources: list[SourceFile]) -> list[ReadFile]:
+    """Read and hash every source once (the scan keeps the bytes for later stages)."""
+    out: list[ReadFile] = []
+    for source in sources:
         try:
             data = (root / source.path).read_bytes()
         except OSError as exc:
-            problem = ParseProblem(source.path, 0, "unreadable",
-                                   f"cannot read: {exc.strerror or exc}")
+            out.append(ReadFile(None, "", f"cannot read: {exc.strerror or exc}"))
+            continue
+        out.append(ReadFile(data, hashlib.sha256(data).hexdigest()))
+    return out
+
+
+def extract_all(root: Path, sources: list[SourceFile], *, jobs: int = 1,
+                cache: FactsCache | None = None,
+                progress: Callable[[int, int], None] | None = None,
+                read: list[ReadFile] | None = None) -> list[ExtractedFile]:
+    """Facts of every source, in order; ``read`` (from :func:`read_all`) spares a re-read."""
+    reads = read if read is not None else read_all(root, sources)
+    out: list[ExtractedFile | None] = [None] * len(sources)
+    todo: list[tuple[int, str, bytes]] = []  # index, digest, data
+    for i, (source, got) in enumerate(zip(sources, reads, strict=True)):
+        if got.data is None:
+            problem = ParseProblem(source.path, 0, "unreadable", got.error or "cannot read")
             out[i] = ExtractedFile(source.path, source.language, "", 0, None, (problem,))
             continue
-        digest = hashlib.sha256(data).hexdigest()
+        data, digest = got.data, got.digest
         facts = cache.get(source.path, digest, source.language) if cache is not None else None
         if facts is not None:
             out[i] = _finish(source, digest, data, facts)
@@ -109,6 +130,8 @@ def extract_all(root: Path, sources: list[SourceFile], *, jobs: int = 1,
     payloads = [[(sources[i].path, sources[i].language, data) for i, _, data in b]
                 for b in batches]
     if jobs > 1 and len(batches) > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             for batch, results in zip(batches, pool.map(_extract_batch, payloads), strict=True):
                 consume(batch, results)

@@ -5,11 +5,11 @@ the ScanResult and the manifest totals, so the template only lays things out:
 
 - summary cards (overall, per dropped feature, before/after totals);
 - one row per deletion (data attributes drive the page's sort and filters);
-- per-file source excerpts with the dead ranges marked. The ScanResult does not hold file
-  contents, so this is the one place the reporter reads sources: each file that has
-  deletions is read once, and only an excerpt is kept (the deleted ranges with a little
-  context, at most ``MAX_EXCERPT`` lines per file; a whole-file deletion shows its head). A
-  file whose sha256 no longer matches the scan is flagged as changed;
+- per-file source excerpts with the dead ranges marked, cut from the bytes the scan read
+  (``ScanResult.sources``; nothing is read again) and only an excerpt is kept (the deleted
+  ranges with a little context, at most ``MAX_EXCERPT`` lines per file; a whole-file
+  deletion shows its head). A result without sources reads the file; one whose sha256 no
+  longer matches the scan is flagged as changed;
 - the live BFS tree for the "why is this kept" lookup, as compact rows
   ``[key, text, parent, edge kind, edge origin]`` from which the page rebuilds exactly the
   chain :func:`analyzer.analysis.why.chain_steps` prints (only the modules, targets and files
@@ -194,12 +194,14 @@ def file_excerpts(result: ScanResult) -> dict[str, dict[str, Any]]:
             "deletions": [[d.kind, d.category, d.start_line, d.end_line, d.lines, d.reason]
                           for d in ds],
             "rows": [], "changed": False, "cut": False, "error": ""}
-        try:
-            data = (result.root / path).read_bytes()
-        except OSError as exc:
-            entry["error"] = f"source unavailable: {exc.strerror or exc}"
-            out[path] = entry
-            continue
+        data = result.sources.get(path)  # held since the scan: no re-read
+        if data is None:
+            try:
+                data = (result.root / path).read_bytes()
+            except OSError as exc:
+                entry["error"] = f"source unavailable: {exc.strerror or exc}"
+                out[path] = entry
+                continue
         entry["changed"] = info is not None and hashlib.sha256(data).hexdigest() != info.sha256
         text = data.decode("utf-8", errors="replace").split("\n")
         entry["rows"], entry["cut"] = _excerpt([t.rstrip("\r") for t in text], ds)
