@@ -13,6 +13,7 @@ Exit codes (documented in the README):
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import sys
 import tempfile
@@ -132,8 +133,19 @@ def profile_options(func):
 
 @click.group()
 @click.version_option(__version__, prog_name="depgraph")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """depgraph: dependency graph and dead-code plan for ML monorepos."""
+    # A command builds millions of long-lived objects and almost no cycles: the cyclic
+    # collector's passes over them are pure overhead (see analyzer.gc_pause). Frozen on the
+    # way out, so re-enabling it does not start a full pass over what the command built.
+    gc.disable()
+    ctx.call_on_close(_restore_gc)
+
+
+def _restore_gc() -> None:
+    gc.freeze()
+    gc.enable()
 
 
 @main.command()
@@ -219,6 +231,7 @@ def _analyze(inputs: ScanInputs, roots: tuple[str, ...], default_roots: bool,
              keep_targets: tuple[str, ...], drop: tuple[str, ...], keep: tuple[str, ...],
              perf: dict[str, Any], fmts: tuple[str, ...]) -> CachedScan:
     """Run the analysis on read inputs and render every requested output."""
+    from analyzer.gc_pause import gc_paused
     from analyzer.result_cache import CachedScan
     from analyzer.scan import analyze
     from analyzer.scan_outputs import render, summary_lines
@@ -226,9 +239,10 @@ def _analyze(inputs: ScanInputs, roots: tuple[str, ...], default_roots: bool,
     result = _or_exit(analyze, inputs, list(roots), use_default_roots=default_roots,
                       keep_targets=keep_targets, drop=drop, keep=keep, **perf)
     stdout, stderr = summary_lines(result)
-    return CachedScan({f: render(result, f) for f in fmts}, stdout, stderr,
-                      list(result.profile.stale), bool(result.plan.deletions),
-                      dict(result.timings))
+    with gc_paused():
+        outputs = {f: render(result, f) for f in fmts}
+    return CachedScan(outputs, stdout, stderr, list(result.profile.stale),
+                      bool(result.plan.deletions), dict(result.timings))
 
 
 @main.command()

@@ -98,6 +98,7 @@ class _ModuleEdges:
         ranges = options.dead_lines.get(mod.name, ())
         self._dead_starts = [s for s, _ in ranges]
         self._dead_ranges = ranges
+        self._scope_nodes: dict[str, str] = {}  # symbol nodes exist before edges are added
 
     def dead(self, line: int) -> bool:
         """The line lies in a folded-away region: its facts make no edges."""
@@ -109,11 +110,15 @@ class _ModuleEdges:
             {"path": self.mod.path, "line": line, "what": what, "reason": reason})
 
     def scope_node(self, scope: str) -> str:
-        if scope:
-            node = symbol_node(self.mod.name, scope)
-            if node in self.graph:
-                return node
-        return self.me
+        node = self._scope_nodes.get(scope)
+        if node is None:
+            node = self.me
+            if scope:
+                symbol = symbol_node(self.mod.name, scope)
+                if symbol in self.graph:
+                    node = symbol
+            self._scope_nodes[scope] = node
+        return node
 
     def edge(self, src: str, target: Target | None, kind: str, line: int) -> None:
         if target is None:
@@ -211,10 +216,10 @@ class _ModuleEdges:
         imports computed names, loads its own package: every module of it is live."""
         facts = self.mod.facts
         kinds = {w.kind for w in facts.package_walks}
-        if not any(r.chain.split(".")[0] == "__file__" for r in facts.references):
-            return
         if not (kinds & {"iter_modules", "walk_packages"}
                 or {"listdir", "dynamic_import"} <= kinds):
+            return
+        if not any(r.chain.split(".")[0] == "__file__" for r in facts.references):
             return
         package = self.mod.name if self.mod.is_package else self.mod.name.rpartition(".")[0]
         if package:

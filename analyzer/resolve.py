@@ -116,17 +116,37 @@ class ModuleIndex:
             kids.sort()
         # (module, name) pairs whose import binding another module resolved through
         self.reexports_used: set[tuple[str, str]] = set()
+        # memo tables of the pure lookups (cleared when dead_lines changes)
+        self._is_module: dict[str, bool] = {}
+        self._lookups: dict[tuple[str, str, str], list[Binding] | str | None] = {}
+        self._attrs: dict[tuple[str, str], Target] = {}
         # module -> line ranges folded away (set by the scan before edges are built): an
         # import binding there does not count when the name has another one
-        self.dead_lines: dict[str, list[tuple[int, int]]] = {}
+        self._dead_lines: dict[str, list[tuple[int, int]]] = {}
         self.top_level = {name.split(".")[0] for name in self.modules} | {
             p.split(".")[0] for p in self.packages} | {
             e.split(".")[0] for e in self.extensions}
         for m in modules:
             _index_bindings(m)
 
+    @property
+    def dead_lines(self) -> dict[str, list[tuple[int, int]]]:
+        return self._dead_lines
+
+    @dead_lines.setter
+    def dead_lines(self, value: dict[str, list[tuple[int, int]]]) -> None:
+        self._dead_lines = value
+        self._lookups.clear()
+        self._attrs.clear()
+
     # -- modules -------------------------------------------------------------------------------
     def is_module(self, name: str) -> bool:
+        known = self._is_module.get(name)
+        if known is None:
+            known = self._is_module[name] = self._is_module_uncached(name)
+        return known
+
+    def _is_module_uncached(self, name: str) -> bool:
         if name in self.modules or name in self.packages or name in self.extensions:
             return True
         # inside a package only the build creates, the tree cannot see: take it as it comes
@@ -185,7 +205,14 @@ class ModuleIndex:
 
     # -- names ---------------------------------------------------------------------------------
     def lookup(self, module: str, scope: str, head: str) -> list[Binding] | str | None:
-        """What ``head`` means in ``scope`` of ``module``: import bindings, "def", or None."""
+        """What ``head`` means in ``scope`` of ``module``: import bindings, "def", or None.
+        (The returned list is shared: callers must not change it.)"""
+        key = (module, scope, head)
+        if key not in self._lookups:
+            self._lookups[key] = self._lookup(module, scope, head)
+        return self._lookups[key]
+
+    def _lookup(self, module: str, scope: str, head: str) -> list[Binding] | str | None:
         mod = self.modules[module]
         scoped = mod.scoped.get(scope, {}).get(head) if scope else None
         if scoped:
@@ -235,6 +262,15 @@ class ModuleIndex:
 
     def resolve_attr(self, module: str, name: str, seen: frozenset[str] = frozenset()) -> Target:
         """``module.name``: submodule, definition, re-exported import, or star-imported name."""
+        if seen:  # inside a re-export chain: cycle detection needs the path, no memo
+            return self._resolve_attr(module, name, seen)
+        key = (module, name)
+        target = self._attrs.get(key)
+        if target is None:
+            target = self._attrs[key] = self._resolve_attr(module, name, seen)
+        return target
+
+    def _resolve_attr(self, module: str, name: str, seen: frozenset[str]) -> Target:
         sub = f"{module}.{name}"
         if self.is_module(sub):
             return Target("module", sub)

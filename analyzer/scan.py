@@ -42,6 +42,7 @@ from analyzer.extract.cache import FactsCache
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.extract.cuda import CudaFacts
 from analyzer.extract.runner import ExtractedFile, extract_all
+from analyzer.gc_pause import gc_paused
 from analyzer.graph import build_python_graph
 from analyzer.model import ParseProblem
 from analyzer.native_graph import NativeIndex, add_native_graph, extension_modules
@@ -106,6 +107,16 @@ def analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: boo
             keep: tuple[str, ...] = (), jobs: int = 1, cache_dir: Path | None = None,
             progress: Callable[[int, int], None] | None = None) -> ScanResult:
     """Extract -> resolve -> graph -> liveness -> plan over inputs already read."""
+    with gc_paused():
+        return _analyze(inputs, root_names, use_default_roots=use_default_roots,
+                        keep_targets=keep_targets, drop=drop, keep=keep, jobs=jobs,
+                        cache_dir=cache_dir, progress=progress)
+
+
+def _analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: bool,
+             keep_targets: tuple[str, ...], drop: tuple[str, ...], keep: tuple[str, ...],
+             jobs: int, cache_dir: Path | None,
+             progress: Callable[[int, int], None] | None) -> ScanResult:
     found, chosen = inputs.discovery, inputs.profile
     timings = dict(inputs.timings)
     use = profile_use(chosen, merge_drops(chosen, drop, keep))

@@ -53,8 +53,29 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
     return re.compile(f"^{prefix}{body}(?:/.*)?$")
 
 
+@cache
+def _any_glob(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One regex for a tuple of globs (a feature's paths): one call per path, not one each."""
+    if not patterns:
+        return None
+    return re.compile("|".join(f"(?:{_glob_regex(p).pattern})" for p in patterns))
+
+
+@cache
+def _any_identifier(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not patterns:
+        return None
+    return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns))
+
+
 def path_matches(path: str, patterns: tuple[str, ...]) -> bool:
-    return any(_glob_regex(p).match(path) for p in patterns)
+    rx = _any_glob(tuple(patterns))
+    return rx is not None and rx.match(path) is not None
+
+
+def identifier_matches(name: str, patterns: tuple[str, ...]) -> bool:
+    rx = _any_identifier(tuple(patterns))
+    return rx is not None and rx.match(name) is not None
 
 
 @dataclass
@@ -105,8 +126,8 @@ def _claimed_by(data: dict, features: list[Feature] | tuple[Feature, ...]) -> st
         if kind in ("module", "native_file", "cmake_file") and path_matches(
                 data.get("path", ""), f.paths):
             return f.name
-        if kind == "symbol" and (path_matches(data.get("path", ""), f.paths) or any(
-                fnmatch.fnmatchcase(data.get("name", ""), p) for p in f.identifiers)):
+        if kind == "symbol" and (path_matches(data.get("path", ""), f.paths)
+                                 or identifier_matches(data.get("name", ""), f.identifiers)):
             return f.name
     return None
 
@@ -154,9 +175,8 @@ def attribute_deletions(plan: Plan, graph: nx.DiGraph, features: list[Feature]) 
         name = None
         for f in features:
             if path_matches(d.path, f.paths) or (d.symbol and (
-                    path_matches(d.symbol, f.paths) or any(
-                        fnmatch.fnmatchcase(d.symbol.rsplit(":", 1)[-1], p)
-                        for p in f.identifiers))):
+                    path_matches(d.symbol, f.paths)
+                    or identifier_matches(d.symbol.rsplit(":", 1)[-1], f.identifiers))):
                 name = f.name
                 break
         if name is None and d.category == "cmake-block":

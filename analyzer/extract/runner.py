@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.extract.cache import FactsCache
+from analyzer.gc_pause import gc_paused
 from analyzer.model import ParseProblem, SourceFile
 
 
@@ -55,7 +56,8 @@ def extract_bytes(path: str, language: str, data: bytes) -> Any:
 
 
 def _extract_batch(batch: list[tuple[str, str, bytes]]) -> list[Any]:
-    return [extract_bytes(path, language, data) for path, language, data in batch]
+    with gc_paused():
+        return [extract_bytes(path, language, data) for path, language, data in batch]
 
 
 def _finish(source: SourceFile, digest: str, data: bytes, facts: Any) -> ExtractedFile:
