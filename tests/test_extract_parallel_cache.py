@@ -48,3 +48,14 @@ def test_cache_hits_corruption_and_changed_files(tmp_path):
     assert changed.misses == 1
     assert next(r for r in results if r.path.endswith("utils/common.py")).lines \
         == next(r for r in fresh if r.path.endswith("utils/common.py")).lines + 2
+
+
+def test_facts_of_another_depgraph_version_are_swept(tmp_path):
+    found = discover(MINI_SGLANG)
+    old = tmp_path / "cache" / "facts" / "0123456789abcdef" / "ab"
+    old.mkdir(parents=True)
+    (old / "cdef").write_bytes(b"stale facts of an older depgraph")
+    cache = FactsCache(tmp_path / "cache")
+    extract_all(found.root, list(found.files)[:3], cache=cache)
+    assert not old.parent.exists()
+    assert cache.dir.parent == tmp_path / "cache" / "facts" and any(cache.dir.rglob("*"))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import shutil
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -46,15 +47,29 @@ _OWN_SUFFIXES = {".py", ".scm", ".toml", ".j2", ".json"}
 
 
 class FactsCache:
+    """Facts under ``<directory>/facts/<tool fingerprint>/``; the folders of other
+    fingerprints (an older depgraph) are removed the first time this one writes."""
+
     def __init__(self, directory: Path):
-        self.dir = directory
+        self.root = directory / "facts"
+        self.dir = self.root / tool_fingerprint()
         self.hits = 0
         self.misses = 0
+        self._swept = False
 
     def _path(self, path: str, content_hash: str, language: str) -> Path:
-        key = hashlib.sha256(
-            f"{tool_fingerprint()}:{language}:{path}:{content_hash}".encode()).hexdigest()
+        key = hashlib.sha256(f"{language}:{path}:{content_hash}".encode()).hexdigest()
         return self.dir / key[:2] / key[2:]
+
+    def _sweep(self) -> None:
+        """Remove the facts of other depgraph versions (they can never be hit again)."""
+        self._swept = True
+        try:
+            others = [p for p in self.root.iterdir() if p.is_dir() and p != self.dir]
+        except OSError:
+            return
+        for other in others:
+            shutil.rmtree(other, ignore_errors=True)
 
     def get(self, file: str, content_hash: str, language: str) -> Any | None:
         path = self._path(file, content_hash, language)
@@ -76,6 +91,8 @@ class FactsCache:
         return facts
 
     def put(self, file: str, content_hash: str, language: str, facts: Any) -> None:
+        if not self._swept:
+            self._sweep()
         path = self._path(file, content_hash, language)
         payload = pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
         try:

@@ -197,6 +197,10 @@ def _empty(path: str, problems: list[ParseProblem]) -> PythonFacts:
     return PythonFacts(path, 0, (), (), (), None, (), (), tuple(problems))
 
 
+def _start_byte(node: ts.Node) -> int:
+    return node.start_byte
+
+
 class _Extractor:
     def __init__(self, path: str, data: bytes, root: ts.Node, problems: list[ParseProblem]):
         self.path = path
@@ -213,16 +217,19 @@ class _Extractor:
         spans = sorted(self._scope_spans)
         self._scope_spans = spans
         self._scope_starts = [s for s, _, _ in spans]
-        caps: dict[str, list[ts.Node]] = {}
+        # built in C; not reliably in document order, so every list but the large "name" one
+        # is sorted here and references are ordered by line by _references
+        caps: dict[str, list[ts.Node]] = {
+            k: v if k == "name" else sorted(v, key=_start_byte)
+            for k, v in ts.QueryCursor(tsu.query("python")).captures(self.root).items()}
         calls: list[tuple[ts.Node, ts.Node]] = []
-        for _, match in tsu.matches(tsu.query("python"), self.root):
-            if "call.function" in match:
-                calls.append((match["call.function"][0], match["call.arguments"][0]))
-                continue
-            for capture, nodes in match.items():
-                caps.setdefault(capture, []).extend(nodes)
+        for args in caps.get("call.arguments", ()):
+            call = args.parent
+            function = call.child_by_field_name("function") if call is not None else None
+            if function is not None:
+                calls.append((function, args))
         imports = [f for n in caps.get("import", []) for f in self._import_facts(n)]
-        references = self._references(caps.get("name", []))
+        references = self._references(caps.get("name", []), self._bound_names(imports))
         strings = self._strings(caps.get("string", []))
         strings.extend(self._dynamic_imports(calls))
         walks = self._package_walks(calls)
@@ -413,34 +420,50 @@ class _Extractor:
         return tuple(sorted(found))
 
     # -- references ----------------------------------------------------------------------------
-    def _references(self, names: list[ts.Node]) -> list[Reference]:
-        seen: set[tuple[str, str]] = set()
-        out: list[Reference] = []
+    def _bound_names(self, imports: list[ImportFact]) -> set[bytes] | None:
+        """Names this file binds at module level or by any import (the only heads a reads can
+        resolve through), or ``None`` when a star import may bind anything."""
+        names = {d.name for d in self.definitions}
+        for fact in imports:
+            if not fact.is_from:
+                names.add(fact.alias or fact.module.split(".")[0])
+                continue
+            for imported in fact.names:
+                if imported.name == "*":
+                    return None
+                names.add(imported.alias or imported.name)
+        return {n.encode() for n in names}
+
+    def _references(self, names: list[ts.Node], bound: set[bytes] | None) -> list[Reference]:
+        """Reads of names the file binds (plus dunders such as ``__file__``): a read of a
+        builtin, parameter or local resolves to nothing, so it is not recorded."""
+        first: dict[tuple[str, str], int] = {}  # (chain, scope) -> first line read
         data = self.data
         for node in names:
             head = data[node.start_byte:node.end_byte]
+            if bound is not None and head not in bound and not head.startswith(b"__"):
+                continue
             if head in (b"self", b"cls"):  # instance/class attributes: never module names
                 continue
             parent = node.parent
             if parent is None or not self._is_read(node, parent):
                 continue
             top = node
-            while (top.parent is not None and top.parent.type == "attribute"
-                   and top.parent.start_byte == top.start_byte
-                   and top.parent.child_by_field_name("object") == top):
-                top = top.parent
+            # an attribute node starting where ``top`` starts has ``top`` as its object
+            while (up := top.parent) is not None and up.type == "attribute" \
+                    and up.start_byte == top.start_byte:
+                top = up
             raw = data[top.start_byte:top.end_byte]
             if top is node or raw.replace(b".", b"").replace(b"_", b"").isalnum():
                 chain = raw.decode("utf-8", "replace")
             else:  # spaces, newlines or comments inside the chain
                 chain = _chain(top) or head.decode("utf-8", "replace")
-            scope = self._scope_of(node)
-            key = (chain, scope)
-            if key in seen:
-                continue
-            seen.add(key)
-            out.append(Reference(chain, scope, _line(node)))
-        return out
+            key = (chain, self._scope_of(node))
+            line = _line(node)
+            if key not in first or line < first[key]:
+                first[key] = line
+        return [Reference(chain, scope, line) for (chain, scope), line in
+                sorted(first.items(), key=lambda item: (item[1], item[0]))]
 
     @staticmethod
     def _is_read(node: ts.Node, parent: ts.Node) -> bool:
@@ -448,8 +471,8 @@ class _Extractor:
         if ptype in {"dotted_name", "aliased_import", "import_prefix", "parameters",
                      "lambda_parameters", "global_statement", "nonlocal_statement"}:
             return False
-        if ptype == "attribute":
-            return parent.child_by_field_name("object") == node
+        if ptype == "attribute":  # the object starts the attribute node, the name does not
+            return parent.start_byte == node.start_byte
         if ptype in {"function_definition", "class_definition"}:
             return parent.child_by_field_name("name") != node
         if ptype == "keyword_argument":
