@@ -24,6 +24,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from analyzer import __version__
+from analyzer.cli_perf import perf_options
+from analyzer.cli_perf import perf_settings as _perf
 from analyzer.discover import DiscoveryError
 from analyzer.errors import RootError, ScanError
 from analyzer.extract.treesitter import data_dir
@@ -92,26 +94,6 @@ def _write_atomic(path: Path, data: bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-
-
-def perf_options(func):
-    """--jobs/--cache-dir/--no-cache."""
-    func = click.option("--no-cache", is_flag=True, help="Neither read nor write the caches "
-                        "(per-file facts and whole-scan results).")(func)
-    func = click.option("--cache-dir", type=click.Path(path_type=Path), default=None,
-                        help="Cache folder (default: $XDG_CACHE_HOME/depgraph or "
-                             "~/.cache/depgraph).")(func)
-    return click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
-                        help="Worker processes for extraction (default: all cores).")(func)
-
-
-def _perf(jobs: int | None, cache_dir: Path | None, no_cache: bool, quiet: bool) -> dict:
-    from analyzer.extract.cache import default_cache_dir
-    from analyzer.extract.runner import stderr_progress
-
-    return {"jobs": jobs or os.cpu_count() or 1,
-            "cache_dir": None if no_cache else (cache_dir or default_cache_dir()),
-            "progress": stderr_progress if not quiet and sys.stderr.isatty() else None}
 
 
 def profile_options(func):

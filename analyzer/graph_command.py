@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from analyzer.cli_perf import perf_settings
 from analyzer.graph_export import FORMATS
 from analyzer.verify_command import scan_options
 
@@ -32,7 +33,8 @@ def _fail(message: str, code: int) -> None:
 def graph_command(path: Path, roots: tuple[str, ...], no_default_roots: bool,
                   keep_targets: tuple[str, ...], excludes: tuple[str, ...],
                   profile: str | None, drop: tuple[str, ...], keep: tuple[str, ...],
-                  no_profile: bool, fmt: str, out: Path | None, live_only: bool) -> None:
+                  no_profile: bool, fmt: str, out: Path | None, live_only: bool,
+                  jobs: int | None, cache_dir: Path | None, no_cache: bool) -> None:
     """Scan PATH and write its dependency graph (modules, symbols, files, ops, targets; edges
     with kind and file:line) as DOT, GraphML, node-link JSON or Mermaid."""
     from analyzer.analysis.roots import RootError
@@ -44,7 +46,8 @@ def graph_command(path: Path, roots: tuple[str, ...], no_default_roots: bool,
     try:
         result = run_scan(path, list(roots), use_default_roots=not no_default_roots,
                           excludes=excludes, keep_targets=keep_targets, profile=profile,
-                          drop=drop, keep=keep, use_profile=not no_profile)
+                          drop=drop, keep=keep, use_profile=not no_profile,
+                          **perf_settings(jobs, cache_dir, no_cache, out is None))
     except (DiscoveryError, ScanError) as exc:
         _fail(str(exc), 3)
     except RootError as exc:

@@ -21,6 +21,7 @@ import fnmatch
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from analyzer.analysis.roots import RootError
 from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, ImportFact
@@ -62,7 +63,7 @@ def verify_scan(path: Path, root_names: list[str], *, use_default_roots: bool = 
                 excludes: tuple[str, ...] = (), keep_targets: tuple[str, ...] = (),
                 profile: str | None = None, drop: tuple[str, ...] = (),
                 keep: tuple[str, ...] = (), use_profile: bool = True,
-                before: dict | None = None) -> Verification:
+                before: dict | None = None, **perf: Any) -> Verification:
     """Re-scan ``path`` and check it. A ``--keep-target`` naming no target is a problem of
     the tree (the pruning removed it), not a usage error: the scan is retried without it.
     Other scan errors (``ScanError``, ``RootError`` for roots, ``ProfileError``) propagate."""
@@ -72,7 +73,7 @@ def verify_scan(path: Path, root_names: list[str], *, use_default_roots: bool = 
         try:
             result = run_scan(path, root_names, use_default_roots=use_default_roots,
                               excludes=excludes, keep_targets=tuple(kept), profile=profile,
-                              drop=drop, keep=keep, use_profile=use_profile)
+                              drop=drop, keep=keep, use_profile=use_profile, **perf)
             break
         except RootError as exc:
             m = _UNKNOWN_TARGET.search(str(exc))

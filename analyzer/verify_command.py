@@ -15,6 +15,8 @@ from typing import Any
 
 import click
 
+from analyzer.cli_perf import perf_options, perf_settings
+
 EXIT_VERIFY = 8
 
 # (label, manifest totals key)
@@ -42,7 +44,7 @@ def scan_options(func: Any) -> Any:
     ]
     for option in reversed(options):
         func = option(func)
-    return func
+    return perf_options(func)
 
 
 def _fail(message: str, code: int) -> None:
@@ -68,7 +70,8 @@ def read_manifest(path: Path) -> dict[str, Any]:
 def verify_command(path: Path, roots: tuple[str, ...], no_default_roots: bool,
                    keep_targets: tuple[str, ...], excludes: tuple[str, ...],
                    profile: str | None, drop: tuple[str, ...], keep: tuple[str, ...],
-                   no_profile: bool, before: Path | None) -> None:
+                   no_profile: bool, before: Path | None, jobs: int | None,
+                   cache_dir: Path | None, no_cache: bool) -> None:
     """Re-scan the pruned tree at PATH and check it still holds together: live imports,
     dynamic imports and torch ops resolve, Python compiles, CMake sources and includes exist,
     kept targets are defined. Exit 8 with one `path:line: what` per problem."""
@@ -84,7 +87,8 @@ def verify_command(path: Path, roots: tuple[str, ...], no_default_roots: bool,
         verification = verify_scan(path, list(roots), use_default_roots=not no_default_roots,
                                    excludes=excludes, keep_targets=keep_targets,
                                    profile=profile, drop=drop, keep=keep,
-                                   use_profile=not no_profile, before=manifest)
+                                   use_profile=not no_profile, before=manifest,
+                                   **perf_settings(jobs, cache_dir, no_cache, False))
     except (DiscoveryError, ScanError) as exc:
         _fail(str(exc), 3)
     except RootError as exc:

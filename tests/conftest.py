@@ -8,9 +8,20 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
+_CACHE_HOME: list[str] = []
+
+
 def pytest_configure(config) -> None:
     """CLI runs in tests cache under a throwaway folder, never the user's ~/.cache."""
     import os
     import tempfile
 
-    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="depgraph-test-cache-")
+    _CACHE_HOME.append(tempfile.mkdtemp(prefix="depgraph-test-cache-"))
+    os.environ["XDG_CACHE_HOME"] = _CACHE_HOME[-1]
+
+
+def pytest_unconfigure(config) -> None:
+    import shutil
+
+    for folder in _CACHE_HOME:
+        shutil.rmtree(folder, ignore_errors=True)
