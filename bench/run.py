@@ -75,12 +75,12 @@ def run_once(cmd: list[str], ok: tuple[int, ...] = (0,)) -> tuple[float, int, in
 
 
 def depgraph_command(given: str | None) -> list[str]:
+    """The checkout's depgraph (the code next to this script), unless ``--depgraph`` says."""
     if given:
-        return given.split()
-    script = Path(sys.executable).with_name("depgraph")
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-c", "from analyzer.cli import main; main()"]
+        return shlex.split(given)
+    return [sys.executable, "-c",
+            f"import sys; sys.path.insert(0, {str(REPO)!r}); "
+            "from analyzer.cli import main; main()"]
 
 
 def tool_command(name: str) -> list[str] | None:

@@ -11,11 +11,11 @@ atomic (temp file + rename). Default location: ``$XDG_CACHE_HOME/depgraph`` or
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
 import shutil
-import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -48,22 +48,21 @@ _OWN_SUFFIXES = {".py", ".scm", ".toml", ".j2", ".json"}
 
 class FactsCache:
     """Facts under ``<directory>/facts/<tool fingerprint>/``; the folders of other
-    fingerprints (an older depgraph) are removed the first time this one writes."""
+    fingerprints (an older depgraph) are removed by :meth:`sweep` before a run writes."""
 
     def __init__(self, directory: Path):
+        self.base = directory
         self.root = directory / "facts"
         self.dir = self.root / tool_fingerprint()
         self.hits = 0
         self.misses = 0
-        self._swept = False
 
     def _path(self, path: str, content_hash: str, language: str) -> Path:
         key = hashlib.sha256(f"{language}:{path}:{content_hash}".encode()).hexdigest()
         return self.dir / key[:2] / key[2:]
 
-    def _sweep(self) -> None:
+    def sweep(self) -> None:
         """Remove the facts of other depgraph versions (they can never be hit again)."""
-        self._swept = True
         try:
             others = [p for p in self.root.iterdir() if p.is_dir() and p != self.dir]
         except OSError:
@@ -91,15 +90,19 @@ class FactsCache:
         return facts
 
     def put(self, file: str, content_hash: str, language: str, facts: Any) -> None:
-        if not self._swept:
-            self._sweep()
+        self.put_payload(file, content_hash, language,
+                         pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def put_payload(self, file: str, content_hash: str, language: str, payload: bytes) -> None:
+        """Store already pickled facts (extraction workers pickle once, for this and for
+        sending the facts back)."""
         path = self._path(file, content_hash, language)
-        payload = pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp = path.with_name(f".tmp-{os.getpid()}-{path.name}")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as f:
+            with open(tmp, "wb") as f:
                 f.write(hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
             os.replace(tmp, path)
         except OSError:
-            pass  # a cache that cannot be written only costs time
+            with contextlib.suppress(OSError):
+                tmp.unlink()  # a cache that cannot be written only costs time

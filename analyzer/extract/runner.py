@@ -9,6 +9,7 @@ a single-process run. Read errors become parse problems, never exceptions.
 from __future__ import annotations
 
 import hashlib
+import pickle
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -55,9 +56,34 @@ def extract_bytes(path: str, language: str, data: bytes) -> Any:
         return ParseProblem(path, 0, "extractor-error", f"{type(exc).__name__}: {exc}")
 
 
-def _extract_batch(batch: list[tuple[str, str, bytes]]) -> list[Any]:
+def _extract_batch(batch: list[tuple[str, str, str, bytes]],
+                   cache_dir: Path | None) -> list[bytes | ParseProblem]:
+    """Worker side: extract, pickle the facts once, store them in the cache from here, and
+    send the same bytes back (the main process only unpickles)."""
+    cache = FactsCache(cache_dir) if cache_dir is not None else None
+    out: list[bytes | ParseProblem] = []
     with gc_paused():
-        return [extract_bytes(path, language, data) for path, language, data in batch]
+        for path, language, digest, data in batch:
+            facts = extract_bytes(path, language, data)
+            if isinstance(facts, ParseProblem):
+                out.append(facts)
+                continue
+            payload = pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
+            if cache is not None:
+                cache.put_payload(path, digest, language, payload)
+            out.append(payload)
+    return out
+
+
+def _extract_local(batch: list[tuple[str, str, str, bytes]],
+                   cache: FactsCache | None) -> list[Any]:
+    out = []
+    for path, language, digest, data in batch:
+        facts = extract_bytes(path, language, data)
+        if cache is not None and not isinstance(facts, ParseProblem):
+            cache.put(path, digest, language, facts)
+        out.append(facts)
+    return out
 
 
 def _finish(source: SourceFile, digest: str, data: bytes, facts: Any) -> ExtractedFile:
@@ -94,6 +120,23 @@ def read_all(root: Path, sources: list[SourceFile]) -> list[ReadFile]:
     return out
 
 
+BATCH_BYTES = 256 * 1024
+
+
+def _batches(todo: list[tuple[int, str, bytes]]) -> list[list[tuple[int, str, bytes]]]:
+    """Largest files first, in batches of about ``BATCH_BYTES``: workers end together
+    instead of one finishing a batch of big files alone (longest processing time first)."""
+    batches: list[list[tuple[int, str, bytes]]] = []
+    size = BATCH_BYTES
+    for item in sorted(todo, key=lambda t: (-len(t[2]), t[0])):
+        if size >= BATCH_BYTES or len(batches[-1]) >= 64:
+            batches.append([])
+            size = 0
+        batches[-1].append(item)
+        size += len(item[2])
+    return batches
+
+
 def extract_all(root: Path, sources: list[SourceFile], *, jobs: int = 1,
                 cache: FactsCache | None = None,
                 progress: Callable[[int, int], None] | None = None,
@@ -116,30 +159,35 @@ def extract_all(root: Path, sources: list[SourceFile], *, jobs: int = 1,
     done = len(sources) - len(todo)
     if progress:
         progress(done, len(sources))
-    batches = [todo[k:k + 64] for k in range(0, len(todo), 64)]
+    batches = _batches(todo)
 
     def consume(batch: list[tuple[int, str, bytes]], results: list[Any]) -> None:
         nonlocal done
         for (i, digest, data), facts in zip(batch, results, strict=True):
-            source = sources[i]
-            if cache is not None and not isinstance(facts, ParseProblem):
-                cache.put(source.path, digest, source.language, facts)
-            out[i] = _finish(source, digest, data, facts)
+            if isinstance(facts, bytes):
+                facts = pickle.loads(facts)
+            out[i] = _finish(sources[i], digest, data, facts)
         done += len(batch)
         if progress:
             progress(done, len(sources))
 
-    payloads = [[(sources[i].path, sources[i].language, data) for i, _, data in b]
+    payloads = [[(sources[i].path, sources[i].language, digest, data) for i, digest, data in b]
                 for b in batches]
+    if cache is not None and todo:
+        cache.sweep()
     if jobs > 1 and len(batches) > 1:
         from concurrent.futures import ProcessPoolExecutor
 
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for batch, results in zip(batches, pool.map(_extract_batch, payloads), strict=True):
+        cache_dir = cache.base if cache is not None else None
+        with ProcessPoolExecutor(max_workers=jobs) as pool, gc_paused():
+            for batch, results in zip(batches, pool.map(_extract_batch, payloads,
+                                                        [cache_dir] * len(payloads)),
+                                      strict=True):
                 consume(batch, results)
     else:
-        for batch, payload in zip(batches, payloads, strict=True):
-            consume(batch, _extract_batch(payload))
+        with gc_paused():
+            for batch, payload in zip(batches, payloads, strict=True):
+                consume(batch, _extract_local(payload, cache))
     return [x for x in out if x is not None]
 
 
