@@ -153,6 +153,8 @@ def _restore_gc() -> None:
 @click.option("--no-result-cache", is_flag=True,
               help="Recompute the analysis even when no input changed (the facts cache is "
                    "still used).")
+@click.option("--timings", "show_timings", is_flag=True,
+              help="Print the seconds each stage took on stderr.")
 @profile_options
 @perf_options
 def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_roots: bool,
@@ -160,7 +162,7 @@ def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_ro
          formats: tuple[str, ...], fail_on_removable: bool, no_result_cache: bool,
          profile: str | None, drop: tuple[str, ...], keep: tuple[str, ...],
          strict: bool, no_profile: bool, jobs: int | None, cache_dir: Path | None,
-         no_cache: bool) -> None:
+         no_cache: bool, show_timings: bool) -> None:
     """Scan PATH (default: the bundled sample repo) and write the manifest and the report."""
     from analyzer.result_cache import ResultCache, scan_key
     from analyzer.scan_inputs import gather_inputs
@@ -177,24 +179,31 @@ def scan(path: Path | None, roots: tuple[str, ...], out_dir: Path, no_default_ro
              if perf["cache_dir"] is not None and not no_result_cache else None)
     key = scan_key(inputs, {"roots": roots, "default_roots": not no_default_roots,
                             "keep_targets": keep_targets, "drop": drop, "keep": keep})
+    t0 = time.perf_counter()
     entry = cache.get(key) if cache is not None else None
     cached = entry is not None and all(f in entry.outputs for f in fmts)
+    stages = {**inputs.timings, "result cache": time.perf_counter() - t0}
     if not cached:
         entry = _analyze(inputs, roots, not no_default_roots, keep_targets, drop, keep, perf,
                          fmts)
+        stages.update(entry.timings)
         if cache is not None and not inputs.changed_since_key:
             cache.put(key, entry)
     assert entry is not None
     _check_strict(entry.stale, strict)
-    written: list[Path] = []
+    t0 = time.perf_counter()
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         for fmt in fmts:
             for name, data in entry.outputs[fmt].items():
                 _write_atomic(out_dir / name, data)
-                written.append(out_dir / name)
     except OSError as exc:
         _fail(f"cannot write to {out_dir}: {exc.strerror or exc}", EXIT_OUTPUT)
+    stages["write"] = time.perf_counter() - t0
+    if show_timings:
+        stages["total"] = time.perf_counter() - started
+        click.echo("timings: " + ", ".join(f"{k} {v:.2f}s" for k, v in stages.items()),
+                   err=True)
     if not quiet:
         for line in entry.stderr:
             click.echo(line, err=True)
@@ -221,10 +230,13 @@ def _analyze(inputs: ScanInputs, roots: tuple[str, ...], default_roots: bool,
     result = _or_exit(analyze, inputs, list(roots), use_default_roots=default_roots,
                       keep_targets=keep_targets, drop=drop, keep=keep, **perf)
     stdout, stderr = summary_lines(result)
+    t0 = time.perf_counter()
     with gc_paused():
         outputs = {f: render(result, f) for f in fmts}
+    timings = {k: v for k, v in result.timings.items() if k not in inputs.timings}
+    timings["render"] = time.perf_counter() - t0
     return CachedScan(outputs, stdout, stderr, list(result.profile.stale),
-                      bool(result.plan.deletions), dict(result.timings))
+                      bool(result.plan.deletions), timings)
 
 
 @main.command()

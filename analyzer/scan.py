@@ -153,6 +153,8 @@ def _analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: bo
     project = cmake_eval.evaluate(cmake_facts, frozenset(files))
     problems.extend(project.problems)
     index = ModuleIndex(modules, extension_modules(project))
+    timings["resolve"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
     # Deletion scope: modules of regular top-level packages (an __init__.py at the top), so
     # loose scripts, benchmarks and examples outside packages are never planned.
     in_scope = {m.path for m in modules if not is_test_path(m.path)
@@ -169,6 +171,8 @@ def _analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: bo
     for m, ranges in registry.dead_lines.items():
         dead_lines.setdefault(m, []).extend(ranges)
     index.dead_lines = {m: sorted(r) for m, r in dead_lines.items()}
+    timings["fold"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
     graph, unresolved = build_python_graph(
         index, graph_options(use, index, {m: tuple(sorted(r)) for m, r in dead_lines.items()},
                              frozen))
@@ -194,6 +198,8 @@ def _analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: bo
         + resolve_targets(kept, graph, native) + all_family_modules(use, index)
         + never_delete_nodes(use, graph)))
     liveness = compute_liveness(graph, roots)
+    timings["liveness"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
     plan = build_plan(graph, liveness, index, files, in_scope)
     plan_tests(graph, liveness, index, files, {m.path for m in modules
                                                 if is_test_path(m.path)}, plan)
@@ -203,7 +209,7 @@ def _analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: bo
     plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
     features = analyze_features(graph, liveness, use.features,
                                 feature_nodes(graph, use.features, use.kept_features), plan)
-    timings["analyze"] = time.perf_counter() - t0
+    timings["plan"] = time.perf_counter() - t0
     return ScanResult(found.root, found, files, index, graph, roots, list(root_names),
                       default_roots, liveness, plan, native, native_summary, list(kept),
                       use, features, in_scope,

@@ -100,7 +100,7 @@ def gather_inputs(path: Path, *, excludes: tuple[str, ...] = (), profile: str | 
             continue
         except OSError as exc:
             entry_files[rel] = str(exc)
-    timings["read"] = time.perf_counter() - t0
+    timings["fingerprint"] = time.perf_counter() - t0
     return ScanInputs(found, chosen, use_profile, digests, errors, entry_files, timings, data)
 
 

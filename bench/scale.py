@@ -83,16 +83,22 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.runs} runs each, medians\n")
     tools = " ruff s | vulture s |" if args.with_tools else ""
     print(f"| scale | Python files | lines (all) | cold s | warm s | peak RSS MiB | "
-          f"cold s per 1k lines | vs x{rows[0]['scale']} |{tools}")
-    print("|---|---|---|---|---|---|---|---|" + ("---|---|" if args.with_tools else ""))
+          f"cold s per 1k lines | vs x{rows[0]['scale']} | marginal cold s per 1k lines |"
+          f"{tools}")
+    print("|---|---|---|---|---|---|---|---|---|" + ("---|---|" if args.with_tools else ""))
     base = rows[0]["cold"] / rows[0]["lines"] * 1000
+    prev = None
     for r in rows:
         per_k = r["cold"] / r["lines"] * 1000
+        # cost of the lines added since the previous scale: flat or falling = linear growth
+        marginal = ("-" if prev is None else
+                    f"{(r['cold'] - prev['cold']) / (r['lines'] - prev['lines']) * 1000:.4f}")
         extra = (f" {r.get('ruff', float('nan')):.2f} | {r.get('vulture', float('nan')):.2f} |"
                  if args.with_tools else "")
         print(f"| x{r['scale']} | {r['py_files']} | {r['lines']} | {r['cold']:.2f} | "
-              f"{r['warm']:.2f} | {r['rss'] / 1024:.0f} | {per_k:.4f} | {per_k / base:.2f} |"
-              + extra)
+              f"{r['warm']:.2f} | {r['rss'] / 1024:.0f} | {per_k:.4f} | {per_k / base:.2f} | "
+              f"{marginal} |" + extra)
+        prev = r
     return 0
 
 

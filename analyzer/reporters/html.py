@@ -32,6 +32,7 @@ import jinja2
 import networkx as nx
 
 from analyzer.analysis.features import FeatureReport
+from analyzer.analysis.liveness import SUPER_ROOT
 from analyzer.analysis.why import describe
 from analyzer.extract.treesitter import data_dir
 from analyzer.graph import NOT_FOLLOWED
@@ -227,11 +228,12 @@ def why_data(result: ScanResult) -> dict[str, Any]:
     def add(node: str) -> int:
         if node in index:
             return index[node]
-        chain = live.chain(node)
-        parent = add(chain[-2]) if len(chain) > 1 else -1
+        up = live.parents.get(node)  # the chain's previous step, straight from the BFS tree
+        up = up if up is not None and up != SUPER_ROOT and up in live.live else None
+        parent = add(up) if up is not None else -1
         kind = origin = ""
-        if parent >= 0:
-            e = graph.edges[chain[-2], node]
+        if up is not None:
+            e = graph.edges[up, node]
             kind = e["kind"]
             origin = f"{e['file']}:{e['line']}" if e.get("file") else "the build"
         index[node] = len(rows)
