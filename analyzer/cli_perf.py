@@ -28,8 +28,8 @@ def perf_settings(jobs: int | None, cache_dir: Path | None, no_cache: bool,
                   quiet: bool) -> dict[str, Any]:
     """run_scan keywords; a progress bar only on a terminal and when not ``quiet``."""
     from analyzer.extract.cache import default_cache_dir
-    from analyzer.extract.runner import stderr_progress
+    from analyzer.extract.runner import ProgressBar
 
     return {"jobs": jobs or os.cpu_count() or 1,
             "cache_dir": None if no_cache else (cache_dir or default_cache_dir()),
-            "progress": stderr_progress if not quiet and sys.stderr.isatty() else None}
+            "progress": ProgressBar() if not quiet and sys.stderr.isatty() else None}

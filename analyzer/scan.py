@@ -41,7 +41,7 @@ from analyzer.discover import Discovery, module_name
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.extract.cuda import CudaFacts
-from analyzer.extract.runner import ExtractedFile, extract_all
+from analyzer.extract.runner import ExtractedFile, Progress, extract_all
 from analyzer.gc_pause import gc_paused
 from analyzer.graph import build_python_graph
 from analyzer.model import ParseProblem
@@ -94,7 +94,7 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
              profile: str | None = None, drop: tuple[str, ...] = (),
              keep: tuple[str, ...] = (), use_profile: bool = True, jobs: int = 1,
              cache_dir: Path | None = None,
-             progress: Callable[[int, int], None] | None = None) -> ScanResult:
+             progress: Callable[[Progress], None] | None = None) -> ScanResult:
     inputs = gather_inputs(path, excludes=excludes, profile=profile, use_profile=use_profile,
                            cache_dir=cache_dir)
     return analyze(inputs, root_names, use_default_roots=use_default_roots,
@@ -105,7 +105,7 @@ def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = Tru
 def analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: bool = True,
             keep_targets: tuple[str, ...] = (), drop: tuple[str, ...] = (),
             keep: tuple[str, ...] = (), jobs: int = 1, cache_dir: Path | None = None,
-            progress: Callable[[int, int], None] | None = None) -> ScanResult:
+            progress: Callable[[Progress], None] | None = None) -> ScanResult:
     """Extract -> resolve -> graph -> liveness -> plan over inputs already read."""
     with gc_paused():
         return _analyze(inputs, root_names, use_default_roots=use_default_roots,
@@ -116,7 +116,7 @@ def analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: boo
 def _analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: bool,
              keep_targets: tuple[str, ...], drop: tuple[str, ...], keep: tuple[str, ...],
              jobs: int, cache_dir: Path | None,
-             progress: Callable[[int, int], None] | None) -> ScanResult:
+             progress: Callable[[Progress], None] | None) -> ScanResult:
     found, chosen = inputs.discovery, inputs.profile
     timings = dict(inputs.timings)
     use = profile_use(chosen, merge_drops(chosen, drop, keep))

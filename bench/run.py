@@ -91,13 +91,20 @@ def tool_command(name: str) -> list[str] | None:
     return [found] if found else None
 
 
+SKIP_DIRS = {"test", "tests", "examples", "example", "benchmark", "benchmarks", "docs", ".git"}
+
+
 def pick_changed_file(tree: Path) -> str:
-    """A mid-sized Python file of the first package under the tree (deterministic)."""
+    """A mid-sized module of a package (a folder with ``__init__.py``), outside tests,
+    examples and benchmarks: the kind of file a user edits (deterministic)."""
     candidates = sorted(p for p in tree.rglob("*.py")
-                        if "test" not in p.parts and ".git" not in p.parts)
-    sized = sorted(candidates, key=lambda p: (p.stat().st_size, str(p)))
-    if not sized:
+                        if not SKIP_DIRS & set(p.relative_to(tree).parts)
+                        and (p.parent / "__init__.py").exists() and p.name != "__init__.py")
+    if not candidates:
+        candidates = sorted(tree.rglob("*.py"))
+    if not candidates:
         raise SystemExit(f"bench: no Python file under {tree}")
+    sized = sorted(candidates, key=lambda p: (p.stat().st_size, str(p)))
     return str(sized[len(sized) // 2].relative_to(tree))
 
 

@@ -3,11 +3,12 @@ survives corruption, and re-extracts only changed files."""
 
 from __future__ import annotations
 
+import io
 import shutil
 
 from analyzer.discover import discover
 from analyzer.extract.cache import FactsCache
-from analyzer.extract.runner import extract_all
+from analyzer.extract.runner import Progress, ProgressBar, extract_all
 from tests.helpers import MINI_SGLANG
 
 
@@ -59,3 +60,29 @@ def test_facts_of_another_depgraph_version_are_swept(tmp_path):
     extract_all(found.root, list(found.files)[:3], cache=cache)
     assert not old.parent.exists()
     assert cache.dir.parent == tmp_path / "cache" / "facts" and any(cache.dir.rglob("*"))
+
+
+def test_progress_reports_cached_and_parsed_files(tmp_path):
+    found = discover(MINI_SGLANG)
+    files = list(found.files)
+    seen: list[Progress] = []
+    extract_all(found.root, files, cache=FactsCache(tmp_path / "c"), progress=seen.append)
+    assert seen[0] == Progress(len(files), 0, 0, len(files))
+    assert seen[-1] == Progress(len(files), 0, len(files), len(files))
+    seen.clear()  # all cached: nothing to parse, nothing reported
+    extract_all(found.root, files, cache=FactsCache(tmp_path / "c"), progress=seen.append)
+    assert seen == []
+
+
+def test_progress_bar_stays_quiet_for_a_moment_then_draws():
+    out = io.StringIO()
+    quick = ProgressBar(out, delay=60)
+    quick(Progress(10, 4, 0, 6))
+    quick(Progress(10, 4, 6, 6))
+    assert out.getvalue() == ""  # done before the delay: nothing drawn
+    slow = ProgressBar(out, delay=0)
+    slow(Progress(10, 4, 3, 6))
+    slow(Progress(10, 4, 6, 6))
+    lines = out.getvalue()
+    assert "10 files, 4 cached, parsing" in lines and "3/6" in lines
+    assert lines.endswith("6/6\n")

@@ -11,10 +11,11 @@ from __future__ import annotations
 import hashlib
 import pickle
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from analyzer.extract.cache import FactsCache
 from analyzer.gc_pause import gc_paused
@@ -139,7 +140,7 @@ def _batches(todo: list[tuple[int, str, bytes]]) -> list[list[tuple[int, str, by
 
 def extract_all(root: Path, sources: list[SourceFile], *, jobs: int = 1,
                 cache: FactsCache | None = None,
-                progress: Callable[[int, int], None] | None = None,
+                progress: Callable[[Progress], None] | None = None,
                 read: list[ReadFile] | None = None) -> list[ExtractedFile]:
     """Facts of every source, in order; ``read`` (from :func:`read_all`) spares a re-read."""
     reads = read if read is not None else read_all(root, sources)
@@ -156,20 +157,20 @@ def extract_all(root: Path, sources: list[SourceFile], *, jobs: int = 1,
             out[i] = _finish(source, digest, data, facts)
         else:
             todo.append((i, digest, data))
-    done = len(sources) - len(todo)
-    if progress:
-        progress(done, len(sources))
+    cached, parsed = len(sources) - len(todo), 0
+    if progress and todo:
+        progress(Progress(len(sources), cached, 0, len(todo)))
     batches = _batches(todo)
 
     def consume(batch: list[tuple[int, str, bytes]], results: list[Any]) -> None:
-        nonlocal done
+        nonlocal parsed
         for (i, digest, data), facts in zip(batch, results, strict=True):
             if isinstance(facts, bytes):
                 facts = pickle.loads(facts)
             out[i] = _finish(sources[i], digest, data, facts)
-        done += len(batch)
+        parsed += len(batch)
         if progress:
-            progress(done, len(sources))
+            progress(Progress(len(sources), cached, parsed, len(todo)))
 
     payloads = [[(sources[i].path, sources[i].language, digest, data) for i, digest, data in b]
                 for b in batches]
@@ -191,11 +192,40 @@ def extract_all(root: Path, sources: list[SourceFile], *, jobs: int = 1,
     return [x for x in out if x is not None]
 
 
-def stderr_progress(done: int, total: int) -> None:
-    """A one-line progress bar on stderr (callers pass it only for a terminal)."""
-    width = 30
-    filled = width * done // max(total, 1)
-    sys.stderr.write(f"\rextracting [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-    if done >= total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
+@dataclass(frozen=True)
+class Progress:
+    """Where extraction is: files discovered, taken from the cache, parsed so far, to parse.
+    Reported only when something has to be parsed, after each batch."""
+
+    files: int
+    cached: int
+    parsed: int
+    to_parse: int
+
+
+class ProgressBar:
+    """A one-line progress bar on a terminal stream, drawn only once the work has taken more
+    than ``delay`` seconds (a fast, mostly cached scan prints nothing)."""
+
+    def __init__(self, stream: TextIO | None = None, delay: float = 0.5, width: int = 30):
+        self.stream = stream or sys.stderr
+        self.delay = delay
+        self.width = width
+        self.started: float | None = None
+        self.drawn = False
+
+    def __call__(self, p: Progress) -> None:
+        now = time.monotonic()
+        if self.started is None:
+            self.started = now
+        done = p.parsed >= p.to_parse
+        if not self.drawn and (now - self.started < self.delay or done):
+            return
+        filled = self.width * p.parsed // max(p.to_parse, 1)
+        self.stream.write(f"\rdepgraph: {p.files} files, {p.cached} cached, parsing "
+                          f"[{'#' * filled}{'.' * (self.width - filled)}] "
+                          f"{p.parsed}/{p.to_parse}")
+        self.drawn = True
+        if done:
+            self.stream.write("\n")
+        self.stream.flush()
