@@ -20,10 +20,10 @@ import contextlib
 import hashlib
 import os
 import pickle
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from analyzer.cache_files import read_checked, write_checked
 from analyzer.extract.cache import tool_fingerprint
 from analyzer.scan_inputs import ScanInputs
 
@@ -66,13 +66,9 @@ class ResultCache:
         self.dir = directory / "results"
 
     def get(self, key: str) -> CachedScan | None:
-        try:
-            raw = (self.dir / key).read_bytes()
-        except OSError:
-            return None
-        digest, _, payload = raw.partition(b"\n")
-        if hashlib.sha256(payload).hexdigest().encode() != digest:
-            return None  # corrupted or partial: recomputed, then overwritten
+        payload = read_checked(self.dir / key)
+        if payload is None:
+            return None  # missing, corrupted or partial: recomputed, then overwritten
         try:
             entry = pickle.loads(payload)
         except Exception:  # an unreadable pickle is a miss, never an error
@@ -84,16 +80,9 @@ class ResultCache:
         return entry
 
     def put(self, key: str, entry: CachedScan) -> None:
-        payload = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
-        try:
-            self.dir.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.dir, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as f:
-                f.write(hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
-            os.replace(tmp, self.dir / key)
+        write_checked(self.dir / key, pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
+        with contextlib.suppress(OSError):
             self._prune()
-        except OSError:
-            pass  # a cache that cannot be written only costs time
 
     def _prune(self) -> None:
         entries = []

@@ -11,7 +11,6 @@ atomic (temp file + rename). Default location: ``$XDG_CACHE_HOME/depgraph`` or
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import pickle
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer import __version__
+from analyzer.cache_files import read_checked, write_checked
 from analyzer.extract.treesitter import data_dir
 
 
@@ -71,20 +71,15 @@ class FactsCache:
             shutil.rmtree(other, ignore_errors=True)
 
     def get(self, file: str, content_hash: str, language: str) -> Any | None:
-        path = self._path(file, content_hash, language)
-        try:
-            raw = path.read_bytes()
-        except OSError:
-            self.misses += 1
-            return None
-        digest, _, payload = raw.partition(b"\n")
-        if hashlib.sha256(payload).hexdigest().encode() != digest:
-            self.misses += 1  # corrupted or partial: rebuilt by the caller
-            return None
-        try:
-            facts = pickle.loads(payload)
-        except Exception:  # an unreadable pickle is a miss, never an error
-            self.misses += 1
+        payload = read_checked(self._path(file, content_hash, language))
+        facts = None
+        if payload is not None:
+            try:
+                facts = pickle.loads(payload)
+            except Exception:  # an unreadable pickle is a miss, never an error
+                facts = None
+        if facts is None:
+            self.misses += 1  # missing, corrupted or partial: rebuilt by the caller
             return None
         self.hits += 1
         return facts
@@ -96,13 +91,4 @@ class FactsCache:
     def put_payload(self, file: str, content_hash: str, language: str, payload: bytes) -> None:
         """Store already pickled facts (extraction workers pickle once, for this and for
         sending the facts back)."""
-        path = self._path(file, content_hash, language)
-        tmp = path.with_name(f".tmp-{os.getpid()}-{path.name}")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "wb") as f:
-                f.write(hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
-            os.replace(tmp, path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                tmp.unlink()  # a cache that cannot be written only costs time
+        write_checked(self._path(file, content_hash, language), payload)

@@ -13,12 +13,11 @@ checked like the other caches (a bad file is ignored and rebuilt).
 from __future__ import annotations
 
 import hashlib
-import os
 import pickle
-import tempfile
 import time
 from pathlib import Path
 
+from analyzer.cache_files import read_checked, write_checked
 from analyzer.model import SourceFile
 
 RACY_NS = 2_000_000_000  # FAT's 2 s granularity is the coarsest in use
@@ -35,12 +34,8 @@ class DigestIndex:
         self.changed = False
 
     def _load(self) -> dict[str, Entry]:
-        try:
-            raw = self.path.read_bytes()
-        except OSError:
-            return {}
-        digest, _, payload = raw.partition(b"\n")
-        if hashlib.sha256(payload).hexdigest().encode() != digest:
+        payload = read_checked(self.path)
+        if payload is None:
             return {}
         try:
             data = pickle.loads(payload)
@@ -74,15 +69,7 @@ class DigestIndex:
             return
         for p in stale:
             del self.entries[p]
-        payload = pickle.dumps(self.entries, protocol=pickle.HIGHEST_PROTOCOL)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=".tmp-")
-            with os.fdopen(fd, "wb") as f:
-                f.write(hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
-            os.replace(tmp, self.path)
-        except OSError:
-            pass  # an index that cannot be written only costs time
+        write_checked(self.path, pickle.dumps(self.entries, protocol=pickle.HIGHEST_PROTOCOL))
         self.changed = False
 
 

@@ -1,0 +1,40 @@
+"""Cache stage helpers: the one file format every depgraph cache uses (facts, digests,
+results) — ``<sha256 of the payload>\\n<payload>`` — checked on read and written atomically.
+
+A file whose digest does not match (corrupted, truncated, half-written) reads as missing, so a
+cache is rebuilt and never trusted blindly; a write goes to a temporary name in the same folder
+and is renamed into place, so readers never see a partial file. Write failures are swallowed:
+a cache that cannot be written only costs time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from pathlib import Path
+
+
+def read_checked(path: Path) -> bytes | None:
+    """The payload of a cache file, or ``None`` when it is missing or does not check out."""
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    digest, _, payload = raw.partition(b"\n")
+    if hashlib.sha256(payload).hexdigest().encode() != digest:
+        return None
+    return payload
+
+
+def write_checked(path: Path, payload: bytes) -> None:
+    """Atomically write ``payload`` with its digest; failures are ignored."""
+    tmp = path.with_name(f".tmp-{os.getpid()}-{path.name}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
