@@ -144,11 +144,16 @@ class _Walker:
         self.init_dirs: set[str] = set()
         self.project_dirs: set[str] = set()
         self.metadata: list[str] = []  # pyproject.toml / setup.cfg paths
+        # what the walk depended on, for analyzer.discover_cache: folders listed, and files
+        # read (ignore files, packaging metadata) or looked for
+        self.visited: list[str] = []
+        self.deps: list[str] = []
 
     def _problem(self, rel: str, kind: str, message: str) -> None:
         self.problems.append(ParseProblem(rel or ".", 0, kind, message))
 
     def _read_text(self, abspath: str, rel: str) -> str | None:
+        self.deps.append(abspath)
         try:
             with open(abspath, encoding="utf-8", errors="replace") as fh:
                 return fh.read()
@@ -167,6 +172,7 @@ class _Walker:
     def walk(self) -> None:
         lists: list[PatternList] = []
         exclude = os.path.join(self.root, ".git", "info", "exclude")
+        self.deps.append(exclude)
         if os.path.isfile(exclude):
             text = self._read_text(exclude, ".git/info/exclude")
             if text:
@@ -180,6 +186,7 @@ class _Walker:
 
     def _walk_dir(self, absdir: str, rel: str, lists: list[PatternList],
                   chain: tuple[str, ...], stack: list[Any]) -> None:
+        self.visited.append(absdir)
         try:
             with os.scandir(absdir) as it:
                 entries = sorted(it, key=lambda e: e.name)
@@ -388,6 +395,11 @@ def _root_of(path: str, init_dirs: set[str], declared: set[str], project: set[st
 
 def discover(root: Path, *, extra_excludes: tuple[str, ...] = ()) -> Discovery:
     """Walk ``root`` and return its source files, Python source roots and problems."""
+    return walk_tree(root, extra_excludes)[0]
+
+
+def resolve_root(root: Path) -> Path:
+    """The scanned folder, resolved; ``DiscoveryError`` when it cannot be walked at all."""
     path = Path(root)
     try:
         resolved = path.resolve()
@@ -398,6 +410,14 @@ def discover(root: Path, *, extra_excludes: tuple[str, ...] = ()) -> Discovery:
         raise DiscoveryError(f"path does not exist: {path}")
     if not is_dir:
         raise DiscoveryError(f"not a directory: {path}")
+    return resolved
+
+
+def walk_tree(root: Path, extra_excludes: tuple[str, ...] = ()
+              ) -> tuple[Discovery, list[str], list[str]]:
+    """The discovery, plus the folders the walk listed and the files it read or looked for
+    (what a cached discovery must re-check)."""
+    resolved = resolve_root(root)
     walker = _Walker(resolved, tuple(extra_excludes))
     walker.walk()
     declared = _declared_roots(walker)
@@ -406,9 +426,10 @@ def discover(root: Path, *, extra_excludes: tuple[str, ...] = ()) -> Discovery:
         _root_of(f.path, init_dirs, declared, walker.project_dirs)
         for f in walker.files if f.language == "python"
     }
-    return Discovery(
+    found = Discovery(
         root=resolved,
         files=tuple(sorted(walker.files, key=lambda f: f.path)),
         python_roots=tuple(sorted(roots)),
         problems=tuple(sorted(walker.problems, key=lambda p: (p.path, p.kind))),
     )
+    return found, walker.visited, walker.deps

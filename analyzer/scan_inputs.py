@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from analyzer.discover import Discovery, discover
+from analyzer.discover_cache import discover_cached
 from analyzer.errors import ScanError
 from analyzer.extract.digests import DigestIndex, now_ns
 from analyzer.extract.runner import ReadFile, read_all
@@ -66,7 +67,8 @@ def gather_inputs(path: Path, *, excludes: tuple[str, ...] = (), profile: str | 
     With ``cache_dir``, files whose stat signature is unchanged since they were last hashed
     are not read (:class:`analyzer.extract.digests.DigestIndex`)."""
     t0 = time.perf_counter()
-    found = discover(path, extra_excludes=excludes)
+    found = (discover_cached(path, excludes, cache_dir) if cache_dir is not None
+             else discover(path, extra_excludes=excludes))
     chosen = select_profile(found.root, profile) if use_profile else None
     if not any(f.language == "python" for f in found.files):
         raise ScanError(f"no Python files under {path}")
