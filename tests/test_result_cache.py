@@ -107,3 +107,21 @@ def test_digest_index_survives_a_corrupt_file(tmp_path):
     index.path.parent.mkdir(parents=True)
     index.path.write_bytes(b"garbage\nnot a pickle")
     assert DigestIndex(tmp_path / "cache", tmp_path).entries == {}
+
+
+def test_reused_results_keep_exit_codes_and_strictness(tmp_path):
+    repo = write_tree(tmp_path / "repo", TREE)
+    args = ["scan", str(repo), "--out", str(tmp_path / "o"), "--cache-dir", str(tmp_path / "c"),
+            "--fail-on-removable"]
+    first = CliRunner().invoke(main, args)
+    second = CliRunner().invoke(main, args)
+    assert first.exit_code == second.exit_code == 1  # util.unused is removable both times
+    assert REUSED in second.output
+    # a stale profile entry fails --strict whether the result is computed or reused
+    (repo / "depgraph.toml").write_text(
+        'name = "t"\n[[never_delete]]\npath = "nothing/here.py"\nreason = "gone"\n')
+    strict = ["scan", str(repo), "--out", str(tmp_path / "o"), "--cache-dir",
+              str(tmp_path / "c"), "--strict"]
+    assert CliRunner().invoke(main, strict).exit_code == 6
+    again = CliRunner().invoke(main, strict)
+    assert again.exit_code == 6 and "stale profile entry" in again.output
