@@ -62,6 +62,9 @@ _PACKAGE_WALK_CALLS = {
     "os.scandir": "listdir",
     "glob.glob": "listdir",
 }
+# last segments of the callees above: the cheap first test of a call
+_CALL_NAMES = {c.rsplit(".", 1)[-1].encode() for c in (*_DYNAMIC_IMPORT_CALLS,
+                                                        *_PACKAGE_WALK_CALLS)}
 _DEF_TYPES = {"function_definition", "class_definition"}
 _COMPOUND_TYPES = {
     "if_statement",
@@ -223,10 +226,14 @@ class _Extractor:
             k: v if k == "name" else sorted(v, key=_start_byte)
             for k, v in ts.QueryCursor(tsu.query("python")).captures(self.root).items()}
         calls: list[tuple[ts.Node, ts.Node]] = []
+        data = self.data
         for args in caps.get("call.arguments", ()):
             call = args.parent
             function = call.child_by_field_name("function") if call is not None else None
-            if function is not None:
+            # only calls whose callee ends in a name of interest (import_module, iter_modules,
+            # ...) are kept: the last segment is cut from the bytes, no tree walk
+            if function is not None and data[function.start_byte:function.end_byte].rsplit(
+                    b".", 1)[-1].strip() in _CALL_NAMES:
                 calls.append((function, args))
         imports = [f for n in caps.get("import", []) for f in self._import_facts(n)]
         references = self._references(caps.get("name", []), self._bound_names(imports))
