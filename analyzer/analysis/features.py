@@ -16,7 +16,7 @@ import dataclasses
 import fnmatch
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 
 import networkx as nx
 
@@ -68,11 +68,13 @@ def _any_identifier(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns))
 
 
+@lru_cache(maxsize=65536)  # every symbol of a file asks about the same path
 def path_matches(path: str, patterns: tuple[str, ...]) -> bool:
     rx = _any_glob(tuple(patterns))
     return rx is not None and rx.match(path) is not None
 
 
+@lru_cache(maxsize=65536)
 def identifier_matches(name: str, patterns: tuple[str, ...]) -> bool:
     rx = _any_identifier(tuple(patterns))
     return rx is not None and rx.match(name) is not None

@@ -100,9 +100,6 @@ def fold_module(module: str, facts: PythonFacts, index: ModuleIndex, ctx: GuardC
 def _fold_if(module: str, b: Branch, ev: Evaluator, ctx: GuardContext
              ) -> list[tuple[DeadRegion, tuple[int, int]]]:
     clauses = b.clauses
-    if not ctx.fold_type_checking and any(
-            c.cond is not None and _mentions(c.cond, "TYPE_CHECKING") for c in clauses):
-        return []
     dead: list[bool] = []
     why: list[str] = []
     taken: str | None = None  # reason of the first clause known True
@@ -129,6 +126,9 @@ def _fold_if(module: str, b: Branch, ev: Evaluator, ctx: GuardContext
             dead.append(True)
             why.append(f"{_header(c)} folds to False{notes}")
     if not any(dead):
+        return []
+    if not ctx.fold_type_checking and any(  # checked only once something folds: it rarely does
+            c.cond is not None and _mentions(c.cond, "TYPE_CHECKING") for c in clauses):
         return []
     stmt = (b.start_line, b.end_line)
     out: list[tuple[DeadRegion, tuple[int, int]]] = []
