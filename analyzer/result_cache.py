@@ -58,6 +58,11 @@ def scan_key(inputs: ScanInputs, options: dict[str, object]) -> str:
         put(source.path, source.language, inputs.digests[i], inputs.errors.get(i))
     for rel, data in sorted(inputs.entry_point_files.items()):
         put(rel, data)
+    if inputs.profile is not None and not inputs.profile.source.startswith("builtin:"):
+        try:  # the text too, not only what it means: reports quote its line numbers
+            put(Path(inputs.profile.source).read_bytes())
+        except OSError as exc:
+            put(str(exc))
     return h.hexdigest()
 
 

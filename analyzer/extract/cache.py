@@ -16,6 +16,7 @@ import os
 import pickle
 import shutil
 from functools import cache
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +32,15 @@ def default_cache_dir() -> Path:
 
 @cache
 def tool_fingerprint() -> str:
-    """depgraph's version plus a hash of its own code and data (queries, templates, built-in
-    profiles): an upgrade, or an edit of an editable install, invalidates every cache."""
+    """depgraph's version, the tree-sitter and grammar versions, and a hash of its own code
+    and data (queries, templates, built-in profiles): an upgrade of any of them, or an edit of
+    an editable install, invalidates every cache."""
     h = hashlib.sha256(__version__.encode())
+    for dist in _PARSERS:  # a new grammar parses differently
+        try:
+            h.update(f"{dist}={metadata.version(dist)}".encode())
+        except metadata.PackageNotFoundError:
+            h.update(f"{dist}=?".encode())
     package = Path(__file__).resolve().parent.parent
     files = [p for p in package.rglob("*") if p.suffix in _OWN_SUFFIXES and p.is_file()]
     for folder in ("queries", "templates"):
@@ -44,6 +51,7 @@ def tool_fingerprint() -> str:
 
 
 _OWN_SUFFIXES = {".py", ".scm", ".toml", ".j2", ".json"}
+_PARSERS = ("tree-sitter", "tree-sitter-python", "tree-sitter-cuda", "tree-sitter-cmake")
 
 
 class FactsCache:
