@@ -125,3 +125,13 @@ def test_reused_results_keep_exit_codes_and_strictness(tmp_path):
     assert CliRunner().invoke(main, strict).exit_code == 6
     again = CliRunner().invoke(main, strict)
     assert again.exit_code == 6 and "stale profile entry" in again.output
+
+
+def test_a_cache_that_cannot_be_written_only_costs_time(tmp_path):
+    repo = write_tree(tmp_path / "repo", TREE)
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be")
+    first = scan(repo, tmp_path / "o", blocker)
+    assert REUSED not in scan(repo, tmp_path / "o", blocker)
+    assert (tmp_path / "o" / "manifest.json").exists() and "Python files" in first
+    assert blocker.read_text() == "a file where the cache folder should be"
