@@ -91,7 +91,16 @@ def test_write_then_reverse_patch_restores(sample: tuple[Path, Path], tmp_path: 
         pytest.skip("patch(1) not installed")
     subprocess.run([patch, "-R", "-p1", "-s", "-i", str(tmp_path / "undo.patch")],
                    cwd=root, check=True)
-    assert snapshot(root) == before
+    undone = snapshot(root)
+    assert undone.pop(".depgraph-apply.json")  # what was done stays on record
+    assert undone == before
+
+    # applying again after the undo edits the tree again, with a new reverse patch
+    code, _, err = run(manifest, "--write", "--patch-out", tmp_path / "redo.patch")
+    assert code == 0 and "already applied" not in err, err
+    assert {k: v for k, v in snapshot(root).items() if k != ".depgraph-apply.json"} == {
+        k: v for k, v in after.items() if k != ".depgraph-apply.json"}
+    assert (tmp_path / "redo.patch").read_bytes() == (tmp_path / "undo.patch").read_bytes()
 
 
 def test_rescan_after_apply_has_nothing_left_of_the_dropped_features(

@@ -2,6 +2,7 @@
 
 Reads only the manifest and the files it edits; never imports or runs scanned code.
 ``apply.py`` orchestrates (checks, plans, diff, atomic writes, reverse patch),
+``apply_state.py`` remembers earlier runs (``.depgraph-apply.json``, reverse patches),
 ``python_edits.py`` edits Python through LibCST, ``text_edits.py`` deletes line ranges from
 any other file, ``command.py`` is the click command.
 

@@ -3,38 +3,60 @@
 Reads only the manifest and the files it names (never imports or runs them). Order: validate
 the manifest (``manifest_check``), select entries (``--feature``), check every path (relative,
 no ``..``, inside the root after following symlinks), check every file's sha256 against the
-manifest, compute each file's new bytes (``python_edits`` for ``.py``, ``text_edits`` for the
-rest), and only when all of that succeeded write anything: the reverse patch first, then
-each edited file atomically (temp file in the same directory, fsync, ``os.replace``), deleted
-files last. Any failure before writing raises ``ApplyError`` and leaves the tree untouched.
+manifest and what earlier runs recorded (``apply_state``), compute each file's new bytes
+(``python_edits`` for ``.py``, ``text_edits`` for the rest), and only when all of that
+succeeded write anything: the reverse patch first (a new file, never an existing one), then
+the state file ``.depgraph-apply.json`` in the root, then each edited file atomically (temp
+file in the same directory, fsync, ``os.replace``), deleted files last. Any failure before
+writing raises ``ApplyError`` and leaves the tree untouched.
 
-Idempotence: a file whose hash differs from the manifest is either stale or already edited.
-The reverse patch written by ``--write`` starts with one ``# depgraph-apply {json}`` line per
-file (path, hash before, hash after, entry ids), which ``patch`` and ``git apply`` skip; a later
-run reads those lines from ``depgraph-apply-*.patch`` in the root (and ``--patch-out``) and
-counts a file whose current hash is a recorded result for all its selected entries as
-already applied. A deleted file that is gone is already applied.
+Idempotence: every ``--write`` records, per file, the content hash before and after and the
+ids of the entries carried out or deliberately skipped (optional entries that cannot be
+applied, see ``_optional``), in the state file and in the reverse patch's header lines. A run
+counts an entry as handled when the file's current content is reached from the scanned
+content by recorded steps that handled it; a file whose selected entries are all handled is
+"already applied", and a run with nothing to change writes nothing (no patch, no state).
+
+Partial application (``--feature A`` first, then more of the same manifest): a file no
+earlier step touched is edited as usual. A file already edited for other entries of the same
+manifest is planned again from its scanned content, recovered by undoing the recorded reverse
+patches (checked against the scanned hash): the result is what applying every handled and
+every newly selected entry at once gives, and this run's reverse patch goes from the current
+content to it. When that content cannot be recovered (a reverse patch was removed or edited),
+or entries that are not in this manifest edited the file, the run refuses: applying the rest
+of that file needs a re-scan. ``unapplied_entries`` lists what of a manifest was not carried
+out (for ``depgraph verify``).
 """
 
 from __future__ import annotations
 
 import ast
 import difflib
-import hashlib
 import json
-import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from analyzer.codemod import apply_state
+from analyzer.codemod.apply_state import (
+    DELETED,
+    RECORD,
+    History,
+    State,
+    StateError,
+    Step,
+    atomic_write,
+    sha256,
+)
 from analyzer.codemod.python_edits import PyEdit, edit_python
-from analyzer.codemod.text_edits import EditError, delete_lines
+from analyzer.codemod.text_edits import EditError, delete_lines, split_lines
 from analyzer.manifest_check import validate
 
+__all__ = ["EXIT_REFUSED", "ApplyError", "ApplyResult", "atomic_write", "entry_id",
+           "run_apply", "sha256", "unapplied_entries"]
+
 EXIT_REFUSED = 7
-RECORD = "# depgraph-apply "
 PYTHON_SUFFIXES = (".py", ".pyi")
 
 
@@ -45,30 +67,42 @@ class ApplyError(Exception):
 @dataclass
 class FileChange:
     path: str
-    old: bytes
+    old: bytes  # the current content
     new: bytes | None  # None: the file is deleted
-    entries: list[str]
-    manifest_sha: str
+    entries: list[str]  # ids of the entries carried out
+    manifest_sha: str  # the content the manifest was scanned from
+    skipped: dict[str, str] = field(default_factory=dict)  # id -> why it was left undone
 
     @property
     def deleted(self) -> bool:
         return self.new is None
 
+    def step(self, patch: str | None) -> Step:
+        return Step(self.path, sha256(self.old), DELETED if self.new is None else
+                    sha256(self.new), set(self.entries), dict(self.skipped),
+                    [patch] if patch else [])
+
 
 @dataclass
 class ApplyResult:
     changes: list[FileChange] = field(default_factory=list)
+    unchanged: list[FileChange] = field(default_factory=list)  # only skipped entries: no edit
     selected: int = 0
     already: int = 0
     diff: str = ""
     patch_path: Path | None = None
+    state_path: Path | None = None
     lines_removed: int = 0
     skipped: list[str] = field(default_factory=list)  # optional entries left as they are
 
     def summary(self, written: bool) -> str:
         deleted = sum(1 for c in self.changes if c.deleted)
         edited = len(self.changes) - deleted
+        left = sum(len(c.skipped) for c in self.unchanged)
         if not self.changes:
+            if left:
+                return (f"nothing to change: {left} entries left as they are (warnings above)"
+                        + (f"; {self.already} already applied" if self.already else ""))
             return f"already applied: {self.already} entries; nothing to change" \
                 if self.already else "nothing to apply"
         verb = ("deleted", "edited", "removed") if written else \
@@ -79,10 +113,6 @@ class ApplyResult:
         if self.patch_path is not None:
             text += f"\nreverse patch: {self.patch_path} (undo: patch -R -p1 < it)"
         return text
-
-
-def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def entry_id(entry: dict[str, Any]) -> str:
@@ -116,23 +146,28 @@ def safe_path(root: Path, rel: str) -> Path:
     return target
 
 
-def plan(manifest: dict[str, Any], root: Path, feature: str | None,
-         records: dict[tuple[str, str, str], set[str]]) -> ApplyResult:
+def _by_path(entries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {}
+    for e in entries:
+        out.setdefault(e["path"], []).append(e)
+    return out
+
+
+def plan(manifest: dict[str, Any], root: Path, feature: str | None, state: State
+         ) -> ApplyResult:
     """Every file's new content; ApplyError on the first refusal."""
     entries = [e for e in manifest["deletions"] if feature is None or e["feature"] == feature]
     result = ApplyResult(selected=len(entries))
-    by_path: dict[str, list[dict[str, Any]]] = {}
     for e in entries:
         safe_path(root, e["path"])
-        by_path.setdefault(e["path"], []).append(e)
-    for rel, group in sorted(by_path.items()):
-        shas = {e["sha256"] for e in group}
+    every = _by_path(manifest["deletions"])
+    for rel, group in sorted(_by_path(entries).items()):
+        shas = {e["sha256"] for e in every[rel]}
         if len(shas) > 1:
             raise ApplyError(f"{rel}: entries disagree on the file's sha256")
         expected = shas.pop()
-        ids = [entry_id(e) for e in group]
         target = root / rel
-        kinds = {e["kind"] for e in group}
+        kinds = {e["kind"] for e in every[rel]}
         if "delete_file" in kinds and len(kinds) > 1:
             raise ApplyError(f"{rel}: overlapping entries: the file is deleted and edited")
         if not target.is_file():
@@ -142,16 +177,47 @@ def plan(manifest: dict[str, Any], root: Path, feature: str | None,
             raise ApplyError(f"stale manifest: {rel} is missing")
         old = target.read_bytes()
         current = sha256(old)
-        if current != expected:
-            done = records.get((rel, expected, current))
-            if done is not None and set(ids) <= done:
-                result.already += len(group)
-                continue
+        history = state.history(rel, expected, current)
+        if history is None:
             raise ApplyError(f"stale manifest: {rel} changed since the scan (sha256 {current[:12]}"
                              f" != {expected[:12]}); re-run depgraph scan")
-        new = None if kinds == {"delete_file"} else _edit(rel, old, group, result.skipped)
-        result.changes.append(FileChange(rel, old, new, ids, expected))
+        handled = history.applied | set(history.skipped)
+        pending = [e for e in group if entry_id(e) not in handled]
+        result.already += len(group) - len(pending)
+        if not pending:
+            continue
+        if kinds == {"delete_file"}:
+            result.changes.append(FileChange(rel, old, None, [entry_id(e) for e in pending],
+                                             expected))
+            continue
+        if history.steps:  # edited before for other entries: plan again from the scan's content
+            base = _scanned_content(root, rel, history, old, every[rel])
+            todo = [e for e in every[rel] if entry_id(e) in history.applied] + pending
+        else:
+            base, todo = old, pending
+        new, skipped = _edit_entries(rel, base, todo)
+        result.skipped.extend(skipped.values())
+        ids = [entry_id(e) for e in todo if entry_id(e) not in skipped]
+        change = FileChange(rel, old, new, ids, expected, dict(skipped))
+        (result.changes if new != old else result.unchanged).append(change)
     return result
+
+
+def _scanned_content(root: Path, rel: str, history: History, current: bytes,
+                     entries: list[dict[str, Any]]) -> bytes:
+    """The content ``rel`` had when scanned, recovered by undoing the recorded reverse
+    patches; ApplyError when that is impossible (then the rest needs a re-scan)."""
+    known = {entry_id(e) for e in entries}
+    if not history.applied <= known:
+        raise ApplyError(f"applying the remaining entries of {rel} needs a re-scan: the "
+                         "file was edited by entries that are not in this manifest")
+    base = apply_state.reconstruct(root, history, current)
+    if base is None:
+        patches = sorted({p for s in history.steps for p in s.patches})
+        raise ApplyError(f"applying the remaining entries of {rel} needs a re-scan: its "
+                         f"scanned content cannot be recovered (reverse patch "
+                         f"{', '.join(patches) or 'not recorded'} missing or changed)")
+    return base
 
 
 def _optional(e: dict[str, Any]) -> bool:
@@ -161,6 +227,18 @@ def _optional(e: dict[str, Any]) -> bool:
 
 
 def _edit(rel: str, old: bytes, group: list[dict[str, Any]], skipped: list[str]) -> bytes:
+    """``old`` with ``group`` applied; messages of the optional entries left undone are
+    appended to ``skipped``."""
+    new, left = _edit_entries(rel, old, group)
+    skipped.extend(left.values())
+    return new
+
+
+def _edit_entries(rel: str, old: bytes, group: list[dict[str, Any]]
+                  ) -> tuple[bytes, dict[str, str]]:
+    """``old`` with ``group`` applied, and the optional entries left undone (id -> message);
+    ApplyError when a required entry cannot be applied."""
+    left: dict[str, str] = {}
     try:
         if rel.endswith(PYTHON_SUFFIXES):
             try:
@@ -179,19 +257,34 @@ def _edit(rel: str, old: bytes, group: list[dict[str, Any]], skipped: list[str])
                 optional = [e for e in group if _optional(e)]
                 if not optional:
                     raise
-                new = edit_python(source, edits_of([e for e in group if not _optional(e)]))
-                skipped.extend(f"{rel}:{e['start_line']}: {e.get('rewrite')} left as it is "
-                               f"({exc})" for e in optional)
+                required = [e for e in group if not _optional(e)]
+                new = edit_python(source, edits_of(required))  # raises: a required one fails
+                fails: dict[str, str] = {}
+                for e in optional:  # leave undone only the optional entries that fail
+                    try:
+                        edit_python(source, edits_of([*required, e]))
+                    except EditError as why:
+                        fails[entry_id(e)] = str(why)
+                kept = [e for e in optional if entry_id(e) not in fails]
+                if kept:
+                    try:
+                        new = edit_python(source, edits_of([*required, *kept]))
+                    except EditError:  # they fail together: leave every optional one
+                        kept = []
+                done = {entry_id(e) for e in kept}
+                left = {entry_id(e): f"{rel}:{e['start_line']}: {e.get('rewrite')} left as it "
+                                     f"is ({fails.get(entry_id(e), exc)})"
+                        for e in optional if entry_id(e) not in done}
             try:
                 ast.parse(new, filename=rel)
             except SyntaxError as exc:
                 raise EditError(f"the edited file would not parse (line {exc.lineno})") from exc
-            return new.encode("utf-8")
+            return new.encode("utf-8"), left
         bad = sorted({e["kind"] for e in group} - {"delete_range"})
         if bad:
             raise EditError(f"{', '.join(bad)} is only supported for Python files")
         return delete_lines(old, [(e["start_line"], e["end_line"]) for e in group
-                                  if _ranged(e)])
+                                  if _ranged(e)]), left
     except EditError as exc:
         raise ApplyError(f"{rel}: cannot apply: {exc}") from exc
 
@@ -208,7 +301,8 @@ def _pair(value: Any) -> tuple[int, int] | None:
 
 # -- diff and patch records ---------------------------------------------------------------
 def _text_lines(data: bytes) -> list[str]:
-    return data.decode("utf-8", "surrogateescape").splitlines(keepends=True)
+    """Lines split on ``\\n`` only (as ``patch`` and ``git apply`` count them)."""
+    return [x.decode("utf-8", "surrogateescape") for x in split_lines(data)]
 
 
 def unified_diff(change: FileChange) -> str:
@@ -227,50 +321,17 @@ def unified_diff(change: FileChange) -> str:
     return "".join(out)
 
 
-def read_records(paths: list[Path]) -> dict[tuple[str, str, str], set[str]]:
-    """(path, sha256 before, sha256 after) -> ids of the entries that edit produced."""
-    out: dict[tuple[str, str, str], set[str]] = {}
-    for patch in paths:
-        try:
-            text = patch.read_text(encoding="utf-8", errors="surrogateescape")
-        except OSError:
-            continue
-        for line in text.splitlines():
-            if not line.startswith(RECORD):
-                continue
-            try:
-                rec = json.loads(line[len(RECORD):])
-                key = (rec["path"], rec["from"], rec["to"])
-                out.setdefault(key, set()).update(rec["entries"])
-            except (ValueError, KeyError, TypeError):
-                continue
-    return out
-
-
 def _patch_text(result: ApplyResult) -> str:
-    head = [RECORD + json.dumps({"path": c.path, "from": c.manifest_sha,
-                                 "to": "deleted" if c.new is None else sha256(c.new),
-                                 "entries": c.entries}) + "\n" for c in result.changes]
+    """The reverse patch: one ``# depgraph-apply {json}`` line per file (``patch`` and
+    ``git apply`` skip them; ``apply_state`` reads them), then the diff."""
+    head = [RECORD + json.dumps({"path": c.path, "from": sha256(c.old),
+                                 "to": DELETED if c.new is None else sha256(c.new),
+                                 "entries": c.entries, "skipped": c.skipped}) + "\n"
+            for c in result.changes]
     return "".join(head) + result.diff
 
 
 # -- writing ------------------------------------------------------------------------------
-def atomic_write(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".depgraph")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def run_apply(manifest_path: Path, root: Path | None = None, *, write: bool = False,
               feature: str | None = None, patch_out: Path | None = None) -> ApplyResult:
     """Check, plan and (with ``write``) apply; ApplyError before anything is written."""
@@ -278,18 +339,42 @@ def run_apply(manifest_path: Path, root: Path | None = None, *, write: bool = Fa
     root = Path(manifest["root"]) if root is None else root
     if not root.is_dir():
         raise ApplyError(f"root {root} is not a directory")
-    patches = sorted(root.glob("depgraph-apply-*.patch"))
-    if patch_out is not None:
-        patches.append(patch_out)
-    result = plan(manifest, root, feature, read_records(patches))
+    try:
+        state = apply_state.load(root, [patch_out] if patch_out is not None else [])
+    except StateError as exc:
+        raise ApplyError(str(exc)) from exc
+    result = plan(manifest, root, feature, state)
     result.diff = "".join(unified_diff(c) for c in result.changes)
     result.lines_removed = sum(
         len(_text_lines(c.old)) - len(_text_lines(c.new or b"")) for c in result.changes)
-    if not write or not result.changes:
+    if not write or not (result.changes or result.unchanged):
         return result
-    patch = patch_out or _free_name(root)
-    atomic_write(patch, _patch_text(result).encode("utf-8", "surrogateescape"))
-    result.patch_path = patch
+    patch: Path | None = None
+    if result.changes:
+        patch = patch_out or _free_name(root)
+        if patch_out is not None and (patch_out.exists() or patch_out.is_symlink()):
+            raise ApplyError(f"--patch-out {patch_out} exists: a reverse patch never "
+                             "overwrites a file (choose a new name)")
+        if not patch.parent.is_dir():
+            raise ApplyError(f"--patch-out {patch}: no such directory {patch.parent}")
+        try:
+            apply_state.exclusive_write(
+                patch, _patch_text(result).encode("utf-8", "surrogateescape"))
+        except FileExistsError as exc:
+            raise ApplyError(f"{patch} exists: a reverse patch never overwrites a file") \
+                from exc
+        except OSError as exc:
+            raise ApplyError(f"cannot write the reverse patch {patch}: {exc}") from exc
+        result.patch_path = patch
+    name = apply_state.patch_name(root, patch) if patch is not None else None
+    try:
+        result.state_path = apply_state.save(
+            root, [c.step(name) for c in [*result.changes, *result.unchanged]])
+    except (OSError, StateError) as exc:
+        if patch is not None:
+            patch.unlink()
+        raise ApplyError(f"cannot record the run in {apply_state.state_path(root)}: {exc}") \
+            from exc
     for c in result.changes:
         if c.new is not None:
             atomic_write(root / c.path, c.new)
@@ -307,3 +392,50 @@ def _free_name(root: Path) -> Path:
         n += 1
         path = root / f"depgraph-apply-{stamp}-{n}.patch"
     return path
+
+
+# -- for depgraph verify ------------------------------------------------------------------
+def unapplied_entries(manifest: dict[str, Any], root: Path) -> list[tuple[str, int, str]]:
+    """The entries of ``manifest`` not carried out in ``root``, as (path, line, reason):
+    optional entries skipped by an apply, and, once any entry of the manifest was carried
+    out, every entry that was not (not selected by ``--feature``, or its file changed since
+    by something else). Empty when nothing of the manifest was applied. Never raises on an
+    unusable state file or a missing file (they count as not applied)."""
+    state = apply_state.load(root, strict=False)
+    done = False
+    out: list[tuple[str, int, str]] = []
+    for rel, group in sorted(_by_path(list(manifest.get("deletions", []))).items()):
+        target = root / rel
+        kinds = {e.get("kind") for e in group}
+        if kinds == {"delete_file"} and not target.exists() and not target.is_symlink():
+            done = True
+            continue
+        try:
+            current = sha256(target.read_bytes())
+        except OSError:
+            out += [(rel, _line(e), f"{_what(e)} not applied: the file is missing")
+                    for e in group]
+            continue
+        history = state.history(rel, str(group[0].get("sha256", "")), current)
+        for e in group:
+            eid = entry_id(e)
+            if history is None:
+                out.append((rel, _line(e), f"{_what(e)} not applied: the file changed since "
+                                           "the scan"))
+            elif eid in history.applied:
+                done = True
+            elif eid in history.skipped:
+                done = True
+                out.append((rel, _line(e), f"{_what(e)} skipped: {history.skipped[eid]}"))
+            else:
+                feature = f" (feature {e['feature']})" if e.get("feature") else ""
+                out.append((rel, _line(e), f"{_what(e)} not applied{feature}"))
+    return out if done else []
+
+
+def _line(e: dict[str, Any]) -> int:
+    return int(e.get("start_line") or 1)
+
+
+def _what(e: dict[str, Any]) -> str:
+    return f"{e.get('kind')} {e['rewrite']}" if e.get("rewrite") else str(e.get("kind"))

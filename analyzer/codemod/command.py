@@ -1,9 +1,11 @@
 """Codemod stage, command line: ``depgraph apply MANIFEST [--root DIR] [--write] ...``.
 
 Registered by ``analyzer/cli.py`` as ``main.add_command(apply_command, "apply")``. Dry run by
-default (unified diff on stdout, summary on stderr); ``--write`` edits the tree and saves a
-reverse patch. Exit codes: 0 done (or nothing to do), 2 usage error, 7 refused (stale file,
-unsafe path, invalid manifest, edits that cannot be applied): nothing was changed.
+default (unified diff on stdout, summary on stderr); ``--write`` edits the tree, saves a
+reverse patch and records the run in ``ROOT/.depgraph-apply.json``. Exit codes: 0 done (or
+nothing to do, "already applied"), 2 usage error, 7 refused (stale file, unsafe path, invalid
+manifest, edits that cannot be applied, an existing ``--patch-out``, a partly applied file
+that needs a re-scan): nothing was changed.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ EXIT_REFUSED = 7  # = analyzer.codemod.apply.EXIT_REFUSED (imported lazily: LibC
 @click.option("--feature", default=None, metavar="NAME",
               help="Apply only the deletions of this dropped feature.")
 @click.option("--patch-out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Where --write saves the reverse patch "
+              help="Where --write saves the reverse patch, a new file "
                    "(default: ROOT/depgraph-apply-<timestamp>.patch).")
 @click.pass_context
 def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: bool,
