@@ -11,12 +11,20 @@ elements of a collection literal), ``remove_import_names``, ``remove_list_elemen
 unwrap_if, unwrap_else, try_unwrap, ifexp). Everything outside an edit is kept as written.
 Comments inside a removed statement go with it; comment lines above it stay. A block left
 empty gets ``pass``.
+
+Statement boundaries: LibCST ends a statement at its last line of code, tree-sitter (the
+scan) may end it after the comment lines that close its last block. A folded statement is
+found by its start line, and every end (the statement's, a clause's, a kept body's) may
+differ from the manifest's by blank and comment lines only, never by a line holding code
+(tokens decide, so a ``#`` inside a string is code).
 """
 
 from __future__ import annotations
 
+import io
 import itertools
 import re
+import tokenize
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -84,6 +92,7 @@ class _Planner:
         self.pos = wrapper.resolve(PositionProvider)
         self.parent = wrapper.resolve(ParentNodeProvider)
         self.lines = source.splitlines()
+        self.code = code_lines(source)
         self.stmts: list[tuple[int, int, cst.CSTNode]] = []
         self.nodes: dict[type, list[cst.CSTNode]] = {}
         for node in self.pos:
@@ -114,8 +123,20 @@ class _Planner:
                                 f"(lines {s2}-{e2})")
 
     def _blank(self, line: int) -> bool:
+        """No code on ``line`` (blank, a comment, or outside the file)."""
+        if self.code is not None:
+            return line not in self.code
         text = self.lines[line - 1].strip() if 0 < line <= len(self.lines) else ""
         return not text or text.startswith("#")
+
+    def same_end(self, a: int, b: int) -> bool:
+        """Lines ``a`` and ``b`` end the same code: only blank/comment lines after the first."""
+        return all(self._blank(x) for x in range(min(a, b) + 1, max(a, b) + 1))
+
+    def covers(self, outer: Span, inner: Span) -> bool:
+        """``outer`` holds ``inner``, allowing ``inner`` to end in lines without code."""
+        return outer[0] <= inner[0] and (inner[1] <= outer[1]
+                                          or self.same_end(outer[1], inner[1]))
 
     def add(self, group: list[PyEdit]) -> None:
         e = group[0]
@@ -231,7 +252,7 @@ class _Planner:
     def _fold(self, group: list[PyEdit]) -> None:
         stmt = group[0].statement
         assert stmt is not None
-        found = [n for s, t, n in self.stmts if (s, t) == tuple(stmt)
+        found = [n for s, t, n in self.stmts if s == stmt[0] and self.same_end(t, stmt[1])
                  and isinstance(n, cst.If | cst.Try)]
         if len(found) != 1:
             raise EditError(f"lines {stmt[0]}-{stmt[1]}: no single if/try statement found")
@@ -243,9 +264,9 @@ class _Planner:
             self.remove[id(node)] = (node, tuple(stmt))  # type: ignore[assignment]
             return
         if isinstance(node, cst.If):
-            fix = fold_if(node, self._span_of, dead, rewrites)
+            fix = fold_if(node, self._span_of, dead, rewrites, self.covers)
         else:
-            fix = fold_try(node, self._span_of, dead, rewrites, group[0].keep)
+            fix = fold_try(node, self._span_of, dead, rewrites, group[0].keep, self.same_end)
         self.replace_stmt[id(node)] = (node, fix)
 
     def _span_of(self, node: cst.CSTNode) -> Span:
@@ -275,8 +296,29 @@ class _Planner:
 
         def fix(u: cst.IfExp) -> Any:
             arm = u.body if keep_body else u.orelse
-            return arm.with_changes(lpar=[*u.lpar, *arm.lpar], rpar=[*arm.rpar, *u.rpar])
+            rpar = list(u.rpar)
+            after, close = u.whitespace_before_if, rpar[-1].whitespace_before if rpar else None
+            if keep_body and isinstance(after, cst.ParenthesizedWhitespace) and isinstance(
+                    close, cst.ParenthesizedWhitespace):  # the kept arm's line keeps its comment
+                rpar[-1] = rpar[-1].with_changes(whitespace_before=close.with_changes(
+                    first_line=after.first_line, empty_lines=after.empty_lines))
+            return arm.with_changes(lpar=[*u.lpar, *arm.lpar], rpar=[*arm.rpar, *rpar])
         self.replace_expr[id(node)] = (node, fix)
+
+
+def code_lines(source: str) -> set[int] | None:
+    """1-based lines holding a token other than a comment (a multi-line string marks every
+    line it spans); None when ``tokenize`` cannot read the source."""
+    out: set[int] = set()
+    skip = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT,
+            tokenize.ENDMARKER}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type not in skip:
+                out.update(range(tok.start[0], tok.end[0] + 1))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return out
 
 
 def _literal(node: cst.CSTNode, module: cst.Module) -> str:
@@ -423,15 +465,17 @@ def _if_clauses(node: Any) -> list[Any]:
 
 
 def fold_if(node: cst.If, span: Callable[[Any], Span], dead: list[Span],
-            rewrites: set[str]) -> StmtFix:
+            rewrites: set[str], covers: Callable[[Span, Span], bool] | None = None) -> StmtFix:
     """The rewrite of an if-chain whose clauses inside ``dead`` go: the first live ``elif``
-    becomes ``if``; a sole live ``else`` (or the head, for ``unwrap_if``) is unwrapped."""
+    becomes ``if``; a sole live ``else`` (or the head, for ``unwrap_if``) is unwrapped.
+    ``covers(outer, inner)``: whether a dead range holds a clause (default: plain nesting)."""
+    inside = covers or (lambda o, i: o[0] <= i[0] and i[1] <= o[1])
     clauses = _if_clauses(node)
     spans = [(span(c)[0], span(c.body)[1]) if isinstance(c, cst.If) else span(c)
              for c in clauses]
-    is_dead = [any(a <= s and e <= b for a, b in dead) for s, e in spans]
+    is_dead = [any(inside(d, s) for d in dead) for s in spans]
     for a, b in dead:
-        if not any(a <= s and e <= b for s, e in spans):
+        if not any(inside((a, b), s) for s in spans):
             raise EditError(f"lines {a}-{b} do not hold a whole clause of the if statement")
     live = [i for i, d in enumerate(is_dead) if not d]
     if "unwrap_if" in rewrites and live != [0]:
@@ -455,12 +499,16 @@ def fold_if(node: cst.If, span: Callable[[Any], Span], dead: list[Span],
 
 
 def fold_try(node: cst.Try, span: Callable[[Any], Span], dead: list[Span],
-             rewrites: set[str], keep: tuple[int, int] | None) -> StmtFix:
-    """``try_unwrap``: the body of the except clause ending at ``keep`` replaces the try."""
+             rewrites: set[str], keep: tuple[int, int] | None,
+             same_end: Callable[[int, int], bool] | None = None) -> StmtFix:
+    """``try_unwrap``: the body of the except clause ending at ``keep`` replaces the try.
+    ``same_end(a, b)``: whether two end lines end the same code (default: equal)."""
     if rewrites != {"try_unwrap"} or keep is None:
         raise EditError(f"line {span(node)[0]}: cannot apply {sorted(rewrites)} to a try")
+    ends = same_end or (lambda a, b: a == b)
     found = [i for i, h in enumerate(node.handlers)
-             if span(h)[0] < keep[0] <= span(h)[1] == keep[1]]
+             if span(h)[0] < keep[0] and ends(span(h)[1], keep[1])
+             and keep[0] <= max(span(h)[1], keep[1])]
     if len(found) != 1:
         raise EditError(f"line {span(node)[0]}: no except clause at lines {keep[0]}-{keep[1]}")
     idx = found[0]

@@ -3,6 +3,12 @@
 ``if`` statements, conditional expressions and ``try``/``except ImportError`` statements with
 their conditions as small ``Cond`` trees, and module-level ``NAME = expr`` assignments, so the
 analysis can fold platform probes and config comparisons without re-parsing.
+
+Line ranges end at the last line of code: tree-sitter puts the comment lines that follow a
+block's last statement inside the block (and the if/try statement), LibCST does not, and the
+codemod (``analyzer/codemod/python_edits.py``) locates statements by these ranges, so a
+clause or branch ends where its last statement (or a nested block's last statement) ends.
+Byte spans are tree-sitter's own.
 """
 
 from __future__ import annotations
@@ -17,7 +23,6 @@ from analyzer.extract import treesitter as tsu
 from analyzer.extract.python_nodes import (
     _catches_import_error,
     _chain,
-    _end_line,
     _line,
     _string_value,
 )
@@ -147,9 +152,9 @@ class BranchCollector:
         block = node.parent
         sole = kind != "ifexp" and block is not None and block.type == "block" and [
             c for c in block.named_children if c.type != "comment"] == [node]
-        return Branch(kind, tuple(clauses), _line(node), _end_line(node), self._scope_of(node),
-                      depth, node.start_byte, node.end_byte, sole_in_block=sole,
-                      **extra)  # type: ignore[arg-type]
+        return Branch(kind, tuple(clauses), _line(node), _code_end_line(node),
+                      self._scope_of(node), depth, node.start_byte, node.end_byte,
+                      sole_in_block=sole, **extra)  # type: ignore[arg-type]
 
     def module_assigns(self, rebound: set[str]) -> list[ModuleAssign]:
         """``NAME = expr`` of the module body; a name some function declares ``global``
@@ -185,8 +190,20 @@ def _clause(kind: str, cond: Cond | None, node: ts.Node, body: ts.Node, start: t
             end: ts.Node | None = None) -> Clause:
     """Clause from ``start`` (its header) to the end of ``end`` (default: ``node``)."""
     last = end if end is not None else node
-    return Clause(kind, cond, _line(start), _end_line(last), _line(body), start.start_byte,
+    return Clause(kind, cond, _line(start), _code_end_line(last), _line(body), start.start_byte,
                   last.end_byte)
+
+
+def _code_end_line(node: ts.Node) -> int:
+    """1-based line where ``node``'s code ends: the end of its last token that is not a
+    comment (comment lines tree-sitter puts at the end of a block are not the statement's)."""
+    while True:
+        kids = [c for c in node.children if c.type != "comment"]
+        if not kids:
+            break
+        node = kids[-1]
+    row, col = node.end_point
+    return row if col == 0 and row > node.start_point[0] else row + 1
 
 
 def _if_clauses(node: ts.Node) -> list[Clause]:
