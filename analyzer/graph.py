@@ -41,6 +41,8 @@ from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, Definition
 from analyzer.resolve import ModuleIndex, PyModule, Target, module_node, symbol_node
 
 NOT_FOLLOWED = frozenset({"type_checking"})
+# module-level functions the interpreter calls by name (PEP 562): live with their module
+MODULE_HOOKS = frozenset({"__getattr__", "__dir__"})
 
 
 @dataclass(frozen=True)
@@ -155,9 +157,9 @@ class _ModuleEdges:
             if node in self.graph and self.graph.nodes[node].get("start_line") == d.start_line:
                 self.graph.add_edge(node, self.me, kind="defined_in", file=mod.path,
                                     line=d.start_line)
-                if self._registered(d):
+                if d.name in MODULE_HOOKS or self._registered(d):
                     self.graph.add_edge(self.me, node, kind="registered", file=mod.path,
-                                        line=d.decorators[0].line)
+                                        line=d.decorators[0].line if d.decorators else d.start_line)
         for name in mod.facts.all_names or ():
             # `__all__` is public API the codemod cannot edit yet: what it names stays live
             self.edge(self.me, index.resolve_attr(mod.name, name), "exported", 1)
@@ -179,11 +181,13 @@ class _ModuleEdges:
             if fact.is_from and any(n.name == "*" for n in fact.names):
                 self._star_edges(src, fact, kind)
         for ref in mod.facts.references:
-            if self.dead(ref.line) or self._bound_only_by_dead_imports(ref.scope, ref.chain):
+            if self.dead(ref.line):
                 continue
-            resolved = index.resolve_chain(mod.name, ref.scope, ref.chain)
-            if resolved is not None:
-                target, type_only = resolved
+            # every binding the name may have at run time, except those in folded-away code
+            for target, type_only, bound_at in index.resolve_chain_all(mod.name, ref.scope,
+                                                                      ref.chain):
+                if bound_at and self.dead(bound_at):
+                    continue
                 self.edge(self.scope_node(ref.scope), target,
                           "type_checking" if type_only else "reference", ref.line)
         walked = any(w.kind in ("iter_modules", "walk_packages")
@@ -225,14 +229,6 @@ class _ModuleEdges:
         if package:
             line = min(w.line for w in facts.package_walks)
             self._plugin_family(self.me, package, line, recursive="iter_modules" not in kinds)
-
-    def _bound_only_by_dead_imports(self, scope: str, chain: str) -> bool:
-        """A name whose every import binding sits in a folded-away region binds nothing
-        (e.g. ``try: from ext import x`` dead -> the ``except`` branch's ``x = None`` stands)."""
-        if not self._dead_ranges:
-            return False
-        found = self.index.lookup(self.mod.name, scope, chain.split(".")[0])
-        return isinstance(found, list) and all(self.dead(b.fact.start_line) for b in found)
 
     def _calls_package_walker(self, scope: str, call: str | None) -> bool:
         """``load_plugins("pkg.plugins")`` where ``load_plugins`` walks its argument."""

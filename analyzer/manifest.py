@@ -16,6 +16,15 @@ from analyzer import __version__
 from analyzer.native_graph import is_tu
 from analyzer.scan import ScanResult
 from analyzer.verify import check
+from analyzer.verify_python import python_baseline
+
+
+def _native_baseline(result: ScanResult) -> Any:
+    try:
+        from analyzer.verify_native import native_baseline
+    except ImportError:  # the native half of the baseline is optional
+        return None
+    return native_baseline(result)
 
 SCHEMA_VERSION = 1
 
@@ -50,10 +59,28 @@ def manifest_dict(result: ScanResult) -> dict[str, Any]:
         "totals": totals(result),
         "build": build_summary(result),
         "profile": profile_summary(result),
+        # deletions the soundness check cancelled (remaining code still needs them)
+        "kept_for_soundness": kept_for_soundness(result),
         # problems the tree has before pruning: `verify --before` reports only new ones
         "verify_baseline": [str(p) for p in check(result, compile_paths=set())],
+        # the original of every Python file the plan edits, as verify compares it
+        "verify_baseline_python": python_baseline(
+            result.sources, {d.path for d in result.plan.deletions
+                             if d.kind != "delete_file"}),
+        "verify_baseline_native": _native_baseline(result),
         "deletions": deletions,
     }
+
+
+def kept_for_soundness(result: ScanResult) -> list[dict[str, Any]]:
+    out: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for c in result.conflicts:
+        d = c.deletion
+        kept = (f"{d.category} {d.path}:{d.start_line}" if d is not None
+                else f"node {(c.root or '')[3:] or c.root}")
+        out.setdefault((c.path, c.line, c.what, kept), {
+            "path": c.path, "line": c.line, "needs": c.what, "kept": kept})
+    return list(out.values())
 
 
 def totals(result: ScanResult) -> dict[str, int]:

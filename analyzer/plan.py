@@ -20,7 +20,8 @@ in-tree modules whose name is unused (importing runs the module: a possible side
 
 from __future__ import annotations
 
-from collections import defaultdict
+from bisect import bisect_right
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 import networkx as nx
@@ -78,7 +79,13 @@ class Plan:
 
 
 def build_plan(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
-               files: dict[str, FileInfo], in_scope: set[str]) -> Plan:
+               files: dict[str, FileInfo], in_scope: set[str],
+               keep_imports: frozenset[tuple[str, int]] = frozenset(),
+               unparsed: frozenset[str] = frozenset()) -> Plan:
+    """Dead modules and definitions of the deletion scope, and imports nothing remaining
+    reads. ``keep_imports`` holds (path, line) of import statements a soundness
+    check found still needed; files in ``unparsed`` (read or parse problems) are never
+    planned: what depgraph could not read, it cannot prove dead."""
     plan = Plan()
     reexported = frozenset(index.reexports_used)  # as the graph stage left it
     for name in sorted(index.modules):
@@ -86,47 +93,69 @@ def build_plan(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
         if mod.path not in in_scope:
             continue
         info = files[mod.path]
+        if mod.path in unparsed:
+            if not live.is_live(module_node(name)):
+                plan.kept.append(Kept(mod.path, 0, name, "unreachable, but the file could not "
+                                      "be read or parsed whole: kept unresolved"))
+            continue
         if not live.is_live(module_node(name)):
             plan.deletions.append(Deletion("delete_file", mod.path, info.sha256, info.lines,
                                            "unreachable from roots", category="python-file"))
             continue
         ranges = _dead_symbols(graph, live, mod, info, plan)
-        _dead_imports(live, index, mod, info, plan, ranges, reexported)
+        _dead_imports(graph, live, index, mod, info, plan, ranges, reexported, keep_imports)
     plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
     return plan
 
 
-def plan_tests(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
-               files: dict[str, FileInfo], tests: set[str], plan: Plan) -> None:
-    """A test whose in-tree imports reach only dead code goes with it; a test mixing live and
-    dead imports is reported for editing. Other test files are left alone."""
+def plan_peripheral(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
+                    files: dict[str, FileInfo], peripheral: set[str], plan: Plan,
+                    unparsed: frozenset[str] = frozenset()) -> list[str]:
+    """Files outside the deletion scope (tests, scripts, benchmarks, examples) are never
+    edited: each goes whole or stays whole. One that nothing live imports and that uses code
+    the plan deletes goes with it (a test or script of dead code); every other one stays,
+    so it is returned as a root: what remaining code uses must remain."""
+    roots: list[str] = []
     for name in sorted(index.modules):
         mod = index.modules[name]
-        if mod.path not in tests:
+        if mod.path not in peripheral:
             continue
         me = module_node(name)
-        sources = [me, *(symbol_node(name, d.name) for d in mod.facts.definitions)]
-        targets: set[str] = set()
-        for src in sources:
-            if src not in graph:
-                continue
-            for dst in graph.successors(src):
-                data = graph.nodes[dst]
-                if data.get("kind") in ("module", "symbol") and data.get("path") not in tests \
-                        and graph.edges[src, dst]["kind"] not in ("defined_in", "parent_package"):
-                    targets.add(dst)
-        dead = sorted(t for t in targets if not live.is_live(t))
-        if not dead:
+        if live.is_live(me) or mod.path in unparsed:
+            roots.append(me)
             continue
-        if len(dead) == len(targets):
-            info = files[mod.path]
-            plan.deletions.append(Deletion(
-                "delete_file", mod.path, info.sha256, info.lines,
-                "test of dead code only: " + ", ".join(d[3:] for d in dead[:3])
-                + (" ..." if len(dead) > 3 else ""), category="test-file"))
-        else:
-            plan.kept.append(Kept(mod.path, 0, name, "test mixes live and dead imports; edit "
-                                  "it: " + ", ".join(d[3:] for d in dead[:5])))
+        dead = sorted(_dead_uses(graph, live, mod, peripheral))
+        if not dead:
+            roots.append(me)
+            continue
+        info = files[mod.path]
+        plan.deletions.append(Deletion(
+            "delete_file", mod.path, info.sha256, info.lines,
+            "uses only code that is deleted: " + ", ".join(d[3:] for d in dead[:3])
+            + (" ..." if len(dead) > 3 else ""), category="test-file"))
+    return roots
+
+
+def _dead_uses(graph: nx.DiGraph, live: Liveness, mod: PyModule,
+               peripheral: set[str]) -> set[str]:
+    """In-tree modules and definitions outside ``peripheral`` that ``mod`` uses (imports,
+    references, from any of its scopes) and that are not live."""
+    me = module_node(mod.name)
+    sources = [me, *(symbol_node(mod.name, d.name) for d in mod.facts.definitions)]
+    out: set[str] = set()
+    for src in dict.fromkeys(sources):
+        if src not in graph:
+            continue
+        for dst in graph.successors(src):
+            data = graph.nodes[dst]
+            if data.get("kind") not in ("module", "symbol") or data.get("path") in peripheral:
+                continue
+            if graph.edges[src, dst]["kind"] in ("defined_in", "parent_package",
+                                                 "type_checking"):
+                continue
+            if not live.is_live(dst):
+                out.add(dst)
+    return out
 
 
 def plan_folded(live: Liveness, index: ModuleIndex, files: dict[str, FileInfo],
@@ -135,13 +164,13 @@ def plan_folded(live: Liveness, index: ModuleIndex, files: dict[str, FileInfo],
     """Folded guard branches and dropped registry entries of live code in the deletion scope
     (in dead files or dead definitions they go with the whole)."""
     dead_files = {d.path for d in plan.deletions if d.kind == "delete_file"}
-    dead_ranges: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    dead_ranges: dict[str, Ranges] = defaultdict(Ranges)
     for d in plan.deletions:
         if d.kind == "delete_range" and d.start_line and d.end_line:
-            dead_ranges[d.path].append((d.start_line, d.end_line))
+            dead_ranges[d.path].add(d.start_line, d.end_line)
 
     def covered(path: str, start: int, end: int) -> bool:
-        return path in dead_files or any(s <= start and end <= e for s, e in dead_ranges[path])
+        return path in dead_files or dead_ranges[path].covers(start, end)
 
     for name, module_regions in sorted(regions.items()):
         mod = index.modules[name]
@@ -160,20 +189,48 @@ def plan_folded(live: Liveness, index: ModuleIndex, files: dict[str, FileInfo],
     for d in extra:
         if d.path in in_scope and not covered(d.path, d.start_line or 0, d.end_line or 0):
             plan.deletions.append(d)
-    folds: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    folds: dict[str, Ranges] = defaultdict(Ranges)
     for d in plan.deletions:
         if d.kind == "fold_branch" and d.start_line and d.end_line:
-            folds[d.path].append((d.start_line, d.end_line))
+            folds[d.path].add(d.start_line, d.end_line)
     plan.deletions[:] = [  # what a folded region removes is not listed twice
         d for d in plan.deletions
-        if d.kind in ("fold_branch", "delete_file") or not d.start_line or not any(
-            s <= d.start_line and (d.end_line or d.start_line) <= e for s, e in folds[d.path])]
+        if d.kind in ("fold_branch", "delete_file") or not d.start_line
+        or not folds[d.path].covers(d.start_line, d.end_line or d.start_line)]
+
+
+class Ranges:
+    """Line ranges of one file, asking "is [s, e] inside one of them?" in O(log n)."""
+
+    def __init__(self) -> None:
+        self._raw: list[tuple[int, int]] = []
+        self._starts: list[int] = []
+        self._reach: list[int] = []  # max end of ranges[0..i]
+
+    def add(self, start: int, end: int) -> None:
+        self._raw.append((start, end))
+        self._starts = []
+
+    def covers(self, start: int, end: int) -> bool:
+        if not self._raw:
+            return False
+        if not self._starts:
+            self._raw.sort()
+            self._starts = [s for s, _ in self._raw]
+            reach, best = [], 0
+            for _, e in self._raw:
+                best = max(best, e)
+                reach.append(best)
+            self._reach = reach
+        i = bisect_right(self._starts, start) - 1
+        return i >= 0 and self._reach[i] >= end
 
 
 def _dead_symbols(graph: nx.DiGraph, live: Liveness, mod: PyModule, info: FileInfo,
                   plan: Plan) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = []
     seen: set[str] = set()
+    defined = Counter(x.name for x in mod.facts.definitions if x.kind in ("function", "class"))
     for d in mod.facts.definitions:
         node = symbol_node(mod.name, d.name)
         if d.kind not in ("function", "class") or node not in graph or node in seen:
@@ -181,9 +238,7 @@ def _dead_symbols(graph: nx.DiGraph, live: Liveness, mod: PyModule, info: FileIn
         seen.add(node)
         if live.is_live(node):
             continue
-        starts = [x.start_line for x in mod.facts.definitions if x.name == d.name
-                  and x.kind in ("function", "class")]
-        if d.nested or len(starts) > 1:
+        if d.nested or defined[d.name] > 1:
             plan.kept.append(Kept(mod.path, d.start_line, f"{mod.name}:{d.name}",
                                   "dead, but defined inside a top-level if/try block or more "
                                   "than once; left for a later rewrite"))
@@ -196,12 +251,27 @@ def _dead_symbols(graph: nx.DiGraph, live: Liveness, mod: PyModule, info: FileIn
     return ranges
 
 
-def _dead_imports(live: Liveness, index: ModuleIndex, mod: PyModule, info: FileInfo,
-                  plan: Plan, dead_ranges: list[tuple[int, int]],
-                  reexported: frozenset[tuple[str, str]]) -> None:
+def kept_roots(plan: Plan, graph: nx.DiGraph) -> list[str]:
+    """Symbols the plan keeps although nothing live uses them: their code remains, so what it
+    uses must remain too."""
+    return [n for k in plan.kept if ":" in k.what
+            and (n := symbol_node(*k.what.split(":", 1))) in graph]
+
+
+def _dead_imports(graph: nx.DiGraph, live: Liveness, index: ModuleIndex, mod: PyModule,
+                  info: FileInfo, plan: Plan, dead_ranges: list[tuple[int, int]],
+                  reexported: frozenset[tuple[str, str]],
+                  keep_imports: frozenset[tuple[str, int]]) -> None:
+    """An import statement goes when no name it binds is read by code that remains (its
+    scope, or for module-level imports the whole module outside deleted definitions), none
+    is exported or re-exported, and it runs no in-tree module for its side effects, unless
+    that module is deleted, in which case the import must go."""
+    deleted = Ranges()
+    for s, e in dead_ranges:
+        deleted.add(s, e)
     used_heads: dict[str, set[str]] = defaultdict(set)
-    for ref in mod.facts.references:  # reads in dead definitions do not count
-        if not ref.scope or live.is_live(symbol_node(mod.name, ref.scope)):
+    for ref in mod.facts.references:  # reads in deleted definitions do not count
+        if not deleted.covers(ref.line, ref.line):
             used_heads[ref.scope].add(ref.chain.split(".")[0])
     all_used = set().union(*used_heads.values()) if used_heads else set()
     exported = set(mod.facts.all_names or ())
@@ -210,7 +280,7 @@ def _dead_imports(live: Liveness, index: ModuleIndex, mod: PyModule, info: FileI
     for fact in mod.facts.imports:
         statements[(fact.start_line, fact.end_line)].append(fact)
     for (start, end), facts in sorted(statements.items()):
-        if any(s <= start and end <= e for s, e in dead_ranges):
+        if deleted.covers(start, end):
             continue  # inside a definition that is deleted whole
         scope = facts[0].scope
         if scope and not live.is_live(symbol_node(mod.name, scope)):
@@ -220,16 +290,18 @@ def _dead_imports(live: Liveness, index: ModuleIndex, mod: PyModule, info: FileI
         bound: list[tuple[str, str | None]] = []  # (bound name, why removable or None)
         for fact in facts:
             for bound_name, target, side_effect in _bindings_of(index, mod, fact):
+                node = target.node if target is not None and target.kind in (
+                    "module", "symbol") else None
+                gone = node is not None and node in graph and not live.is_live(node)
+                heads = used_heads.get(scope, set()) if scope else all_used
+                used = (bound_name in heads or bound_name in exported
+                        or (mod.name, bound_name) in reexported
+                        or (mod.path, start) in keep_imports)
                 why = None
-                if target is not None and target.kind in ("module", "symbol"):
-                    node = target.node
-                    if node is not None and not live.is_live(node):
-                        why = f"{bound_name}: target {node[3:]} is dead"
-                if why is None and not side_effect and not surface:
-                    heads = used_heads.get(scope, set()) if scope else all_used
-                    is_reexport = (mod.name, bound_name) in reexported
-                    if bound_name not in heads and bound_name not in exported and not is_reexport:
-                        why = f"{bound_name}: imported but never used"
+                if not used and gone:
+                    why = f"{bound_name}: target {node[3:]} is deleted"  # type: ignore[index]
+                elif not used and not side_effect and not surface:
+                    why = f"{bound_name}: imported but never used"
                 bound.append((bound_name, why))
         if not bound or any(why is None for _, why in bound):
             dead_names = tuple(n for n, why in bound if why is not None)

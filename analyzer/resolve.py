@@ -248,6 +248,29 @@ class ModuleIndex:
         target = self._binding_target(module, binding, parts[0])
         return self._descend(target, parts[1:]), binding.type_only
 
+    def resolve_chain_all(self, module: str, scope: str, chain: str
+                          ) -> list[tuple[Target, bool, int]]:
+        """Every target a dotted chain read in ``scope`` may name at run time: the module's
+        own definition and each import binding of the head (a name bound in two branches,
+        ``if c: from a import f`` / ``else: from b import f``, may be either). Items are
+        (target, type_only, line of the binding import or 0)."""
+        parts = chain.split(".")
+        mod = self.modules[module]
+        head = parts[0]
+        scoped = mod.scoped.get(scope, {}).get(head) if scope else None
+        out: list[tuple[Target, bool, int]] = []
+        if scoped:
+            pairs = scoped
+        else:
+            if head in mod.defs:
+                out.append((self._descend(self._def_target(module, head), parts[1:]), False, 0))
+            pairs = mod.bindings.get(head, [])
+        for fact, imported in pairs:
+            binding = Binding(fact, imported)
+            target = self._binding_target(module, binding, head)
+            out.append((self._descend(target, parts[1:]), binding.type_only, fact.start_line))
+        return out
+
     def resolve_dotted(self, dotted: str) -> Target:
         """Resolve an absolute dotted path (``pkg.mod``, ``pkg.mod.Class``, ``pkg.mod:Class``)."""
         dotted = dotted.replace(":", ".")

@@ -90,9 +90,40 @@ def verify_scan(path: Path, root_names: list[str], *, use_default_roots: bool = 
         baseline = {_LINE.sub(r"\1: ", s) for s in before.get("verify_baseline", [])}
         problems = [p for p in check(result, edited)
                     if _LINE.sub(r"\1: ", str(p)) not in baseline]
+        problems.extend(check_against_manifest(result, before, path))
     problems.extend(VerifyProblem(CLI_SOURCE, 0, f"kept target {name!r} (--keep-target) is "
                                   "defined by no CMake file") for name in missing)
     return Verification(result, sorted(set(problems)))
+
+
+def check_against_manifest(result: ScanResult, before: dict, root: Path
+                           ) -> list[VerifyProblem]:
+    """What only a comparison with the original can tell: new undefined names, names and
+    class attributes removed while still used, modules that now raise (``verify_python``);
+    entries the codemod did not carry out; dropped keys live code still selects."""
+    from analyzer.codemod.apply import unapplied_entries
+    from analyzer.codemod.apply_state import STATE_NAME
+    from analyzer.verify_python import check_python
+
+    out = check_python(result, before.get("verify_baseline_python") or {})
+    if (Path(root) / STATE_NAME).is_file():  # pruned with `depgraph apply`, not by hand
+        out.extend(VerifyProblem(p, line, f"manifest entry not carried out: {why}")
+                   for p, line, why in unapplied_entries(before, root))
+    removed = {d.get("reason", "") for d in before.get("deletions", [])
+               if d.get("category") == "registry-entry"}
+    for key, where in sorted(result.profile.blocked_keys.items()):
+        if any(f"entry {key!r} " in r for r in removed):
+            path, _, rest = where.partition(":")
+            line, _, what = rest.partition(":")
+            out.append(VerifyProblem(path, int(line or 0), f"live code selects dropped key "
+                                     f"{key!r} ({what.strip()}) but the pruning removed its "
+                                     "registry entries"))
+    try:
+        from analyzer.verify_native import check_native
+    except ImportError:  # pragma: no cover - the native checks ship with the same package
+        return out
+    out.extend(check_native(result, before.get("verify_baseline_native")))
+    return out
 
 
 def check(result: ScanResult, compile_paths: set[str] | None = None) -> list[VerifyProblem]:

@@ -118,9 +118,14 @@ def test_bad_files_are_listed_and_the_scan_completes(tmp_path):
         assert "unreadable" in kinds
     for path in ("python/app/broken.py", "python/app/latin.py", "python/app/blob.py"):
         assert path in html
-    # facts of the broken file were still extracted: its import keeps helper live
+    # a file that did not parse is kept (unresolved), never planned; the facts tree-sitter
+    # still extracted from it count: its import keeps util.helper live
     manifest = json.loads((out / "manifest.json").read_text())
-    assert {d["path"] for d in manifest["deletions"]} >= {"python/app/broken.py"}
+    planned = {(d["path"], d.get("symbol")) for d in manifest["deletions"]}
+    assert not any(path == "python/app/broken.py" for path, _ in planned)
+    assert ("python/app/util.py", "app.util:helper") not in planned
+    kept = {k["path"] for k in manifest["profile"]["kept"]} if manifest["profile"] else set()
+    assert "python/app/broken.py" in kept or manifest["profile"] is None
 
 
 def test_why_prints_a_chain(tmp_path):

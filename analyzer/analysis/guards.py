@@ -35,7 +35,8 @@ from analyzer.analysis.guards_eval import UNKNOWN, Evaluator, GuardContext, trut
 from analyzer.extract.python import Branch, Clause, Cond, ImportFact, PythonFacts
 from analyzer.resolve import ModuleIndex
 
-__all__ = ["DeadRegion", "GuardContext", "evaluate", "fold_all", "fold_module", "show"]
+__all__ = ["DeadRegion", "GuardContext", "arm_region", "evaluate", "fold_all", "fold_module",
+           "show"]
 
 _CATCHES_IMPORT = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 
@@ -200,11 +201,26 @@ def _fold_ifexp(module: str, b: Branch, ev: Evaluator
     return [(region, (dead.start_byte, dead.end_byte))]
 
 
+def arm_region(b: Branch, dead_arm: int, note: str) -> DeadRegion:
+    """A conditional expression losing one arm for a reason other than its condition
+    (``dead_arm`` 0: the ``x if ...`` arm goes, 2: the ``else x`` arm goes)."""
+    body, other = b.clauses
+    dead, kept = (body, other) if dead_arm == 0 else (other, body)
+    value = dead_arm != 0
+    reason = (f"... if {show(body.cond or Cond('unknown'))} else ...: folds to {value} "
+              f"({note})")
+    return DeadRegion(dead.start_line, dead.end_line, reason, "ifexp",
+                      (b.start_line, b.end_line), (kept.start_line, kept.end_line), b.scope,
+                      ((dead.start_byte, dead.end_byte), (kept.start_byte, kept.end_byte),
+                       (b.start_byte, b.end_byte)), not dead.own_lines)
+
+
 # -- try / except ImportError ----------------------------------------------------------------
 def _fold_try(module: str, b: Branch, facts: PythonFacts, index: ModuleIndex,
               ctx: GuardContext) -> list[tuple[DeadRegion, tuple[int, int]]]:
-    if not ctx.dead_imports or any(c.kind == "finally" for c in b.clauses):
-        return []
+    if not ctx.dead_imports or any(c.kind == "finally" for c in b.clauses) or getattr(
+            b, "handler_raises", False):
+        return []  # a handler that raises turns the failed import into a failed import
     keep = next((c for c in b.clauses if c.kind == "except" and _catches(c.cond)), None)
     if keep is None:
         return []

@@ -28,9 +28,17 @@ class ProfileUse:
     features: list[Feature] = field(default_factory=list)  # the dropped ones
     kept_features: list[Feature] = field(default_factory=list)  # the profile's others
     stale: list[str] = field(default_factory=list)  # declarations that match nothing
+    # registry keys of dropped features that live code still produces as a value
+    # (``self.attention_backend = "fa3"``): key -> "path:line: what"; they stay selectable
+    blocked_keys: dict[str, str] = field(default_factory=dict)
 
     def dropped_keys(self, registry: str) -> frozenset[str]:
-        return frozenset(k for f in self.features for k in f.registry_keys.get(registry, ()))
+        return frozenset(k for f in self.features for k in f.registry_keys.get(registry, ())
+                         if k not in self.blocked_keys)
+
+    def all_dropped_keys(self) -> frozenset[str]:
+        return frozenset(k for f in self.features for keys in f.registry_keys.values()
+                         for k in keys if k not in self.blocked_keys)
 
 
 def profile_use(profile: Profile | None, drops: tuple[str, ...]) -> ProfileUse:

@@ -31,14 +31,17 @@ class RegistryOutcome:
     decisions: list[dict[str, object]] = field(default_factory=list)
 
 
-def decide_registries(use: ProfileUse, index: ModuleIndex,
-                      files: dict[str, FileInfo]) -> RegistryOutcome:
+def decide_registries(use: ProfileUse, index: ModuleIndex, files: dict[str, FileInfo],
+                      cancelled: frozenset[tuple[str, int]] = frozenset()) -> RegistryOutcome:
+    """``cancelled``: (path, first line) of entries a soundness check found still used
+    (an enum member remaining code names): they stay, with their edges."""
     out = RegistryOutcome()
     profile = use.profile
     if profile is None:
         return out
     for reg in profile.registries:
-        owner = {k: f.name for f in use.features for k in f.registry_keys.get(reg.name, ())}
+        owner = {k: f.name for f in use.features for k in f.registry_keys.get(reg.name, ())
+                 if k not in use.blocked_keys}
         if not owner:
             continue
         if reg.kind in ("dict", "choices", "enum"):
@@ -50,7 +53,7 @@ def decide_registries(use: ProfileUse, index: ModuleIndex,
                 continue
             for entry in literal.entries:
                 key = _entry_key(reg.kind, entry, owner)
-                if key is None:
+                if key is None or (mod.path, entry.start_line) in cancelled:
                     continue
                 _drop(out, mod.name, mod.path, files, entry.start_line, entry.end_line,
                       entry.alone, key, owner[key], reg.name, entry.value or key)
@@ -61,7 +64,7 @@ def decide_registries(use: ProfileUse, index: ModuleIndex,
                         continue
                     args = call.string_args
                     key = args[reg.key_arg] if len(args) > reg.key_arg else None
-                    if key in owner:
+                    if key in owner and (mod.path, call.start_line) not in cancelled:
                         _drop(out, mod.name, mod.path, files, call.start_line, call.end_line,
                               True, key, owner[key], reg.name, key)
     return out

@@ -168,6 +168,25 @@ class PythonFacts:
     assigns: tuple[ModuleAssign, ...] = ()
     literals: tuple[Literal, ...] = ()
     calls: tuple[CallFact, ...] = ()
+    produced: tuple[ProducedString, ...] = ()
+
+
+@dataclass(frozen=True)
+class ProducedString:
+    """A short string literal that code hands on as a value: assigned (``self.backend =
+    "fa3"``), a parameter default, a keyword argument or a return value, possibly through a
+    conditional expression or a tuple. A registry key produced by live code may be selected
+    at run time."""
+
+    value: str
+    target: str  # what receives it: the assigned name or chain, parameter, keyword; "" returns
+    kind: str  # "assign" | "default" | "keyword" | "return"
+    scope: str
+    line: int
+    # the value is one arm of a conditional expression: its start byte and which arm
+    # (0: the `x if ...` arm, 2: the `else x` arm), so that arm alone can be folded away
+    arm_of: int = -1
+    arm: int = -1
 
 
 def extract(path: str, data: bytes) -> PythonFacts:
@@ -185,6 +204,65 @@ def _main_guard(root: ts.Node) -> int | None:
             if "__name__" in condition and '"__main__"' in condition:
                 return _line(stmt)
     return None
+
+
+_KEYLIKE = re.compile(r"[A-Za-z0-9_.\-]{1,48}")
+
+
+def _receiver(node: ts.Node) -> tuple[str, str] | None:
+    """(kind, target) of where a string literal's value goes, or None (compared, indexed,
+    printed ...): through conditional-expression arms, tuples and parentheses."""
+    child, parent = node, node.parent
+    index = None
+    while parent is not None:
+        ptype = parent.type
+        if ptype == "conditional_expression" and parent.named_children \
+                and parent.named_children[1] != child:
+            child, parent = parent, parent.parent
+            continue
+        if ptype == "parenthesized_expression":
+            child, parent = parent, parent.parent
+            continue
+        if ptype in ("expression_list", "tuple") and index is None:
+            index = [c for c in parent.named_children if c.type != "comment"].index(child)
+            child, parent = parent, parent.parent
+            continue
+        break
+    if parent is None:
+        return None
+    ptype = parent.type
+    if ptype == "assignment" and parent.child_by_field_name("right") == child:
+        left = parent.child_by_field_name("left")
+        if left is None:
+            return None
+        if index is not None and left.type in ("pattern_list", "tuple_pattern"):
+            elems = [c for c in left.named_children if c.type != "comment"]
+            left = elems[index] if index < len(elems) else left
+        return "assign", tsu.text(left)
+    if ptype in ("default_parameter", "typed_default_parameter") \
+            and parent.child_by_field_name("value") == child:
+        name = parent.child_by_field_name("name")
+        return "default", tsu.text(name) if name is not None else ""
+    if ptype == "keyword_argument" and parent.child_by_field_name("value") == child:
+        name = parent.child_by_field_name("name")
+        return "keyword", tsu.text(name) if name is not None else ""
+    if ptype == "return_statement":
+        return "return", ""
+    return None
+
+
+def _arm(node: ts.Node) -> tuple[int, int]:
+    """(start byte, arm index) of the conditional expression whose arm ``node`` directly is
+    (parentheses aside), or (-1, -1)."""
+    child, parent = node, node.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        child, parent = parent, parent.parent
+    if parent is None or parent.type != "conditional_expression":
+        return -1, -1
+    arms = [c for c in parent.named_children if c.type != "comment"]
+    if len(arms) != 3 or child not in (arms[0], arms[2]):
+        return -1, -1
+    return parent.start_byte, arms.index(child)
 
 
 def _call_of(node: ts.Node) -> str | None:
@@ -238,6 +316,7 @@ class _Extractor:
         imports = [f for n in caps.get("import", []) for f in self._import_facts(n)]
         references = self._references(caps.get("name", []), self._bound_names(imports))
         strings = self._strings(caps.get("string", []))
+        produced = self._produced(caps.get("string", []))
         strings.extend(self._dynamic_imports(calls))
         walks = self._package_walks(calls)
         ends_open = bool(self.data) and not self.data.endswith(b"\n")
@@ -261,6 +340,7 @@ class _Extractor:
                 {tsu.text(n) for n in caps.get("global.name", [])})),
             literals=tuple(literals),
             calls=tuple(module_calls),
+            produced=tuple(produced),
         )
 
     # -- definitions and scopes ------------------------------------------------------------
@@ -497,6 +577,19 @@ class _Extractor:
             if value and _DOTTED.match(value):
                 out.append(StringRef(value, "dotted", self._scope_of(node), _line(node),
                                      _call_of(node)))
+        return out
+
+    def _produced(self, nodes: list[ts.Node]) -> list[ProducedString]:
+        out: list[ProducedString] = []
+        for node in nodes:
+            value = _string_value(node)
+            if not value or not _KEYLIKE.fullmatch(value):
+                continue
+            found = _receiver(node)
+            if found is not None:
+                arm_of, arm = _arm(node)
+                out.append(ProducedString(value, found[1], found[0], self._scope_of(node),
+                                          _line(node), arm_of, arm))
         return out
 
     def _dynamic_imports(self, calls: list[tuple[ts.Node, ts.Node]]) -> list[StringRef]:

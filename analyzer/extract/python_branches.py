@@ -81,6 +81,9 @@ class Branch:
     import_lines: tuple[int, ...] = ()  # try_import: imports directly in the try body
     body_lines: tuple[int, ...] = ()  # try_import: every statement directly in the try body
     sole_in_block: bool = False  # the only statement of its block (deleting it needs `pass`)
+    # try_import: some ImportError-catching handler may raise (a `raise` anywhere in it):
+    # when the import fails the statement raises, so the import cannot be folded away
+    handler_raises: bool = False
 
 
 @dataclass(frozen=True)
@@ -132,7 +135,9 @@ class BranchCollector:
                 node, "try_import", clauses,
                 import_lines=tuple(_line(s) for s in stmts
                                    if s.type in {"import_statement", "import_from_statement"}),
-                body_lines=tuple(_line(s) for s in stmts)))
+                body_lines=tuple(_line(s) for s in stmts),
+                handler_raises=any(_catches_import_error(c) and _has_raise(c)
+                                   for c in excepts)))
         out.sort(key=lambda b: (b.start_byte, b.kind))
         return out
 
@@ -192,6 +197,17 @@ def _clause(kind: str, cond: Cond | None, node: ts.Node, body: ts.Node, start: t
     last = end if end is not None else node
     return Clause(kind, cond, _line(start), _code_end_line(last), _line(body), start.start_byte,
                   last.end_byte)
+
+
+def _has_raise(node: ts.Node) -> bool:
+    stack = list(node.named_children)
+    while stack:
+        n = stack.pop()
+        if n.type == "raise_statement":
+            return True
+        if n.type not in ("function_definition", "class_definition", "lambda"):
+            stack.extend(n.named_children)
+    return False
 
 
 def _code_end_line(node: ts.Node) -> int:

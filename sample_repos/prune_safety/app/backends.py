@@ -1,0 +1,9 @@
+from enum import Enum
+
+
+class Backend(Enum):
+    CUDA = "cuda"
+    NPU = "npu"
+
+    def is_npu_backend(self):
+        return self == Backend.NPU

@@ -1,0 +1,2 @@
+def npu_norm(x):
+    return x

@@ -1,0 +1,114 @@
+"""Zero false deletions: one scenario per class of break seen on real trees, on the
+hand-written sample ``sample_repos/prune_safety`` (read it: expectations come from it)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from analyzer.scan import ScanResult, run_scan
+from tests.helpers import SAMPLES
+
+SAMPLE = SAMPLES / "prune_safety"
+
+
+def planned(result: ScanResult) -> set[tuple]:
+    return {(d.kind, d.path, d.start_line, d.end_line, d.names) for d in result.plan.deletions}
+
+
+@pytest.fixture(scope="module")
+def as_is() -> ScanResult:
+    return run_scan(SAMPLE, [])
+
+
+@pytest.fixture(scope="module")
+def no_producer(tmp_path_factory) -> ScanResult:
+    """The sample without server_args' `self.backend = "npu"`: the key is selected by no
+    live code, so its registrations can go."""
+    tree = tmp_path_factory.mktemp("safety") / "tree"
+    shutil.copytree(SAMPLE, tree)
+    path = tree / "app/server_args.py"
+    path.write_text(path.read_text().replace('self.backend = "npu"', 'self.backend = "cuda"'))
+    return run_scan(tree, [])
+
+
+def test_live_producer_of_a_dropped_key_blocks_it(as_is):
+    # class 6: ServerArgs.__post_init__ (live) assigns "npu": the key may be chosen at run
+    # time, so nothing registered under it goes
+    assert as_is.profile.blocked_keys == {"npu": "app/server_args.py:12: self.backend = 'npu'"}
+    assert planned(as_is) == set()
+    npu = next(f for f in as_is.features if f.name == "npu")
+    assert "app.npu_backend" in {i.label for i in npu.blocked}
+
+
+def test_exact_plan_without_the_producer(no_producer):
+    assert no_producer.profile.blocked_keys == {}
+    assert planned(no_producer) == {
+        # the npu factory registered under the dropped key, and its backend module
+        ("delete_range", "app/registry.py", 18, 22, ()),
+        ("delete_file", "app/npu_backend.py", None, None, ()),
+        # the choice element shares its line with "cuda": the element only
+        ("remove_list_element", "app/server_args.py", 3, 3, ("npu",)),
+    }
+
+
+def test_folded_branch_whose_binding_remaining_code_reads_stays(no_producer):
+    # class 1: `if _is_npu: from app.npu_ops import npu_norm` folds to False, but
+    # Norm.forward_npu (kept: the class is live) reads npu_norm
+    assert not any(d.path == "app/layers.py" for d in no_producer.plan.deletions)
+    assert not any(d.path == "app/npu_ops.py" for d in no_producer.plan.deletions)
+    assert any(c.path == "app/layers.py" and "npu_norm" in c.what
+               for c in no_producer.conflicts)
+
+
+def test_type_checking_import_named_by_a_string_annotation_stays(no_producer):
+    # class 1: `if TYPE_CHECKING: from app.cuda_backend import CudaBackend`, used only in
+    # the string annotation "CudaBackend"; `Tuple` only in a return annotation
+    assert not any(d.path == "app/typing_user.py" for d in no_producer.plan.deletions)
+
+
+def test_try_whose_handler_raises_is_not_folded(no_producer):
+    # class 2: app.fast_ext is an extension of the dropped feature, but the except clause
+    # raises: folding onto it would make kernels.py raise at import
+    assert not any(d.path == "app/kernels.py" for d in no_producer.plan.deletions)
+
+
+def test_module_getattr_and_what_it_calls_stay(no_producer):
+    # class 3: `from app.lazy import current_device` is answered by __getattr__ (PEP 562)
+    assert not any(d.path == "app/lazy.py" for d in no_producer.plan.deletions)
+
+
+def test_imports_in_branches_of_live_code_stay(no_producer):
+    # class 4: both `from app.helpers import ... as fn` bind the name read after the if
+    assert not any(d.path in ("app/branches.py", "app/helpers.py")
+                   for d in no_producer.plan.deletions)
+
+
+def test_enum_member_remaining_code_names_stays(no_producer):
+    # class 5: Backend.NPU belongs to the dropped key, but is_npu_backend() reads it
+    assert not any(d.path == "app/backends.py" for d in no_producer.plan.deletions)
+    assert any(c.path == "app/backends.py" and "Backend.NPU" in c.what
+               for c in no_producer.conflicts)
+
+
+def test_file_that_does_not_parse_is_never_planned(no_producer):
+    # class 9: app/broken.py has a syntax error and nothing imports it
+    assert not any(d.path == "app/broken.py" for d in no_producer.plan.deletions)
+
+
+def test_plan_of_a_huge_module_is_linear(tmp_path: Path):
+    # class 11: a live module with thousands of unused functions (the plan was quadratic in
+    # them); every one is planned, each once
+    n = 6000
+    body = "".join(f"def f{i}(x):\n    return x + {i}\n\n\n" for i in range(n))
+    pkg = tmp_path / "gen"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "big.py").write_text(body + "def main():\n    return f0(1)\n")
+    (pkg / "__main__.py").write_text("from gen.big import main\n\nmain()\n")
+    result = run_scan(tmp_path, [])
+    symbols = [d for d in result.plan.deletions if d.category == "python-symbol"]
+    assert len(symbols) == n - 1
+    assert len({d.symbol for d in symbols}) == n - 1
