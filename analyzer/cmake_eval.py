@@ -14,6 +14,13 @@ What is evaluated: ``set``/``unset``/``option``/``list(APPEND|PREPEND|REMOVE_ITE
 entry records the conditions it sits under, and a ``set()`` under different conditions than
 the variable's previous ``set()`` adds to the value instead of replacing it (all possibilities).
 
+Functions: a target created inside a user ``function()`` body is attributed to the outermost
+call (``CMakeTarget.created_in``); ``call_site`` is that call when every command its
+evaluation ran only computes local values or creates/configures the targets the call creates
+(so deleting the call removes those targets and nothing else), else ``None`` and the reason is
+listed as unresolved. Configuring commands inside function bodies are never part of a
+target's ``config_ranges``: function bodies are shared by every call.
+
 Paths: repo-relative POSIX. While evaluating, repo directories expand to ``@repo/<dir>`` and
 a fetched repo's ``<name>_SOURCE_DIR`` to ``@fetch:<name>``; sources under a fetch are
 attributed to it (``SourceRef.fetch``, ``path=None``). Anything that cannot be resolved is
@@ -26,11 +33,13 @@ control flow in ``analyzer.cmake_eval_core``; the command handlers and ``evaluat
 from __future__ import annotations
 
 import posixpath
+import re
 
 from analyzer.cmake_eval_core import (
     FETCH,
     Ctx,
     EvaluatorCore,
+    Frame,
     Item,
     Scope,
     Target,
@@ -72,6 +81,26 @@ _INSTALL_KEYWORDS = {
 }
 _FETCH_POPULATE = {"fetchcontent_populate", "fetchcontent_makeavailable",
                    "fetchcontent_getproperties"}
+_LINK_KEYWORDS = {"PRIVATE", "PUBLIC", "INTERFACE", "LINK_PUBLIC", "LINK_PRIVATE",
+                  "LINK_INTERFACE_LIBRARIES", "debug", "optimized", "general"}
+_TARGET_GENEX = re.compile(r"\$<TARGET_[A-Z_]+:([A-Za-z0-9_.+\-]+)")
+_VAR_NAME = re.compile(r"\$\{([A-Za-z0-9_.+\-]+)\}")
+# commands a function body may run while its call stays removable: local values only
+_FRAME_LOCAL = {
+    "set", "unset", "list", "string", "math", "cmake_parse_arguments", "message",
+    "separate_arguments", "get_filename_component", "get_property", "get_target_property",
+    "get_source_file_property", "get_directory_property", "cmake_path", "if", "elseif", "else",
+    "endif", "endforeach", "endwhile", "endblock", "endfunction", "endmacro", "return", "break",
+    "continue", "execute_process", "file",
+}
+_FILE_READ_ONLY = {"GLOB", "GLOB_RECURSE", "RELATIVE_PATH", "TO_CMAKE_PATH", "TO_NATIVE_PATH",
+                   "REAL_PATH", "READ", "STRINGS"}
+# commands configuring the target named by their first argument
+_FRAME_CONFIGURE = {"set_target_properties", "add_dependencies", "target_link_libraries",
+                    "target_sources", "target_include_directories",
+                    "target_compile_definitions", "target_compile_options",
+                    "target_compile_features", "target_link_options",
+                    "target_link_directories", "target_precompile_headers"}
 
 
 def evaluate(facts_by_path: dict[str, CmakeFacts], files: set[str] | frozenset[str],
@@ -93,6 +122,8 @@ class _Evaluator(EvaluatorCore):
     # -- commands ----------------------------------------------------------------------------
     def command(self, cmd: CMakeCommand, scope: Scope, ctx: Ctx) -> None:
         name = cmd.name
+        if ctx.frame is not None and ctx.frame.safe:
+            self.check_frame(ctx.frame, cmd, scope, ctx)
         handler = getattr(self, "cmd_" + name, None)
         if handler is not None:
             handler(cmd, scope, ctx)
@@ -105,6 +136,56 @@ class _Evaluator(EvaluatorCore):
             self.configure(cmd, scope, ctx)
         elif name in self.functions:
             self.call(cmd, scope, ctx)
+
+    def check_frame(self, frame: Frame, cmd: CMakeCommand, scope: Scope, ctx: Ctx) -> None:
+        """Mark ``frame`` unsafe when ``cmd`` does anything but compute local values or
+        create/configure targets of this call (deleting the call would lose it)."""
+        name = cmd.name
+        texts = [a.value for a in cmd.args]
+        where = f"{name}() at {ctx.file}:{cmd.start_line}"
+        if name in ("set", "unset"):
+            if "CACHE" in texts:
+                frame.unsafe(f"{where} sets a cache variable")
+            elif "PARENT_SCOPE" in texts and scope.parent is frame.caller:
+                frame.unsafe(f"{where} sets a variable of the caller")
+        elif name == "file":
+            if not texts or texts[0].upper() not in _FILE_READ_ONLY:
+                frame.unsafe(f"{where} writes files")
+        elif name == "execute_process":
+            if any(t in ("OUTPUT_FILE", "ERROR_FILE", "INPUT_FILE") for t in texts):
+                frame.unsafe(f"{where} writes files")
+        elif name in _FRAME_LOCAL or name in self.functions:
+            return  # user calls: their bodies are checked as they run
+        elif name in _TARGET_COMMANDS:
+            if "ALIAS" in texts or "IMPORTED" in texts:
+                frame.unsafe(f"{where} defines an alias or imported target")
+        elif name in _FRAME_CONFIGURE or name == "install" or (
+                name == "set_property" and texts[:1] == ["TARGET"]):
+            expanded = [self.expand_str(t, scope, ctx) for t in texts]
+            if name == "install":
+                if expanded[:1] != ["TARGETS"]:
+                    frame.unsafe(f"{where} installs files")
+                    return
+                names = []
+                for t in expanded[1:]:
+                    if t in _INSTALL_KEYWORDS:
+                        break
+                    names.append(t)
+            elif name == "set_property":
+                names = []
+                for t in expanded[1:]:
+                    if t in ("APPEND", "APPEND_STRING", "PROPERTY"):
+                        break
+                    names.append(t)
+            elif name == "set_target_properties":
+                names = expanded[: expanded.index("PROPERTIES")] \
+                    if "PROPERTIES" in expanded else expanded
+            else:
+                names = expanded[:1]
+            if not names or any(n not in frame.targets for n in names):
+                frame.unsafe(f"{where} configures a target this call does not create")
+        else:
+            frame.unsafe(f"{where} has effects outside the call")
 
     def cmd_set(self, cmd: CMakeCommand, scope: Scope, ctx: Ctx) -> None:
         if not cmd.args:
@@ -227,7 +308,7 @@ class _Evaluator(EvaluatorCore):
         self.includes.append(IncludeEdge(ctx.file, target, raw, cmd.start_line, cmd.start_line,
                                          cmd.end_line, "include"))
         self.run_file(target, scope, Ctx(target, dir_of(target), self.conds(cmd, ctx),
-                                          ctx.depth + 1))
+                                          ctx.depth + 1, ctx.frame))
 
     def cmd_add_subdirectory(self, cmd: CMakeCommand, scope: Scope, ctx: Ctx) -> None:
         items = self.expand(cmd.args[:1], scope, ctx, cmd)
@@ -247,14 +328,21 @@ class _Evaluator(EvaluatorCore):
         self.visited.add(target)
         assert directory is not None
         self.run_file(target, scope.child(directory),
-                      Ctx(target, directory, self.conds(cmd, ctx), ctx.depth + 1))
+                      Ctx(target, directory, self.conds(cmd, ctx), ctx.depth + 1, ctx.frame))
 
     # -- fetched repositories ----------------------------------------------------------------
     def fetch_declared(self, name: str, scope: Scope, url: str | None, cmd: CMakeCommand,
                        ctx: Ctx) -> None:
         if name not in self.fetches:
             self.fetches[name] = {"name": name, "file": ctx.file, "start": cmd.start_line,
-                                  "end": cmd.end_line, "url": url, "ranges": []}
+                                  "end": cmd.end_line, "url": url, "ranges": [],
+                                  "declares": [], "available": False}
+        elif cmd.name in ("fetchcontent_declare", "externalproject_add"):
+            span = LineRange(ctx.file, cmd.start_line, cmd.end_line)
+            first = LineRange(self.fetches[name]["file"], self.fetches[name]["start"],
+                              self.fetches[name]["end"])
+            if span != first and span not in self.fetches[name]["declares"]:
+                self.fetches[name]["declares"].append(span)
         marker = (Item("@fetch:" + name, "", ctx.file, cmd.start_line, ()),)
         for var in {name + "_SOURCE_DIR", name.lower() + "_SOURCE_DIR"}:
             scope.vars[var] = marker
@@ -274,6 +362,8 @@ class _Evaluator(EvaluatorCore):
                 self.fetch_declared(name, scope, _url(items), cmd, ctx)
             self.fetches[name]["ranges"].append(LineRange(ctx.file, cmd.start_line,
                                                           cmd.end_line))
+            if cmd.name == "fetchcontent_makeavailable":
+                self.fetches[name]["available"] = True
             if "SOURCE_DIR" in items[1:-1] and cmd.name == "fetchcontent_getproperties":
                 var = items[items.index("SOURCE_DIR") + 1]
                 scope.vars[var] = (Item("@fetch:" + name, "", ctx.file, cmd.start_line, ()),)
@@ -297,7 +387,13 @@ class _Evaluator(EvaluatorCore):
                 elif it.text not in _TARGET_KEYWORDS:
                     sources.append(it)
         target = Target(items[0].text, cmd.name, ctx.file, cmd.start_line, cmd.end_line, [],
-                         list(scope.include_dirs), self.conds(cmd, ctx), scope.source_dir)
+                         list(scope.include_dirs), self.conds(cmd, ctx), scope.source_dir,
+                         ctx.frame)
+        if ctx.frame is not None:
+            ctx.frame.targets.add(target.name)
+            target.variables.extend(v for a in ctx.frame.args for v in _VAR_NAME.findall(a))
+        else:
+            target.variables.extend(v for a in cmd.args for v in _VAR_NAME.findall(a.value))
         self.add_sources(target, sources)
         self.targets.append(target)
 
@@ -323,9 +419,21 @@ class _Evaluator(EvaluatorCore):
                 names = texts[1:2]
             else:
                 names = texts[:1]
-        span = LineRange(ctx.file, cmd.start_line, cmd.end_line)
+        # inside a function body the command serves every call: never one target's range
+        span = LineRange(ctx.file, cmd.start_line, cmd.end_line) if ctx.frame is None else None
         for name in names:
             self.configs.setdefault(name, []).append((span, texts))
+            if ctx.frame is None:
+                self.target_vars.setdefault(name, []).extend(
+                    v for a in cmd.args for v in _VAR_NAME.findall(a.value))
+        if names and cmd.name == "target_link_libraries":
+            self.links.setdefault(names[0], []).extend(
+                t for t in texts[1:] if t not in _LINK_KEYWORDS)
+        elif names and cmd.name == "add_dependencies":
+            self.depends.setdefault(names[0], []).extend(texts[1:])
+        for name in names[:1]:
+            self.depends.setdefault(name, []).extend(
+                m.group(1) for t in texts[1:] for m in _TARGET_GENEX.finditer(t))
         if cmd.name in ("target_sources", "target_include_directories"):
             for target in self.targets:
                 if names and target.name == names[0]:
@@ -361,6 +469,12 @@ class _Evaluator(EvaluatorCore):
         self.configure(cmd, scope, ctx, names)
     # -- result ------------------------------------------------------------------------------
     def result(self) -> CMakeProject:
+        site_safe: dict[LineRange, bool] = {}
+        site_why: dict[LineRange, str] = {}
+        for f in self.frames:  # a call evaluated several times (loops): every time safe
+            site_safe[f.call_site] = site_safe.get(f.call_site, True) and f.safe
+            if not f.safe:
+                site_why.setdefault(f.call_site, f.why)
         targets = []
         for t in self.targets:
             configs = self.configs.get(t.name, [])
@@ -379,13 +493,27 @@ class _Evaluator(EvaluatorCore):
             fetches |= {m.group(1) for d in include_dirs for m in FETCH.finditer(d)}
             fetches |= {m.group(1) for _span, texts in configs for x in texts
                         for m in FETCH.finditer(x)}
+            call_site = None
+            if t.frame is not None:
+                call_site = t.frame.call_site if site_safe[t.frame.call_site] else None
+                if call_site is None:
+                    self.unres(t.file, t.start_line, t.name,
+                               f"target created in {t.frame.function}() called at "
+                               f"{t.frame.call_site.file}:{t.frame.call_site.start_line}; the "
+                               f"call cannot be removed alone: {site_why[t.frame.call_site]}")
+            variables = [*t.variables, *self.target_vars.get(t.name, [])]
             targets.append(CMakeTarget(
                 t.name, t.kind, t.file, t.start_line, t.end_line, tuple(t.sources),
                 tuple(dict.fromkeys(include_dirs)), tuple(sorted(fetches)),
-                tuple(span for span, _texts in configs), self.installs.get(t.name),
-                t.conditions))
+                tuple(span for span, _texts in configs if span is not None),
+                self.installs.get(t.name), t.conditions,
+                tuple(dict.fromkeys(self.links.get(t.name, []))),
+                tuple(dict.fromkeys(self.depends.get(t.name, []))),
+                tuple(dict.fromkeys(variables)),
+                t.frame.function if t.frame is not None else None, call_site))
         fetches = tuple(FetchRepo(f["name"], f["file"], f["start"], f["end"], f["url"],
-                                  tuple(f["ranges"])) for f in self.fetches.values())
+                                  tuple(f["ranges"]), f["available"], tuple(f["declares"]))
+                        for f in self.fetches.values())
         unresolved = tuple(Unresolved(*key) for key in self.unresolved)
         return CMakeProject(tuple(targets), fetches, tuple(self.options), tuple(self.includes),
                             unresolved, tuple(self.problems))

@@ -47,12 +47,32 @@ class Scope:
                       list(self.include_dirs), self)
 
 
+@dataclass(eq=False)
+class Frame:
+    """One call of a user function/macro made outside any function body (the outermost call):
+    the targets its evaluation creates, and whether deleting the call would remove nothing
+    else (``safe``; ``why`` names the first command that rules it out)."""
+
+    function: str
+    call_site: LineRange
+    caller: Scope
+    args: tuple[str, ...] = ()  # the call's arguments as written
+    safe: bool = True
+    why: str = ""
+    targets: set[str] = field(default_factory=set)
+
+    def unsafe(self, why: str) -> None:
+        if self.safe:
+            self.safe, self.why = False, why
+
+
 @dataclass(frozen=True)
 class Ctx:
     file: str
     list_dir: str
     conds: tuple[str, ...]
     depth: int = 0
+    frame: Frame | None = None  # set while evaluating a user function/macro body
 
 
 @dataclass
@@ -66,6 +86,8 @@ class Target:
     include_items: list[Item]
     conditions: tuple[str, ...]
     source_dir: str
+    frame: Frame | None = None  # the outermost call whose evaluation created it
+    variables: list[str] = field(default_factory=list)
 
 
 def dir_of(path: str) -> str:
@@ -104,7 +126,7 @@ class EvaluatorCore:
         self.files = files
         self.visited: set[str] = set()
         self.targets: list[Target] = []
-        self.configs: dict[str, list[tuple[LineRange, list[str]]]] = {}
+        self.configs: dict[str, list[tuple[LineRange | None, list[str]]]] = {}
         self.installs: dict[str, str] = {}
         self.fetches: dict[str, dict] = {}
         self.options: list[CMakeOption] = []
@@ -112,6 +134,10 @@ class EvaluatorCore:
         self.unresolved: dict[tuple[str, int, str, str], None] = {}
         self.problems: list[ParseProblem] = []
         self.functions: dict[str, tuple[list[str], list[CMakeCommand], bool, str]] = {}
+        self.frames: list[Frame] = []
+        self.target_vars: dict[str, list[str]] = {}  # target -> ${VAR}s of its config calls
+        self.links: dict[str, list[str]] = {}  # target -> target_link_libraries items
+        self.depends: dict[str, list[str]] = {}  # target -> add_dependencies, $<TARGET_..:x>
         self.root_dir = ""
         self.stack: list[str] = []
 
@@ -171,6 +197,8 @@ class EvaluatorCore:
               ctx: Ctx) -> None:
         names = [a.value for a in cmd.args]
         if cmd.name in ("function", "macro"):
+            if ctx.frame is not None:
+                ctx.frame.unsafe(f"{cmd.name}() definition")
             if names:
                 self.functions[names[0].lower()] = (names[1:], body, cmd.name == "macro",
                                                     ctx.file)
@@ -285,7 +313,15 @@ class EvaluatorCore:
             inner.vars[p] = items[i:i + 1]
         inner.vars["ARGN"] = items[len(params):]
         inner.vars["ARGV"] = items
-        self.run(list(body), inner, Ctx(file, dir_of(file), self.conds(cmd, ctx), ctx.depth + 1))
+        frame = ctx.frame
+        if frame is None:  # the outermost call: the targets it creates belong to it
+            frame = Frame(cmd.name, LineRange(ctx.file, cmd.start_line, cmd.end_line), scope,
+                          tuple(a.value for a in cmd.args))
+            if is_macro:
+                frame.unsafe("a macro body runs in the caller's scope")
+            self.frames.append(frame)
+        self.run(list(body), inner, Ctx(file, dir_of(file), self.conds(cmd, ctx), ctx.depth + 1,
+                                        frame))
 
     def cmd_cmake_parse_arguments(self, cmd: CMakeCommand, scope: Scope, ctx: Ctx) -> None:
         args = list(cmd.args)
@@ -296,8 +332,10 @@ class EvaluatorCore:
         prefix = args[0].value
         kinds = [set(self.expand_str(a.value, scope, ctx).split(";")) - {""} for a in args[1:4]]
         current: str | None = None
-        for key in kinds[0] | kinds[1] | kinds[2]:
+        for key in kinds[0]:
             scope.vars.pop(f"{prefix}_{key}", None)
+        for key in kinds[1] | kinds[2]:  # keywords not given are unset: they expand to ""
+            scope.vars[f"{prefix}_{key}"] = ()
         for it in self.expand(args[4:], scope, ctx, cmd):
             if it.text in kinds[0]:
                 scope.vars[f"{prefix}_{it.text}"] = (it,)

@@ -47,6 +47,13 @@ class CMakeTarget:
     config_ranges: tuple[LineRange, ...]  # every call configuring it (target_*, install, ...)
     install_destination: str | None
     conditions: tuple[str, ...]  # if()-conditions around its creation (incl. include sites)
+    links: tuple[str, ...] = ()  # target_link_libraries items as evaluated (keywords dropped)
+    depends: tuple[str, ...] = ()  # add_dependencies and $<TARGET_...:name> references
+    variables: tuple[str, ...] = ()  # ${VAR}s written in its creating/configuring commands
+    #                                  (and in the call creating it, when in a function)
+    created_in: str | None = None  # user function/macro (outermost call) whose body creates it
+    call_site: LineRange | None = None  # that call, when deleting it removes nothing but the
+    #                                     targets it creates; None when it cannot be removed
 
 
 @dataclass(frozen=True)
@@ -59,6 +66,8 @@ class FetchRepo:
     end_line: int
     url: str | None
     populate_ranges: tuple[LineRange, ...]
+    make_available: bool = False  # FetchContent_MakeAvailable: its CMake may define targets
+    declare_ranges: tuple[LineRange, ...] = ()  # further declarations (if/else branches)
 
 
 @dataclass(frozen=True)

@@ -261,3 +261,99 @@ def test_json_round_trip() -> None:
     for root in (MINI, EDGE):
         proj = project_of(root)
         assert from_jsonable(CMakeProject, to_jsonable(proj)) == proj
+
+
+HELPERS = """\
+function(run_py OUT EXPR)
+  execute_process(COMMAND python -c "${EXPR}" OUTPUT_VARIABLE _OUT)
+  set(${OUT} ${_OUT} PARENT_SCOPE)
+endfunction()
+function(define_ext NAME)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "DEST" "SOURCES;INCLUDES;LIBS")
+  run_py(ABI "print(1)")
+  add_library(${NAME} MODULE ${ARG_SOURCES})
+  add_custom_target(prep${NAME})
+  add_dependencies(${NAME} prep${NAME})
+  target_include_directories(${NAME} PRIVATE ${ARG_INCLUDES})
+  target_link_libraries(${NAME} PRIVATE torch ${ARG_LIBS})
+  install(TARGETS ${NAME} LIBRARY DESTINATION ${ARG_DEST})
+endfunction()
+function(leaky NAME)
+  add_library(${NAME} STATIC ${ARGN})
+  set(LAST_LIB ${NAME} PARENT_SCOPE)
+endfunction()
+function(tweaks NAME)
+  add_library(${NAME} STATIC ${ARGN})
+  target_compile_definitions(helper PRIVATE FROM_${NAME})
+endfunction()
+macro(mac NAME)
+  add_library(${NAME} STATIC ${ARGN})
+endmacro()
+"""
+
+
+def test_targets_created_in_functions_belong_to_the_call() -> None:
+    proj = project_of_texts({"cmake/helpers.cmake": HELPERS, "CMakeLists.txt": """\
+include(cmake/helpers.cmake)
+add_library(helper STATIC h.cc)
+set(INC_DIR inc)
+define_ext(ext_a DEST pkg
+  SOURCES a.cc
+  INCLUDES ${INC_DIR}
+  LIBS helper)
+target_compile_definitions(ext_a PRIVATE X=1)
+foreach(n b c)
+  define_ext(ext_${n} DEST pkg SOURCES ${n}.cc)
+endforeach()
+leaky(leak_lib a.cc)
+tweaks(tweak_lib a.cc)
+mac(mac_lib a.cc)
+"""}, {"h.cc", "a.cc", "b.cc", "c.cc"})
+    by_name = {t.name: t for t in proj.targets}
+    a = by_name["ext_a"]
+    # created on line 8 of the helpers, attributed to the call on lines 4-7
+    assert (a.file, a.start_line, a.created_in) == ("cmake/helpers.cmake", 8, "define_ext")
+    assert a.call_site == LineRange("CMakeLists.txt", 4, 7)
+    # configuring calls in the function body are shared by every call: not its ranges
+    assert a.config_ranges == (LineRange("CMakeLists.txt", 8, 8),)
+    assert a.install_destination == "pkg"
+    assert (a.links, a.depends, a.variables) == (("torch", "helper"), ("prepext_a",),
+                                                  ("INC_DIR",))
+    assert by_name["prepext_a"].call_site == LineRange("CMakeLists.txt", 4, 7)
+    # a call inside a loop: one call site for every iteration
+    assert by_name["ext_b"].call_site == by_name["ext_c"].call_site == LineRange(
+        "CMakeLists.txt", 10, 10)
+    # keywords not given expand to nothing (not to "${ARG_LIBS}")
+    assert by_name["ext_b"].links == ("torch",)
+    # calls whose removal would lose something else: no call site, and listed as unresolved
+    for name in ("leak_lib", "tweak_lib", "mac_lib"):
+        assert by_name[name].call_site is None and by_name[name].created_in is not None
+    assert by_name["helper"].created_in is None
+    reasons = {u.what: u.reason for u in proj.unresolved}
+    assert reasons["leak_lib"] == (
+        "target created in leaky() called at CMakeLists.txt:12; the call cannot be removed "
+        "alone: set() at cmake/helpers.cmake:17 sets a variable of the caller")
+    assert reasons["tweak_lib"].endswith(
+        "target_compile_definitions() at cmake/helpers.cmake:21 configures a target this call "
+        "does not create")
+    assert reasons["mac_lib"].endswith("a macro body runs in the caller's scope")
+    assert from_jsonable(CMakeProject, to_jsonable(proj)) == proj
+
+
+def test_fetch_declared_twice_and_made_available() -> None:
+    proj = project_of_texts({"CMakeLists.txt": """\
+include(FetchContent)
+if(LOCAL_CUTLASS)
+  FetchContent_Declare(cutlass SOURCE_DIR ${LOCAL_CUTLASS})
+else()
+  FetchContent_Declare(cutlass GIT_REPOSITORY https://example.com/cutlass.git)
+endif()
+FetchContent_MakeAvailable(cutlass)
+FetchContent_Declare(flashmla GIT_REPOSITORY https://example.com/flashmla.git)
+FetchContent_Populate(flashmla)
+"""}, set())
+    cutlass, flashmla = proj.fetches
+    assert (cutlass.start_line, cutlass.declare_ranges, cutlass.populate_ranges,
+            cutlass.make_available) == (3, (LineRange("CMakeLists.txt", 5, 5),),
+                                        (LineRange("CMakeLists.txt", 7, 7),), True)
+    assert (flashmla.declare_ranges, flashmla.make_available) == ((), False)

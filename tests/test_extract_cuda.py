@@ -188,3 +188,32 @@ def test_json_round_trip() -> None:
         assert from_jsonable(CudaFacts, to_jsonable(facts)) == facts
     op = OpRegistration("ns", "x", None, "impl", None, None, "TORCH_LIBRARY_IMPL", 1)
     assert from_jsonable(OpRegistration, to_jsonable(op)) == op
+
+
+MACRO_OPS = SAMPLES / "native_macro_ops" / "csrc"
+
+
+def test_macro_namespaces_as_written_and_block_macro() -> None:
+    facts = facts_of(MACRO_OPS / "torch_bindings.cpp")
+    # namespace text as written (tokens joined), the wrapper macro kept next to the block kind
+    assert sorted({(o.namespace, o.macro, o.block) for o in facts.ops}) == [
+        ("CONCAT(TORCH_EXTENSION_NAME,_cache_ops)", "TORCH_LIBRARY_EXPAND", "TORCH_LIBRARY"),
+        ("TORCH_EXTENSION_NAME", "TORCH_LIBRARY_EXPAND", "TORCH_LIBRARY"),
+    ]
+    assert [(o.op_name, o.kind, o.line, o.end_line) for o in facts.ops
+            if o.op_name == "concat_and_cache_mla"] == [
+        ("concat_and_cache_mla", "def", 23, 25), ("concat_and_cache_mla", "impl", 26, 26)]
+
+
+def test_defines_keep_bodies_of_library_wrappers_only() -> None:
+    facts = facts_of(MACRO_OPS / "core/registration.h")
+    assert [(d.name, d.params, d.body, d.line) for d in facts.defines] == [
+        ("_CONCAT", ("A", "B"), "", 4),
+        ("CONCAT", ("A", "B"), "", 5),
+        ("TORCH_LIBRARY_EXPAND", ("NAME", "MODULE"), "TORCH_LIBRARY(NAME, MODULE)", 7),
+        ("REGISTER_EXTENSION", ("NAME",), "", 10),  # continued on line 11
+    ]
+    snippet = extract("x.h", b"#define FLAG\n/* #define NOT_ME 1 */\n#  define LIB(N, M) \\\n"
+                             b"  TORCH_LIBRARY_FRAGMENT(N, M)\n")
+    assert [(d.name, d.params, d.body, d.line) for d in snippet.defines] == [
+        ("FLAG", None, "", 1), ("LIB", ("N", "M"), "TORCH_LIBRARY_FRAGMENT(N, M)", 3)]

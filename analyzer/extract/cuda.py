@@ -15,6 +15,11 @@ tokens, which handles adjacent string concatenation and macro-wrapped schemas al
 ``OpRegistration.op_name`` is the schema text before ``(``, keeping any overload suffix
 (``"foo.out(Tensor a) -> ()"`` gives ``"foo.out"``); for ``m.def("name", &fn)`` and
 ``m.impl("name", ...)`` it is the string itself and ``schema`` is ``None``.
+``OpRegistration.namespace`` is the block's first argument as written (tokens joined without
+spaces: ``CONCAT(TORCH_EXTENSION_NAME,_cache_ops)``) and ``macro`` the block macro as written;
+whether that names a literal namespace is decided by the graph stage, which also sees the
+``#define``s of every file (``CudaFacts.defines``: every object- and function-like macro, with
+the replacement text kept only for macros that expand to a ``TORCH_LIBRARY*`` block).
 """
 
 from __future__ import annotations
@@ -34,6 +39,10 @@ BLOCK_IMPL = "TORCH_LIBRARY_IMPL"
 
 _BLOCK_MACRO = re.compile(r"^(TORCH_LIBRARY[A-Z0-9_]*|PYBIND11_MODULE)$")
 _INCLUDE_LINE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^>"\n]*)[>"]', re.M)
+# `#define NAME(params) body`, the body running on over backslash-newlines
+_DEFINE_LINE = re.compile(
+    rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)(\([^)\n]*\))?"
+    rb"((?:[^\n\\]|\\.)*(?:\\\n(?:[^\n\\]|\\.)*)*)", re.M)
 _TOKEN = re.compile(
     r"""
     (?P<ws>\s+|\\\n)
@@ -82,6 +91,18 @@ class OpRegistration:
     block: str  # TORCH_LIBRARY | TORCH_LIBRARY_FRAGMENT | TORCH_LIBRARY_IMPL
     line: int
     end_line: int = 0  # last line of the call's arguments (multi-line schemas); 0 = unknown
+    macro: str = ""  # the block macro as written (TORCH_LIBRARY_EXPAND, ...); "" = ``block``
+
+
+@dataclass(frozen=True)
+class MacroDefine:
+    """``#define NAME`` / ``#define NAME(A, B) body``: ``params`` is None for object-like
+    macros; ``body`` (whitespace collapsed) only when it names a ``TORCH_LIBRARY*`` macro."""
+
+    name: str
+    params: tuple[str, ...] | None
+    body: str
+    line: int
 
 
 @dataclass(frozen=True)
@@ -100,6 +121,7 @@ class CudaFacts:
     ops: tuple[OpRegistration, ...]
     pybind_modules: tuple[PybindModule, ...]
     problems: tuple[ParseProblem, ...]
+    defines: tuple[MacroDefine, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -146,7 +168,27 @@ class _Extractor:
         blocks = self._blocks()
         ops, pybind = self._registrations(blocks)
         return CudaFacts(self.path, self._includes(), self._functions(), tuple(ops),
-                         tuple(pybind), tuple(self.problems))
+                         tuple(pybind), tuple(self.problems), self._defines())
+
+    # -- macros --------------------------------------------------------------------------------
+    def _defines(self) -> tuple[MacroDefine, ...]:
+        out: list[MacroDefine] = []
+        if b"define" not in self.data:
+            return ()
+        for m in _DEFINE_LINE.finditer(self.data):
+            if self._in_comment(m.start(1)):
+                continue
+            name = m.group(1).decode("latin-1")
+            params = None
+            if m.group(2) is not None:
+                inner = m.group(2).decode("latin-1")[1:-1]
+                params = tuple(p.strip() for p in inner.split(",") if p.strip())
+            body = ""
+            raw = m.group(3).decode("latin-1").replace("\\\n", " ")
+            if "TORCH_LIBRARY" in raw:
+                body = re.sub(r"\s+", " ", re.sub(r"//[^\n]*|/\*.*?\*/", " ", raw)).strip()
+            out.append(MacroDefine(name, params, body, self.line(m.start(1))))
+        return tuple(out)
 
     # -- includes ------------------------------------------------------------------------------
     def _includes(self) -> tuple[IncludeFact, ...]:
@@ -283,7 +325,7 @@ class _Extractor:
             function = function or f
             key = key or k
         return OpRegistration(namespace, op_name, schema, method, function, key or block_key,
-                              kind_name, line, max(line, end_line))
+                              kind_name, line, max(line, end_line), block.macro)
 
 
 # -- token helpers -------------------------------------------------------------------------------

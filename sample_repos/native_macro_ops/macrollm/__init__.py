@@ -1,0 +1,1 @@
+"""macrollm: a vLLM-shaped sample package whose kernels register ops under macro namespaces."""

@@ -1,0 +1,231 @@
+"""Verify stage, native half: ``native_baseline`` of sample_repos/native_macro_ops, and
+``check_native`` naming each way a pruning can break its build (a deliberately wrong pruned
+copy per class). Expected problems are written by hand from reading the sample (line numbers
+as listed in tests/test_native_macro_ops.py's docstring; ``cmake/utils.cmake``:
+``define_ext_target`` opens on line 11, ``target_include_directories`` is line 20).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from analyzer.codemod.apply import run_apply
+from analyzer.manifest import write_manifest
+from analyzer.scan import run_scan
+from analyzer.verify import check
+from analyzer.verify_native import check_native, native_baseline
+from tests.helpers import SAMPLES
+
+MACRO = SAMPLES / "native_macro_ops"
+CACHE_NS = "CONCAT(TORCH_EXTENSION_NAME,_cache_ops)"
+
+
+def scan(tree: Path):
+    return run_scan(tree, ["deepseek_v2"], use_profile=False)
+
+
+@pytest.fixture(scope="module")
+def baseline() -> dict:
+    return native_baseline(scan(MACRO))
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    dest = tmp_path / "native_macro_ops"
+    shutil.copytree(MACRO, dest)
+    return dest
+
+
+def edit(path: Path, old: str, new: str = "") -> None:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def problems(tree: Path, baseline: dict) -> list[str]:
+    return [str(p) for p in check_native(scan(tree), baseline)]
+
+
+def test_baseline_records_ops_fetches_targets_and_functions(baseline: dict) -> None:
+    assert json.loads(json.dumps(baseline)) == baseline
+    ops = baseline["ops"]
+    # 4 + 6 in csrc/torch_bindings.cpp, 2 in csrc/moe/, 4 each in extra/ and quant/
+    assert len(ops) == 20
+    assert {(o["namespace"], o["resolved"]) for o in ops} == {
+        ("TORCH_EXTENSION_NAME", False), (CACHE_NS, False), ("macro_extra", True),
+        ("macro_quant", True)}
+    assert {"namespace": CACHE_NS, "resolved": False,
+            "reason": f"namespace {CACHE_NS} is a macro expression",
+            "op": "concat_and_cache_mla", "kind": "def", "file": "csrc/torch_bindings.cpp",
+            "line": 23} in ops
+    assert [(f["name"], f["make_available"]) for f in baseline["fetches"]] == [
+        ("cutlass", True), ("oldlib", False)]
+    assert "CUTLASS_INCLUDE_DIR" in baseline["fetches"][0]["derived"]
+    targets = {t["name"]: t for t in baseline["targets"]}
+    assert sorted(targets) == ["_C", "_extra_C", "_legacy_C", "_moe_C", "cumem_allocator",
+                               "macro_utils"]
+    assert targets["_C"] == {
+        "name": "_C", "file": "CMakeLists.txt", "line": 37,
+        "variables": ["CUTLASS_INCLUDE_DIR", "MACRO_EXT_SRC"], "fetches": ["cutlass"],
+        "links": ["macro_utils", "torch"], "depends": [], "kept": None}
+    assert targets["cumem_allocator"]["kept"].startswith("nothing is shown to load it")
+    assert [(f["name"], f["kind"], f["file"], f["line"], len(f["body"]))
+            for f in baseline["functions"]] == [
+        ("run_python", "function", "cmake/utils.cmake", 3, 2),
+        ("define_ext_target", "function", "cmake/utils.cmake", 11, 7)]
+
+
+def test_untouched_tree_has_no_problem(baseline: dict) -> None:
+    result = scan(MACRO)
+    assert check_native(result, baseline) == []
+    assert check_native(result, None) == []
+
+
+def test_registration_in_a_macro_namespace_removed(tree: Path, baseline: dict) -> None:
+    edit(tree / "csrc/torch_bindings.cpp", """\
+  cache_ops.def(
+      "concat_and_cache_mla(Tensor kv_c, Tensor k_pe, Tensor! kv_cache, "
+      "Tensor slot_mapping) -> ()");
+  cache_ops.impl("concat_and_cache_mla", torch::kCUDA, &concat_and_cache_mla);
+""")
+    why = (f"the namespace is not a literal (namespace {CACHE_NS} is a macro expression): "
+           "Python may call it, so its registrations are never deleted")
+    assert problems(tree, baseline) == [
+        f'csrc/torch_bindings.cpp:23: m.def("concat_and_cache_mla") in namespace {CACHE_NS} '
+        f"was removed, but {why}",
+        f'csrc/torch_bindings.cpp:26: m.impl("concat_and_cache_mla") in namespace {CACHE_NS} '
+        f"was removed, but {why}"]
+
+
+def test_definition_of_a_called_op_removed(tree: Path, baseline: dict) -> None:
+    # the m.impl stays, so the op still exists for analyzer.verify; the schema is gone
+    edit(tree / "csrc/extra/extra_bindings.cpp",
+         '  m.def("gelu_fast(Tensor! out, Tensor input) -> ()");\n')
+    assert problems(tree, baseline) == [
+        'csrc/extra/extra_bindings.cpp:10: m.def("gelu_fast") in namespace macro_extra was '
+        "removed, but live Python still calls torch.ops.macro_extra.gelu_fast "
+        "(macrollm/_custom_ops.py:18)"]
+
+
+def test_op_of_a_namespace_read_whole_removed(tree: Path, baseline: dict) -> None:
+    edit(tree / "csrc/quant/quant_bindings.cpp", """\
+  m.def("unused_quant(Tensor! out) -> ()");
+  m.impl("unused_quant", torch::kCUDA, &unused_quant);
+""")
+    assert problems(tree, baseline) == [
+        f'csrc/quant/quant_bindings.cpp:{line}: m.{kind}("unused_quant") in namespace '
+        "macro_quant was removed, but live Python still reads torch.ops.macro_quant whole "
+        "(macrollm/quant.py:5)" for line, kind in ((10, "def"), (11, "impl"))]
+
+
+def test_fetch_used_through_a_variable_removed(tree: Path, baseline: dict) -> None:
+    edit(tree / "CMakeLists.txt", """\
+FetchContent_Declare(
+  cutlass
+  GIT_REPOSITORY https://example.com/cutlass-lite.git
+  GIT_TAG v1.0.0
+)
+FetchContent_MakeAvailable(cutlass)
+""")
+    # six lines gone: set(CUTLASS_INCLUDE_DIR ...) is now line 8, the _C call opens on 31
+    assert problems(tree, baseline) == [
+        "CMakeLists.txt:8: set() uses ${cutlass_SOURCE_DIR} of fetched repository cutlass, "
+        "whose declaration is gone",
+        "CMakeLists.txt:31: fetched repository cutlass (FetchContent_MakeAvailable, whose "
+        "CMake may define targets) is gone, but _C, _extra_C, _legacy_C, _moe_C link "
+        "libraries no in-tree target defines (torch)",
+        "CMakeLists.txt:31: target _C uses fetched repository cutlass, whose declaration is "
+        "gone"]
+
+
+def test_fetch_used_by_an_install_command_removed(tree: Path, baseline: dict) -> None:
+    # a remaining non-target command using a variable of the removed repository
+    edit(tree / "CMakeLists.txt", "FetchContent_Populate(oldlib)\n",
+         "FetchContent_Populate(oldlib)\n"
+         "install(DIRECTORY ${oldlib_SOURCE_DIR}/py/ DESTINATION macrollm/third_party)\n")
+    base = native_baseline(scan(tree))
+    edit(tree / "CMakeLists.txt", """\
+FetchContent_Declare(
+  oldlib
+  GIT_REPOSITORY https://example.com/oldlib.git
+  GIT_TAG v0.1.0
+)
+FetchContent_Populate(oldlib)
+""")
+    assert problems(tree, base) == [
+        "CMakeLists.txt:17: install() uses ${oldlib_SOURCE_DIR} of fetched repository oldlib, "
+        "whose declaration is gone",
+        "CMakeLists.txt:51: target _legacy_C uses fetched repository oldlib, whose "
+        "declaration is gone"]
+
+
+def test_line_of_a_shared_function_body_removed(tree: Path, baseline: dict) -> None:
+    edit(tree / "cmake/utils.cmake",
+         "  target_include_directories(${MOD_NAME} PRIVATE csrc ${ARG_INCLUDE_DIRECTORIES})\n")
+    assert problems(tree, baseline) == [
+        "cmake/utils.cmake:11: function define_ext_target(): body command "
+        "target_include_directories(${MOD_NAME} PRIVATE csrc ${ARG_INCLUDE_DIRECTORIES}) "
+        "(was cmake/utils.cmake:20) is gone; a body serves every call"]
+
+
+def test_function_definition_removed_while_called(tree: Path, baseline: dict) -> None:
+    text = (tree / "cmake/utils.cmake").read_text()
+    start = text.index("function(define_ext_target")
+    end = text.index("endfunction()", start) + len("endfunction()\n")
+    (tree / "cmake/utils.cmake").write_text(text[:start] + text[end:])
+    assert problems(tree, baseline) == [
+        "CMakeLists.txt:37: define_ext_target() is called, but its function() definition "
+        "(cmake/utils.cmake) is gone"]
+
+
+def test_fetch_declared_but_no_longer_made_available(tree: Path, baseline: dict) -> None:
+    edit(tree / "CMakeLists.txt", "FetchContent_MakeAvailable(cutlass)\n")
+    # one line gone: set(CUTLASS_INCLUDE_DIR ...) is line 13, the _C call opens on 36
+    assert problems(tree, baseline) == [
+        "CMakeLists.txt:13: set() uses ${cutlass_SOURCE_DIR} of fetched repository cutlass, "
+        "whose populate call is gone",
+        "CMakeLists.txt:36: fetched repository cutlass (FetchContent_MakeAvailable, whose "
+        "CMake may define targets) is gone, but _C, _extra_C, _legacy_C, _moe_C link "
+        "libraries no in-tree target defines (torch)",
+        "CMakeLists.txt:36: target _C uses fetched repository cutlass, whose populate call is "
+        "gone"]
+
+
+def test_unresolved_target_removed(tree: Path, baseline: dict) -> None:
+    edit(tree / "CMakeLists.txt",
+         "add_library(cumem_allocator SHARED csrc/cumem_allocator.cpp)\n")
+    assert problems(tree, baseline) == [
+        "CMakeLists.txt:28: target cumem_allocator was removed, but the scan kept it as "
+        "unresolved (nothing is shown to load it: not installed into a package Python "
+        "imports, not linked by another target)"]
+
+
+def test_linked_target_removed(tree: Path, baseline: dict) -> None:
+    edit(tree / "CMakeLists.txt", "add_library(macro_utils STATIC csrc/utils/dispatch_utils.cpp)\n")
+    # one line gone: the _C call now opens on line 36
+    assert problems(tree, baseline) == [
+        "CMakeLists.txt:36: target _C links macro_utils, which no longer exists"]
+
+
+def test_variable_a_target_uses_no_longer_set(tree: Path, baseline: dict) -> None:
+    edit(tree / "CMakeLists.txt", "set(CUTLASS_INCLUDE_DIR ${cutlass_SOURCE_DIR}/include)\n")
+    assert problems(tree, baseline) == [
+        "CMakeLists.txt:36: target _C uses ${CUTLASS_INCLUDE_DIR}, which nothing in the tree "
+        "sets any more"]
+
+
+def test_applied_plan_passes(tree: Path, tmp_path: Path, baseline: dict) -> None:
+    result = scan(tree)
+    manifest = tmp_path / "manifest.json"
+    write_manifest(result, manifest)
+    applied = run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
+    assert applied.changes and not applied.skipped
+    after = scan(tree)
+    assert check_native(after, native_baseline(result)) == []
+    assert check(after) == []
+    assert not (tree / "csrc/legacy/legacy_kernels.cpp").exists()
+    assert "oldlib" not in (tree / "CMakeLists.txt").read_text()
