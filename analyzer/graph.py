@@ -132,6 +132,10 @@ class _ModuleEdges:
         dst = target.node
         if dst is None or dst == src:
             return
+        if dst not in self.graph and target.kind == "module":
+            # a module inside a package only the build creates (`import deep_gemm.utils`):
+            # the package's node stands for it, so what installs the package stays
+            dst = self._installed_owner(target.module) or dst
         if dst not in self.graph:
             if target.kind != "external":
                 return
@@ -144,6 +148,14 @@ class _ModuleEdges:
             if via_node in self.graph and via_node != src \
                     and not self.graph.has_edge(src, via_node):
                 self.graph.add_edge(src, via_node, kind=kind, file=self.mod.path, line=line)
+
+    def _installed_owner(self, module: str) -> str | None:
+        parts = module.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            prefix = ".".join(parts[:i])
+            if prefix in self.index.installed_packages or prefix in self.index.extensions:
+                return module_node(prefix)
+        return None
 
     def add_all(self) -> None:
         mod, index = self.mod, self.index

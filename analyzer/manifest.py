@@ -19,6 +19,14 @@ from analyzer.verify import check
 from analyzer.verify_python import python_baseline
 
 
+def _folded(result: ScanResult) -> dict[str, list[tuple[int, int]]]:
+    out: dict[str, list[tuple[int, int]]] = {}
+    for d in result.plan.deletions:
+        if d.kind == "fold_branch" and d.start_line and d.end_line:
+            out.setdefault(d.path, []).append((d.start_line, d.end_line))
+    return out
+
+
 def _native_baseline(result: ScanResult) -> Any:
     try:
         from analyzer.verify_native import native_baseline
@@ -65,8 +73,8 @@ def manifest_dict(result: ScanResult) -> dict[str, Any]:
         "verify_baseline": [str(p) for p in check(result, compile_paths=set())],
         # the original of every Python file the plan edits, as verify compares it
         "verify_baseline_python": python_baseline(
-            result.sources, {d.path for d in result.plan.deletions
-                             if d.kind != "delete_file"}),
+            result.sources, {d.path for d in result.plan.deletions if d.kind != "delete_file"},
+            _folded(result)),
         "verify_baseline_native": _native_baseline(result),
         "deletions": deletions,
     }
@@ -117,6 +125,8 @@ def profile_summary(result: ScanResult) -> dict[str, Any] | None:
         "source": use.profile.source,
         "dropped": list(use.drops),
         "stale": use.stale,
+        # dropped keys live code still produces (key -> the producing line): kept
+        "blocked_keys": dict(use.blocked_keys),
         "features": [{
             "name": f.name,
             "files_removable": f.files_removable,

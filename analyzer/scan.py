@@ -275,6 +275,7 @@ def _analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: bo
             resolve_roots(root_names, graph, found.root) + default_roots
             + resolve_targets(kept, graph, native) + all_family_modules(use, index)
             + never_delete_nodes(use, graph) + unparsed_roots(index, unparsed)
+            + native.kept_roots
             + sorted(r for r in state.roots if r in graph)))
         liveness = compute_liveness(graph, roots)
         timings["liveness"] = timings.get("liveness", 0.0) + time.perf_counter() - t0

@@ -34,7 +34,8 @@ from analyzer.plan_check import (
 )
 
 
-def _file_facts(source: bytes, path: str) -> dict[str, Any] | None:
+def _file_facts(source: bytes, path: str, dead: list[tuple[int, int]]
+                ) -> dict[str, Any] | None:
     try:
         tree = ast.parse(source, filename=path)
     except (SyntaxError, ValueError):
@@ -44,19 +45,80 @@ def _file_facts(source: bytes, path: str) -> dict[str, Any] | None:
         "names": sorted(_module_names(tree)),
         "classes": {c: sorted(a) for c, a in _class_attrs(tree).items()},
         "raises": sum(1 for s in tree.body if isinstance(s, ast.Raise)),
+        "bindings": _live_bindings(tree, dead),
     }
 
 
-def python_baseline(sources: dict[str, bytes], edited: set[str]) -> dict[str, Any]:
-    """Facts of the original files the plan edits (see the module docstring)."""
+def python_baseline(sources: dict[str, bytes], edited: set[str],
+                    dead: dict[str, list[tuple[int, int]]] | None = None) -> dict[str, Any]:
+    """Facts of the original files the plan edits (see the module docstring). ``dead``:
+    per file, the line ranges of folded branches (code that never runs on the target)."""
     out: dict[str, Any] = {}
     for path in sorted(edited):
         data = sources.get(path)
         if data is None or not path.endswith((".py", ".pyi")):
             continue
-        facts = _file_facts(data, path)
+        facts = _file_facts(data, path, (dead or {}).get(path, []))
         if facts is not None:
             out[path] = facts
+    return out
+
+
+def _scopes(tree: ast.Module):
+    """(qualified name, function node) of every function, methods as ``Class.method``."""
+    stack: list[tuple[str, ast.AST]] = [("", tree)]
+    while stack:
+        prefix, node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                name = f"{prefix}{child.name}"
+                if not isinstance(child, ast.ClassDef):
+                    yield name, child
+                stack.append((name + ".", child))
+            elif not isinstance(child, ast.expr):
+                stack.append((prefix, child))
+
+
+def _own_nodes(func: ast.AST):
+    """Nodes of a function's own scope (not of nested functions, classes or lambdas)."""
+    stack = list(ast.iter_child_nodes(func))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+                          | ast.Lambda):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _bindings_in(func: ast.AST) -> tuple[set[str], list[tuple[str, int]]]:
+    """Names a function reads, and its bindings as (name, line)."""
+    reads: set[str] = set()
+    binds: list[tuple[str, int]] = []
+    for node in _own_nodes(func):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                reads.add(node.id)
+            else:
+                binds.append((node.id, node.lineno))
+        elif isinstance(node, ast.alias):
+            binds.append((node.asname or node.name.split(".")[0], node.lineno))
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            binds.append((node.name, node.lineno))
+    return reads, binds
+
+
+def _live_bindings(tree: ast.Module, dead: list[tuple[int, int]]) -> dict[str, dict[str, int]]:
+    """Per function, for each name it binds and reads: how many of its bindings are outside
+    folded branches (the ones that run, so the ones a pruning must keep)."""
+    out: dict[str, dict[str, int]] = {}
+    for name, func in _scopes(tree):
+        reads, binds = _bindings_in(func)
+        counts: dict[str, int] = {}
+        for var, line in binds:
+            if var in reads and not any(s <= line <= e for s, e in dead):
+                counts[var] = counts.get(var, 0) + 1
+        if counts:
+            out[name] = counts
     return out
 
 
@@ -88,6 +150,7 @@ def check_python(result, baseline: dict[str, Any]) -> list:
             line = next(s.lineno for s in after_tree.body if isinstance(s, ast.Raise))
             problems.append(VerifyProblem(path, line, "the module now raises when imported "
                                           "(a module-level raise the original did not run)"))
+        problems.extend(_unbound(path, after_tree, before.get("bindings", {})))
         module = index.by_path.get(path)
         if module is None:
             continue
@@ -109,6 +172,27 @@ def check_python(result, baseline: dict[str, Any]) -> list:
             problems.extend(VerifyProblem(c.path, c.line, c.what + " (removed by the pruning)")
                             for c in found)
     return problems
+
+
+def _unbound(path: str, tree: ast.Module, expected: dict[str, dict[str, int]]) -> list:
+    """A function still reading a name that lost a binding the original ran: on some path
+    the name may now be unbound (an import removed from one branch of a live function)."""
+    from analyzer.verify import VerifyProblem
+
+    out: list[VerifyProblem] = []
+    for name, func in _scopes(tree):
+        want = expected.get(name)
+        if not want:
+            continue
+        reads, binds = _bindings_in(func)
+        have: dict[str, int] = {}
+        for var, _line in binds:
+            have[var] = have.get(var, 0) + 1
+        for var, n in sorted(want.items()):
+            if var in reads and have.get(var, 0) < n:
+                out.append(VerifyProblem(path, func.lineno, f"{name}: {var!r} may be unbound "
+                                         f"(bound {n} times before, {have.get(var, 0)} now)"))
+    return out
 
 
 def _parse(data: bytes, path: str) -> ast.Module | None:

@@ -112,3 +112,24 @@ def test_plan_of_a_huge_module_is_linear(tmp_path: Path):
     symbols = [d for d in result.plan.deletions if d.category == "python-symbol"]
     assert len(symbols) == n - 1
     assert len({d.symbol for d in symbols}) == n - 1
+
+
+def test_lazy_import_inside_a_build_installed_package_keeps_its_target(tmp_path: Path):
+    # class 4: `import gemmlib.utils.layout` inside a live function, gemmlib being a package
+    # only the build creates (install(TARGETS ... DESTINATION gemmlib)): the import stays,
+    # and so does the target that installs the package
+    from tests.helpers import write_tree
+
+    tree = write_tree(tmp_path / "t", {
+        "CMakeLists.txt": "cmake_minimum_required(VERSION 3.18)\nproject(g LANGUAGES CXX)\n"
+                          "add_library(gemm_core MODULE csrc/gemm.cc)\n"
+                          "install(TARGETS gemm_core LIBRARY DESTINATION gemmlib)\n",
+        "csrc/gemm.cc": "int gemm() { return 0; }\n",
+        "app/__init__.py": "",
+        "app/__main__.py": "from app.ops import transform\n\ntransform(1)\n",
+        "app/ops.py": "def transform(x):\n    import gemmlib.utils.layout\n\n"
+                      "    return gemmlib.utils.layout.pack(x)\n",
+    })
+    result = run_scan(tree, [], use_profile=False)
+    assert planned(result) == set()
+    assert result.native_summary.dead_targets == []

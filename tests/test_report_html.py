@@ -198,7 +198,11 @@ def test_hostile_names_are_escaped(tmp_path: Path) -> None:
         "pkg/util.py": "def used():\n    return 1\n\n\ndef unused():\n    return 2\n",
         f"pkg/{evil_py}": "def (:\n",
         f"csrc/{evil_cu}": "int f() { return 1; }\n",
-        "CMakeLists.txt": "project(t)\nadd_library(dead_ops SHARED csrc/" + evil_cu + ")\n",
+        # installed into pkg and imported only by pkg/old.py, which nothing imports: a target
+        # whose loader is known, and dead (a target nothing is shown to load is kept)
+        "CMakeLists.txt": "project(t)\nadd_library(dead_ops SHARED csrc/" + evil_cu + ")\n"
+                          "install(TARGETS dead_ops LIBRARY DESTINATION pkg)\n",
+        "pkg/old.py": "import pkg.dead_ops\n",
     })
     result = run_scan(tmp_path, ["pkg"])
     html = render_html(result)

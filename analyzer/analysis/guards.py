@@ -219,8 +219,10 @@ def arm_region(b: Branch, dead_arm: int, note: str) -> DeadRegion:
 def _fold_try(module: str, b: Branch, facts: PythonFacts, index: ModuleIndex,
               ctx: GuardContext) -> list[tuple[DeadRegion, tuple[int, int]]]:
     if not ctx.dead_imports or any(c.kind == "finally" for c in b.clauses) or getattr(
-            b, "handler_raises", False):
-        return []  # a handler that raises turns the failed import into a failed import
+            b, "handler_raises", False) or getattr(b, "handler_binds", False):
+        # a handler that raises turns the failed import into a failed import; one that binds
+        # the exception (`except ImportError as e:`) cannot stand in for the statement
+        return []
     keep = next((c for c in b.clauses if c.kind == "except" and _catches(c.cond)), None)
     if keep is None:
         return []

@@ -84,6 +84,9 @@ class Branch:
     # try_import: some ImportError-catching handler may raise (a `raise` anywhere in it):
     # when the import fails the statement raises, so the import cannot be folded away
     handler_raises: bool = False
+    # try_import: the first ImportError-catching handler binds the exception (`as e`); the
+    # codemod cannot put its body in the statement's place, so the try is not folded
+    handler_binds: bool = False
 
 
 @dataclass(frozen=True)
@@ -137,7 +140,9 @@ class BranchCollector:
                                    if s.type in {"import_statement", "import_from_statement"}),
                 body_lines=tuple(_line(s) for s in stmts),
                 handler_raises=any(_catches_import_error(c) and _has_raise(c)
-                                   for c in excepts)))
+                                   for c in excepts),
+                handler_binds=next((any(k.type == "as_pattern" for k in c.named_children)
+                                    for c in excepts if _catches_import_error(c)), False)))
         out.sort(key=lambda b: (b.start_byte, b.kind))
         return out
 
