@@ -131,7 +131,7 @@ def plan_peripheral(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
         info = files[mod.path]
         plan.deletions.append(Deletion(
             "delete_file", mod.path, info.sha256, info.lines,
-            "uses only code that is deleted: " + ", ".join(d[3:] for d in dead[:3])
+            "uses code the plan deletes: " + ", ".join(d[3:] for d in dead[:3])
             + (" ..." if len(dead) > 3 else ""), category="test-file"))
     return roots
 
