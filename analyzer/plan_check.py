@@ -76,6 +76,16 @@ def simulate(source: bytes, edits: list[Deletion], path: str) -> FileSim:
     sim.undefined_before = _undefined(before, path, None)
     sim.undefined_after = _undefined(after, path, sim.undefined_lines)
     sim.module_names_lost = _module_names(before) - _module_names(after)
+    # a name that keeps a binding but lost one that runs (not in a folded branch): on the
+    # path of the lost one it is now unbound (`if ok: from ext import Meta` / `else: class
+    # Meta` loses its import); only the deletions that were no fold are to blame
+    old_counts, new_counts = _module_binding_counts(before), _module_binding_counts(after)
+    for name, n in old_counts.items():
+        if 0 < new_counts.get(name, 0) < n:
+            culprits = [d for d in sim.binders.get(name, ()) if d.kind != "fold_branch"]
+            if culprits:
+                sim.module_names_lost.add(name)
+                sim.binders[name] = culprits
     old_attrs, new_attrs = _class_attrs(before), _class_attrs(after)
     for cls, names in old_attrs.items():
         lost = names - new_attrs.get(cls, set())
@@ -200,6 +210,14 @@ def _names_of_block(body: list[ast.stmt]) -> set[str]:
 
 def _module_names(tree: ast.Module) -> set[str]:
     return _names_of_block(tree.body)
+
+
+def _module_binding_counts(tree: ast.Module) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for stmt in _top_level(tree.body):
+        counts.update(_names_of_block([stmt]) if not isinstance(
+            stmt, ast.If | ast.Try | ast.With | ast.For | ast.While) else ())
+    return counts
 
 
 def _class_attrs(tree: ast.Module) -> dict[str, set[str]]:

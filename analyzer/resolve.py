@@ -303,6 +303,8 @@ class ModuleIndex:
         if mod is None:  # namespace package: only submodules live there
             return Target("unresolved", module, name)
         if name in mod.defs:
+            if name in mod.bindings:  # also imported in another branch: that import is used
+                self.reexports_used.add((module, name))
             return self._def_target(module, name)
         key = f"{module}:{name}"
         if key in seen:

@@ -74,6 +74,7 @@ def native_baseline(result: ScanResult) -> dict[str, Any]:
         fetches.append({"name": f.name, "file": f.file, "line": f.start_line,
                         "make_available": f.make_available,
                         "populated": "populated" in states.get(f.name, ()),
+                        "declared": "declared" in states.get(f.name, ()),
                         "primary": sorted(_primary_vars(f.name, commands)),
                         "derived": sorted(derived[f.name])})
     targets: dict[str, dict[str, Any]] = {}
@@ -207,7 +208,9 @@ def _gone_fetches(result: ScanResult, baseline: dict[str, Any]) -> dict[str, str
     out: dict[str, str] = {}
     for f in baseline["fetches"]:
         state = states.get(f["name"], set())
-        if "declared" not in state:
+        if "declared" not in state and f.get("declared", True):
+            # (a repository fetched by FetchContent_Populate with arguments has no
+            # declaration in the original either)
             out[f["name"]] = "declaration"
         elif f.get("populated") and "populated" not in state:
             out[f["name"]] = "populate call"

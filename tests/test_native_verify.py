@@ -229,3 +229,20 @@ def test_applied_plan_passes(tree: Path, tmp_path: Path, baseline: dict) -> None
     assert check(after) == []
     assert not (tree / "csrc/legacy/legacy_kernels.cpp").exists()
     assert "oldlib" not in (tree / "CMakeLists.txt").read_text()
+
+
+def test_repository_populated_with_arguments_has_no_declaration_to_lose(tmp_path: Path):
+    # vLLM's cpu_extension.cmake fetches Arm Compute with FetchContent_Populate(name
+    # GIT_REPOSITORY ...) and no FetchContent_Declare: an untouched tree is no problem
+    from tests.helpers import write_tree
+
+    tree = write_tree(tmp_path / "t", {
+        "CMakeLists.txt": "cmake_minimum_required(VERSION 3.18)\nproject(p LANGUAGES CXX)\n"
+                          "include(FetchContent)\n"
+                          "FetchContent_Populate(acl\n  GIT_REPOSITORY https://x/acl.git\n"
+                          "  GIT_TAG v1\n)\n"
+                          'set(ENV{ACL_ROOT_DIR} "${acl_SOURCE_DIR}")\n',
+        "app/__init__.py": "",
+    })
+    result = run_scan(tree, [], use_profile=False)
+    assert check_native(result, native_baseline(result)) == []

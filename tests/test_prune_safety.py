@@ -133,3 +133,20 @@ def test_lazy_import_inside_a_build_installed_package_keeps_its_target(tmp_path:
     result = run_scan(tree, [], use_profile=False)
     assert planned(result) == set()
     assert result.native_summary.dead_targets == []
+
+
+def test_name_imported_in_one_branch_and_defined_in_the_other_keeps_both(tmp_path: Path):
+    # vLLM's attention/ops/flashmla.py: `if available(): from ext import Meta` / `else:
+    # class Meta: pass`; other modules import Meta from it. The import binding is used (on
+    # machines where the branch runs) even though a definition of the name exists.
+    from tests.helpers import write_tree
+
+    tree = write_tree(tmp_path / "t", {
+        "app/__init__.py": "",
+        "app/__main__.py": "from app.user import run\n\nrun()\n",
+        "app/ext.py": "class Meta:\n    pass\n",
+        "app/ops.py": "import os\n\nif os.environ.get('X'):\n    from app.ext import Meta\n"
+                      "else:\n\n    class Meta:\n        pass\n",
+        "app/user.py": "from app.ops import Meta\n\n\ndef run():\n    return Meta()\n",
+    })
+    assert planned(run_scan(tree, [], use_profile=False)) == set()
