@@ -306,14 +306,12 @@ def _analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: bo
         conflicts = check_plan(plan, index, sources, sims)
         timings["check"] = timings.get("check", 0.0) + time.perf_counter() - t0
         if not state.absorb(conflicts, index):
-            # nothing new to keep, yet conflicts remain: drop the convicted deletions as a
-            # last resort, so no plan ever holds a deletion the check found breaking
-            convicted = {c.deletion for c in conflicts if c.deletion is not None}
-            rooted = {index.modules[n[3:]].path for c in conflicts
-                      if c.root and (n := c.root) and n[3:] in index.modules}
-            plan.deletions[:] = [d for d in plan.deletions if d not in convicted
-                                 and not (d.kind == "delete_file" and d.path in rooted)]
+            # nothing new to keep: done, or conflicts no round can settle, whose deletions
+            # are dropped as a last resort (no plan ever holds a deletion found breaking)
+            _drop_convicted(plan, conflicts, index)
             break
+    else:  # out of rounds: the plan is checked once more, and whatever breaks is dropped
+        _drop_convicted(plan, check_plan(plan, index, sources, sims), index)
     t0 = time.perf_counter()
     native_summary = plan_native(graph, liveness, native, cmake_facts, files, plan)
     attribute_deletions(plan, graph, use.features)
@@ -326,6 +324,14 @@ def _analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: bo
                       use, features, in_scope,
                       problems, unresolved, timings,
                       sources, conflicts=state.log)
+
+
+def _drop_convicted(plan: Plan, conflicts: list[Conflict], index: ModuleIndex) -> None:
+    convicted = {c.deletion for c in conflicts if c.deletion is not None}
+    rooted = {index.modules[c.root[3:]].path for c in conflicts
+              if c.root and c.root[3:] in index.modules}
+    plan.deletions[:] = [d for d in plan.deletions if d not in convicted
+                         and not (d.kind == "delete_file" and d.path in rooted)]
 
 
 def _dedupe(modules: list[PyModule], problems: list[ParseProblem]) -> list[PyModule]:

@@ -150,3 +150,17 @@ def test_name_imported_in_one_branch_and_defined_in_the_other_keeps_both(tmp_pat
         "app/user.py": "from app.ops import Meta\n\n\ndef run():\n    return Meta()\n",
     })
     assert planned(run_scan(tree, [], use_profile=False)) == set()
+
+
+def test_out_of_rounds_the_plan_still_holds_nothing_that_breaks(monkeypatch, tmp_path: Path):
+    # the soundness rounds stop early: what the last check convicts is dropped all the same
+    import analyzer.scan as scan
+
+    monkeypatch.setattr(scan, "MAX_ROUNDS", 1)
+    tree = tmp_path / "tree"
+    shutil.copytree(SAMPLE, tree)
+    path = tree / "app/server_args.py"
+    path.write_text(path.read_text().replace('self.backend = "npu"', 'self.backend = "cuda"'))
+    result = scan.run_scan(tree, [])
+    paths = {d.path for d in result.plan.deletions}
+    assert not paths & {"app/layers.py", "app/typing_user.py", "app/backends.py"}
