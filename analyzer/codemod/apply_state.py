@@ -227,14 +227,24 @@ def save(root: Path, steps: list[Step]) -> Path:
     return path
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data``: temp file in the same folder, fsync, ``os.replace``."""
+def _synced_temp(path: Path, data: bytes) -> str:
+    """A temp file next to ``path`` holding ``data``, flushed to disk; its name."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".depgraph")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return tmp
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Replace ``path`` with ``data``: temp file in the same folder, fsync, ``os.replace``."""
+    tmp = _synced_temp(path, data)
+    try:
         if path.exists():
             os.chmod(tmp, path.stat().st_mode & 0o7777)
         os.replace(tmp, path)
@@ -247,12 +257,8 @@ def atomic_write(path: Path, data: bytes) -> None:
 def exclusive_write(path: Path, data: bytes) -> None:
     """Create ``path`` with ``data``; FileExistsError (nothing written) when it exists. The
     content appears whole: written to a temp file, then hard-linked into place."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".depgraph")
+    tmp = _synced_temp(path, data)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
         try:
             os.link(tmp, path)
         except FileExistsError:
