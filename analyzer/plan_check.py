@@ -161,7 +161,15 @@ def _bound_names(node: ast.AST) -> set[str]:
 def _undefined(tree: ast.Module, path: str, lines: dict[str, int] | None) -> Counter[str]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        found = pyflakes_checker.Checker(tree, filename=path).messages
+        lint = pyflakes_checker.Checker(tree, filename=path)
+    found = lint.messages
+    # the checker holds itself in a cycle (bound handlers) and every node in `_parents`:
+    # break it, so the tree is freed at once (scans run with the cyclic collector paused)
+    for scope in lint.deadScopes:  # scopes and their bindings point at each other
+        scope.clear()
+    lint._nodeHandlers.clear()
+    lint._parents.clear()
+    lint.deadScopes.clear()
     out: Counter[str] = Counter()
     for m in found:
         if isinstance(m, _UNDEFINED):
