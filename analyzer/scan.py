@@ -236,6 +236,7 @@ def _analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: bo
     timings["fold"] = time.perf_counter() - t0
     state = _Retained()
     sims: dict = {}
+    graph = nx.DiGraph()
     for _round in range(MAX_ROUNDS):
         t0 = time.perf_counter()
         regions = {m: kept for m, rs in base_regions.items()
@@ -249,8 +250,9 @@ def _analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: bo
             dead_lines.setdefault(m, []).extend(ranges)
         index.dead_lines = {m: sorted(r) for m, r in dead_lines.items()}
         index.reexports_used.clear()
-        if _round:  # the last round's graph: its views hold it in cycles the paused
-            graph.clear()  # collector would not free; emptied, its memory is freed now
+        # the last round's graph: its views hold it in cycles the paused collector would
+        # not free; emptied, its memory is freed now
+        graph.clear()
         graph, unresolved = build_python_graph(
             index, graph_options(use, index, {m: tuple(sorted(r))
                                               for m, r in dead_lines.items()}, frozen))
