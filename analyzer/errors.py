@@ -1,4 +1,4 @@
-"""Errors about the user's input that the CLI maps to exit codes (see ``analyzer.cli``).
+"""Errors about the user's input that the CLI maps to exit codes (see ``analyzer.cli.main``).
 
 Kept in a module of their own, free of heavy imports, so the command line can catch them
 without loading the analysis stages. ``DiscoveryError`` and ``ProfileError`` live with the

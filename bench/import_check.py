@@ -3,7 +3,7 @@
     python bench/import_check.py TREE [--against ORIGINAL] [--json OUT] [--timeout SECONDS]
 
 The tree's Python source roots and module names come from depgraph's own discovery
-(``analyzer.discover``). The imports run in a subprocess (``bench/import_worker.py``: isolated
+(``analyzer.discover.walk``). The imports run in a subprocess (``bench/import_worker.py``: isolated
 interpreter, the tree's source roots in front of ``sys.path``, a temp folder as working folder,
 output silenced, a per-module ``signal`` timeout, ``BaseException`` caught), modules in sorted
 order in one interpreter; a worker that dies (segfault, ``os._exit``) is restarted after the
@@ -34,7 +34,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 WORKER = HERE / "import_worker.py"
-sys.path.insert(0, str(HERE.parent))  # the depgraph of this checkout (for analyzer.discover)
+sys.path.insert(0, str(HERE.parent))  # the depgraph of this checkout (for analyzer.discover.walk)
 
 
 @dataclass
@@ -48,7 +48,7 @@ class Tree:
 
 
 def load_tree(path: Path) -> Tree:
-    from analyzer.discover import discover, module_name
+    from analyzer.discover.walk import discover, module_name
 
     found = discover(path)
     root = found.root
@@ -265,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="let imported code print (debugging the stubs)")
     args = parser.parse_args(argv)
 
-    from analyzer.discover import DiscoveryError
+    from analyzer.discover.walk import DiscoveryError
 
     try:
         tree = load_tree(args.tree)

@@ -13,7 +13,8 @@ Copies TREE to DIR/pruned (DIR is removed first), then runs, each in its own pro
 6. ``bench/undefined_names.py TREE DIR/pruned --manifest DIR/out/manifest.json``
 
 and prints a Markdown table (step, exit code, seconds, key figure). Exit 1 when a step fails.
-depgraph is the one of this checkout, run as ``python -c "from analyzer.cli import main; main()"``.
+depgraph is the one of this checkout, run as
+``python -c "from analyzer.cli.main import main; main()"``.
 TREE itself is only read.
 """
 
@@ -34,7 +35,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 CHECKOUT = HERE.parent
-DEPGRAPH = [sys.executable, "-c", "from analyzer.cli import main; main()"]
+DEPGRAPH = [sys.executable, "-c", "from analyzer.cli.main import main; main()"]
 
 # scan options verify does not take: flags, and options with a value
 SCAN_ONLY_FLAGS = {"-q", "--quiet", "--fail-on-removable", "--no-result-cache", "--timings",

@@ -80,7 +80,7 @@ def depgraph_command(given: str | None) -> list[str]:
         return shlex.split(given)
     return [sys.executable, "-c",
             f"import sys; sys.path.insert(0, {str(REPO)!r}); "
-            "from analyzer.cli import main; main()"]
+            "from analyzer.cli.main import main; main()"]
 
 
 def tool_command(name: str) -> list[str] | None:

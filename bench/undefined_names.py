@@ -22,13 +22,13 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))  # the depgraph of this checkout (for analyzer.discover)
+sys.path.insert(0, str(HERE.parent))  # the depgraph of this checkout (for analyzer.discover.walk)
 
 Key = tuple[str, str, str]  # (path, message kind, name)
 
 
 def python_files(tree: Path) -> set[str]:
-    from analyzer.discover import discover
+    from analyzer.discover.walk import discover
 
     return {f.path for f in discover(tree).files if f.language == "python"}
 

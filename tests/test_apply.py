@@ -11,12 +11,12 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from analyzer.cli.apply import apply_command
 from analyzer.codemod.apply import sha256
-from analyzer.codemod.command import apply_command
+from analyzer.codemod.manifest_check import validate
 from analyzer.codemod.text_edits import delete_lines
-from analyzer.manifest import write_manifest
-from analyzer.manifest_check import validate
-from analyzer.scan import run_scan
+from analyzer.outputs.manifest import write_manifest
+from analyzer.pipeline.scan import run_scan
 from tests.helpers import MINI_SGLANG, write_tree
 
 

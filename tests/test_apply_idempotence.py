@@ -15,9 +15,9 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from analyzer.cli.apply import apply_command
 from analyzer.codemod import apply_state
 from analyzer.codemod.apply import FileChange, sha256, unapplied_entries, unified_diff
-from analyzer.codemod.command import apply_command
 from tests.helpers import write_tree
 
 STATE = ".depgraph-apply.json"

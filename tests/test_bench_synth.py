@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.scan import run_scan
+from analyzer.pipeline.scan import run_scan
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 

@@ -8,7 +8,7 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from analyzer.cli import main
+from analyzer.cli.main import main
 from tests.helpers import MINI_SGLANG, write_tree
 
 GOOD = {

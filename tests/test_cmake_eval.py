@@ -9,7 +9,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from analyzer.cmake_eval import (
+from analyzer.extract.cmake import extract
+from analyzer.model import from_jsonable, to_jsonable
+from analyzer.resolve.cmake import (
     CMakeOption,
     CMakeProject,
     FetchRepo,
@@ -19,8 +21,6 @@ from analyzer.cmake_eval import (
     Unresolved,
     evaluate,
 )
-from analyzer.extract.cmake import extract
-from analyzer.model import from_jsonable, to_jsonable
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_repos"
 MINI = SAMPLES / "mini_sglang"

@@ -14,10 +14,10 @@ import textwrap
 
 import pytest
 
-from analyzer.analysis.guards import DeadRegion, GuardContext, fold_module
 from analyzer.codemod.python_edits import EditError, PyEdit, edit_python
+from analyzer.decide.guards import DeadRegion, GuardContext, fold_module
 from analyzer.extract.python import extract
-from analyzer.resolve import ModuleIndex, PyModule
+from analyzer.resolve.python import ModuleIndex, PyModule
 
 CTX = GuardContext(constants={"m._is_npu": False, "m._is_hip": False, "m._is_cuda": True},
                    dead_imports=frozenset({"dead_ext"}))

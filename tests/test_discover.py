@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.discover import Discovery, DiscoveryError, discover, language_of, module_name
-from analyzer.gitignore import PatternList, compile_pattern, is_ignored
+from analyzer.discover.gitignore import PatternList, compile_pattern, is_ignored
+from analyzer.discover.walk import Discovery, DiscoveryError, discover, language_of, module_name
 
 
 def make_tree(root: Path, files: dict[str, str]) -> Path:
@@ -324,7 +324,7 @@ def test_unreadable_directory_simulated(tmp_path: Path, monkeypatch: pytest.Monk
             raise PermissionError(13, "Permission denied", path)
         return real_scandir(path)
 
-    monkeypatch.setattr("analyzer.discover.os.scandir", fake_scandir)
+    monkeypatch.setattr("analyzer.discover.walk.os.scandir", fake_scandir)
     found = discover(tmp_path)
     assert paths(found) == ["ok.py"]
     assert kinds(found) == {"locked": "unreadable"}

@@ -8,9 +8,9 @@ import time
 
 import pytest
 
-import analyzer.discover_cache as dc
-from analyzer.discover import discover
-from analyzer.extract.digests import RACY_NS
+import analyzer.discover.cache as dc
+from analyzer.discover.digests import RACY_NS
+from analyzer.discover.walk import discover
 from tests.helpers import write_tree
 
 TREE = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import shutil
 
-from analyzer.discover import discover
+from analyzer.discover.walk import discover
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.runner import Progress, ProgressBar, extract_all
 from tests.helpers import MINI_SGLANG

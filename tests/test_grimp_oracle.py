@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.graph import module_import_edges
-from analyzer.scan import run_scan
+from analyzer.graph.python import module_import_edges
+from analyzer.pipeline.scan import run_scan
 from tests.helpers import SAMPLES
 
 grimp = pytest.importorskip("grimp")

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.analysis.guards import DeadRegion, GuardContext, evaluate, fold_all, fold_module
+from analyzer.decide.guards import DeadRegion, GuardContext, evaluate, fold_all, fold_module
 from analyzer.extract.python import Cond, PythonFacts, extract
 from analyzer.model import from_jsonable, to_jsonable
-from analyzer.resolve import ModuleIndex, PyModule
+from analyzer.resolve.python import ModuleIndex, PyModule
 from tests.helpers import write_tree
 
 UTILS = '''\
@@ -376,9 +376,9 @@ def test_literal_and_global_module_variables_stay_unknown(tmp_path):
 
 
 def test_hasattr_probe_named_by_the_profile(tmp_path):
-    from analyzer.analysis.guards import GuardContext, fold_module
+    from analyzer.decide.guards import GuardContext, fold_module
     from analyzer.extract.python import extract
-    from analyzer.resolve import ModuleIndex, PyModule
+    from analyzer.resolve.python import ModuleIndex, PyModule
 
     src = b"import torch\n\nif hasattr(torch.ops.my_ns, 'fa3_fwd'):\n    x = 1\nelse:\n    x = 2\n"
     mod = PyModule("pkg.m", "pkg/m.py", False, extract("pkg/m.py", src))

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.scan import run_scan
+from analyzer.pipeline.scan import run_scan
 from tests.helpers import SAMPLES, write_tree
 
 MACRO = SAMPLES / "native_macro_ops"

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from analyzer.codemod.apply import run_apply
-from analyzer.manifest import write_manifest
-from analyzer.scan import run_scan
-from analyzer.verify import check
-from analyzer.verify_native import check_native, native_baseline
+from analyzer.outputs.manifest import write_manifest
+from analyzer.pipeline.scan import run_scan
+from analyzer.verify.checks import check
+from analyzer.verify.native import check_native, native_baseline
 from tests.helpers import SAMPLES
 
 MACRO = SAMPLES / "native_macro_ops"
@@ -102,7 +102,7 @@ def test_registration_in_a_macro_namespace_removed(tree: Path, baseline: dict) -
 
 
 def test_definition_of_a_called_op_removed(tree: Path, baseline: dict) -> None:
-    # the m.impl stays, so the op still exists for analyzer.verify; the schema is gone
+    # the m.impl stays, so the op still exists for analyzer.verify.checks; the schema is gone
     edit(tree / "csrc/extra/extra_bindings.cpp",
          '  m.def("gelu_fast(Tensor! out, Tensor input) -> ()");\n')
     assert problems(tree, baseline) == [

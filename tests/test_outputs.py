@@ -12,11 +12,11 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer import __version__
-from analyzer.graph_command import graph_command
-from analyzer.graph_export import export_graph
-from analyzer.reporters.markdown import render_feature_markdown, render_markdown
-from analyzer.reporters.sarif import render_sarif
-from analyzer.scan import ScanResult, run_scan
+from analyzer.cli.graph import graph_command
+from analyzer.outputs.graph_export import export_graph
+from analyzer.outputs.markdown import render_feature_markdown, render_markdown
+from analyzer.outputs.sarif import render_sarif
+from analyzer.pipeline.scan import ScanResult, run_scan
 from tests.helpers import MINI_SGLANG
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.profile import (
+from analyzer.config.profile import (
     Constant,
     Domain,
     PluginFamily,
@@ -26,7 +26,7 @@ from analyzer.profile import (
     merge_drops,
     select_profile,
 )
-from analyzer.profile_validate import Locator
+from analyzer.config.validate import Locator
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_repos" / "mini_sglang"
 

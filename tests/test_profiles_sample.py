@@ -18,8 +18,8 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
-from analyzer.cli import main
-from analyzer.scan import run_scan
+from analyzer.cli.main import main
+from analyzer.pipeline.scan import run_scan
 from tests.helpers import MINI_SGLANG, PY
 
 K = "sgl-kernel"

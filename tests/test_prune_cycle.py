@@ -6,9 +6,9 @@ import json
 import shutil
 
 from analyzer.codemod.apply import run_apply
-from analyzer.manifest import write_manifest
-from analyzer.scan import run_scan
-from analyzer.verify import verify_scan
+from analyzer.outputs.manifest import write_manifest
+from analyzer.pipeline.scan import run_scan
+from analyzer.verify.checks import verify_scan
 from tests.helpers import MINI_SGLANG
 
 

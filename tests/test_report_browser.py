@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from analyzer.manifest import write_manifest
-from analyzer.reporters.html import write_html
-from analyzer.scan import run_scan
+from analyzer.outputs.html import write_html
+from analyzer.outputs.manifest import write_manifest
+from analyzer.pipeline.scan import run_scan
 from tests.helpers import MINI_SGLANG, ROOT
 
 sync_api = pytest.importorskip("playwright.sync_api")

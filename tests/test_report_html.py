@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from analyzer.analysis.why import chain_steps
-from analyzer.manifest import manifest_dict
-from analyzer.reporters.html import _search_key, render_html
-from analyzer.scan import ScanResult, run_scan
+from analyzer.outputs.html import _search_key, render_html
+from analyzer.outputs.manifest import manifest_dict
+from analyzer.pipeline.scan import ScanResult, run_scan
 from tests.helpers import MINI_SGLANG, PY, write_tree
 
 

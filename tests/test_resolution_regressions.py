@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from analyzer.scan import run_scan
+from analyzer.pipeline.scan import run_scan
 from tests.helpers import write_tree
 
 PROFILE = '''name = "t"

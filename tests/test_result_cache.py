@@ -8,8 +8,8 @@ import time
 
 from click.testing import CliRunner
 
-from analyzer.cli import main
-from analyzer.extract.digests import RACY_NS, DigestIndex
+from analyzer.cli.main import main
+from analyzer.discover.digests import RACY_NS, DigestIndex
 from analyzer.model import SourceFile
 from tests.helpers import write_tree
 

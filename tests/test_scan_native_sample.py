@@ -15,7 +15,7 @@ import shutil
 
 import pytest
 
-from analyzer.scan import run_scan
+from analyzer.pipeline.scan import run_scan
 from tests.helpers import MINI_SGLANG
 
 K = "sgl-kernel"

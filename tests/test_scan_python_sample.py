@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.scan import run_scan
+from analyzer.pipeline.scan import run_scan
 from tests.helpers import MINI_SGLANG, PY
 
 

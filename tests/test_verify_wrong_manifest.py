@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from analyzer.cli.verify import EXIT_VERIFY, verify_command
 from analyzer.codemod.apply import run_apply
-from analyzer.manifest import manifest_dict
-from analyzer.plan import Deletion
-from analyzer.scan import run_scan
-from analyzer.verify_command import EXIT_VERIFY, verify_command
+from analyzer.outputs.manifest import manifest_dict
+from analyzer.pipeline.scan import run_scan
+from analyzer.plan.python import Deletion
 from tests.helpers import SAMPLES
 
 

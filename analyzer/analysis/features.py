@@ -22,8 +22,8 @@ import networkx as nx
 
 from analyzer.analysis.liveness import Liveness
 from analyzer.analysis.why import chain_steps
-from analyzer.plan import Deletion, Plan
-from analyzer.profile import Feature
+from analyzer.config.profile import Feature
+from analyzer.plan.python import Deletion, Plan
 
 
 @cache

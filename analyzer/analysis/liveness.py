@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-from analyzer.graph import NOT_FOLLOWED
+from analyzer.graph.python import NOT_FOLLOWED
 
 SUPER_ROOT = "<roots>"
 

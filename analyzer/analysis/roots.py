@@ -15,8 +15,8 @@ from pathlib import Path
 import networkx as nx
 
 from analyzer.errors import RootError
-from analyzer.native_graph import NativeIndex, file_node, op_node, target_node
-from analyzer.resolve import module_node, symbol_node
+from analyzer.graph.native import NativeIndex, file_node, op_node, target_node
+from analyzer.resolve.python import module_node, symbol_node
 
 
 def resolve_roots(names: list[str], graph: nx.DiGraph, scan_root: Path) -> list[str]:

@@ -49,9 +49,9 @@ from analyzer.codemod.apply_state import (
     atomic_write,
     sha256,
 )
+from analyzer.codemod.manifest_check import validate
 from analyzer.codemod.python_edits import PyEdit, edit_python
 from analyzer.codemod.text_edits import EditError, delete_lines, split_lines
-from analyzer.manifest_check import validate
 
 __all__ = ["EXIT_REFUSED", "ApplyError", "ApplyResult", "atomic_write", "entry_id",
            "run_apply", "sha256", "unapplied_entries"]

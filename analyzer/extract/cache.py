@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from analyzer import __version__
-from analyzer.cache_files import read_checked, write_checked
 from analyzer.extract.treesitter import data_dir
+from analyzer.util.cache_files import read_checked, write_checked
 
 
 def default_cache_dir() -> Path:

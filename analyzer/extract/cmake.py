@@ -5,7 +5,7 @@ order with its arguments, line range and the ``if``/``elseif``/``else`` conditio
 under (as text; nothing is evaluated). Flow-control commands (``if``, ``endif``, ``foreach``,
 ``function`` ...) are listed too, so later stages know their line ranges. Variables,
 includes, targets and fetched repos are worked out by the resolve stage
-(``analyzer.cmake_eval``).
+(``analyzer.resolve.cmake``).
 
 Commands come from tree-sitter-cmake (patterns in ``queries/cmake.scm``). Regions the parser
 marks as ERROR (unbalanced parentheses, unterminated strings ...) are re-read by a small

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from analyzer.extract.cache import FactsCache
-from analyzer.gc_pause import gc_paused
 from analyzer.model import ParseProblem, SourceFile
+from analyzer.util.gc_pause import gc_paused
 
 
 @dataclass(frozen=True)

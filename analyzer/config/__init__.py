@@ -1,0 +1,1 @@
+"""Config stage, before discovery: profiles (types, loading, validation, built-in profiles)."""

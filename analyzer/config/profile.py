@@ -1,0 +1,312 @@
+"""Config stage, before discovery: profiles say what a scan cannot see in the code.
+
+Inference engines choose their parts at run time: platform probes (``is_npu()``,
+``current_platform.is_rocm()``), string-keyed registries (``@register_attention_backend("fa3")``),
+model packages walked by ``pkgutil``, choice lists in server arguments. A **profile** declares
+those facts as data so the analysis can decide them statically: which calls fold to a constant,
+which registrations belong to which feature, which packages are plugin families, what is always a
+root. Profiles are TOML (``docs/profiles.md`` is the language reference); this module holds the
+frozen value types, loading, the search order and the ``--drop``/``--keep`` arithmetic.
+Validation and the line locator live in :mod:`analyzer.config.validate`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+REGISTRY_KINDS = ("decorator", "dict", "choices", "enum", "call")
+SELECT_MODES = ("roots", "all", "companion")
+
+
+class ProfileError(Exception):
+    """A profile that cannot be used. The message is one line: ``<file>:<line>: <what>``."""
+
+
+@dataclass(frozen=True)
+class Registry:
+    """A string-keyed registration point."""
+
+    name: str
+    kind: str  # "decorator" | "dict" | "choices" | "enum" | "call"
+    target: str  # qualified name of the decorator / dict / choice list / Enum / register function
+    key_arg: int = 0  # decorator, call: which positional argument holds the key
+    line: int = 0
+    value_arg: int = 1  # call: which positional argument holds the registered object
+
+
+@dataclass(frozen=True)
+class PluginFamily:
+    """A package whose modules are loaded dynamically (pkgutil, importlib with computed names)."""
+
+    name: str
+    package: str
+    select: str = "roots"  # "roots" | "all" | "companion"
+    recursive: bool = False
+    companion_of: str = ""  # select="companion": a module is live if it imports a live module here
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Constant:
+    """A probe or flag with a known value on the target platform."""
+
+    name: str  # qualified name, "env:NAME", or an fnmatch glob over either
+    value: bool | int | str | None
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Domain:
+    """Names whose string values range over a registry's keys."""
+
+    pattern: str  # fnmatch over the tail of a dotted name chain: "*.attention_backend"
+    registry: str
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A part of the tree that can be dropped as a whole (``--drop NAME``)."""
+
+    name: str
+    description: str
+    registry_keys: dict[str, tuple[str, ...]]
+    paths: tuple[str, ...]
+    identifiers: tuple[str, ...]
+    constants: dict[str, bool | int | str | None]
+    cmake_options: dict[str, bool]
+    targets: tuple[str, ...]
+    extension_modules: tuple[str, ...]
+    fetches: tuple[str, ...]
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class KeepEntry:
+    """A ``never_delete`` entry: a path glob or a symbol, with the reason it must stay."""
+
+    path: str | None
+    symbol: str | None  # "pkg.mod:Name" (Name may be an fnmatch glob) or "pkg.mod"
+    reason: str
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class DynamicImportHint:
+    """A load static analysis cannot see: ``source`` imports ``targets`` at run time."""
+
+    source: str  # "pkg.mod" or "pkg.mod:function"
+    targets: tuple[str, ...]  # "pkg.mod", "pkg.mod:Name", "pkg.plugins.*", "pkg.plugins.**"
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Profile:
+    name: str
+    source: str  # file path or "builtin:<name>"
+    description: str
+    detect: tuple[str, ...]
+    entry_points: tuple[str, ...]
+    plugin_families: tuple[PluginFamily, ...]
+    registries: tuple[Registry, ...]
+    constants: tuple[Constant, ...]
+    domains: tuple[Domain, ...]
+    features: dict[str, Feature]
+    default_drops: tuple[str, ...]
+    keep_targets: tuple[str, ...]
+    never_delete: tuple[KeepEntry, ...]
+    dynamic_imports: tuple[DynamicImportHint, ...]
+    test_paths: tuple[str, ...] = ()
+
+    def registry(self, name: str) -> Registry | None:
+        return next((r for r in self.registries if r.name == name), None)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def load_profile_text(text: str, source: str, table: tuple[str, ...] = ()) -> Profile:
+    """Parse and validate profile TOML. ``table`` selects a sub-table (``("tool", "depgraph")``)."""
+    from analyzer.config.validate import build_profile
+
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = _toml_error_line(exc, text)
+        raise ProfileError(f"{source}:{line}: invalid TOML: {_toml_error_what(exc)}") from None
+    data: object = doc
+    for part in table:
+        if not isinstance(data, dict) or part not in data:
+            raise ProfileError(f"{source}:1: no [{'.'.join(table)}] table")
+        data = data[part]
+    if not isinstance(data, dict):
+        raise ProfileError(f"{source}:1: [{'.'.join(table)}] must be a table")
+    return build_profile(data, text, source, table, _default_name(source))
+
+
+def load_profile_file(path: Path) -> Profile:
+    """Load ``depgraph.toml`` (or any TOML profile); a ``pyproject.toml`` uses [tool.depgraph]."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ProfileError(f"{path}:0: cannot read profile: {exc}") from None
+    table = ("tool", "depgraph") if Path(path).name == "pyproject.toml" else ()
+    return load_profile_text(text, str(path), table)
+
+
+def builtin_names() -> list[str]:
+    folder = resources.files("analyzer.config") / "profiles"
+    if not folder.is_dir():
+        return []
+    return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+def builtin_profile(name: str) -> Profile:
+    names = builtin_names()
+    if name not in names:
+        raise ProfileError(f"builtin:{name}:0: no built-in profile {name!r}"
+                           f"{_suggest(name, names)}; available: {', '.join(names) or 'none'}")
+    folder = resources.files("analyzer.config") / "profiles"
+    text = (folder / f"{name}.toml").read_text(encoding="utf-8")
+    return load_profile_text(text, f"builtin:{name}")
+
+
+def select_profile(scan_root: Path, explicit: str | None) -> Profile | None:
+    """The profile for a scan.
+
+    ``explicit`` (``--profile``) is a file path or a built-in name. Otherwise, in order:
+    ``scan_root/depgraph.toml``, ``[tool.depgraph]`` in ``scan_root/pyproject.toml``, the first
+    built-in (by name) whose ``detect`` globs all match under ``scan_root``; else ``None``.
+    """
+    root = Path(scan_root)
+    if explicit is not None:
+        candidate = Path(explicit)
+        if candidate.is_file():
+            return load_profile_file(candidate)
+        if explicit in builtin_names():
+            return builtin_profile(explicit)
+        if candidate.suffix == ".toml" or "/" in explicit or "\\" in explicit:
+            raise ProfileError(f"{explicit}:0: profile file does not exist")
+        names = builtin_names()
+        raise ProfileError(f"{explicit}:0: not a profile file nor a built-in profile"
+                           f"{_suggest(explicit, names)}; built-ins: {', '.join(names)}")
+    own = root / "depgraph.toml"
+    if own.is_file():
+        return load_profile_file(own)
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            doc = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            doc = {}
+        if isinstance(doc.get("tool"), dict) and "depgraph" in doc["tool"]:
+            return load_profile_file(pyproject)
+    for name in builtin_names():
+        profile = builtin_profile(name)
+        if profile.detect and all(detect_glob_exists(root, g) for g in profile.detect):
+            return profile
+    return None
+
+
+def detect_glob_exists(root: Path, pattern: str) -> bool:
+    """Whether ``pattern`` (a glob relative to ``root``) matches a file or directory.
+
+    A leading ``**/`` matches at the root and up to three directory levels below it, so one
+    profile detects a repository whether the scan targets its root or its ``python/`` folder.
+    """
+    pattern = pattern.strip("/")
+    prefixes = [""]
+    if pattern.startswith("**/"):
+        pattern = pattern[3:]
+        prefixes = ["", "*/", "*/*/", "*/*/*/"]
+    for prefix in prefixes:
+        for hit in root.glob(prefix + pattern):
+            if not any(part.startswith(".") for part in hit.relative_to(root).parts):
+                return True
+    return False
+
+
+# --------------------------------------------------------------------------- drops
+
+
+def merge_drops(profile: Profile | None, drop: tuple[str, ...], keep: tuple[str, ...]
+                ) -> tuple[str, ...]:
+    """Features dropped for a scan: ``default_drops + drop - keep``, in that order, no repeats."""
+    known = sorted(profile.features) if profile else []
+    for flag, names in (("--drop", drop), ("--keep", keep)):
+        for name in names:
+            if name not in known:
+                where = profile.source if profile else "no profile"
+                listing = ", ".join(known) if known else "none (the profile defines no features)"
+                raise ProfileError(f"{flag}: unknown feature {name!r}{_suggest(name, known)} "
+                                   f"({where}); known features: {listing}")
+    out: list[str] = []
+    for name in (*(profile.default_drops if profile else ()), *drop):
+        if name not in keep and name not in out:
+            out.append(name)
+    return tuple(out)
+
+
+def effective_constants(profile: Profile | None, drops: tuple[str, ...],
+                        keep: tuple[str, ...] = ()) -> tuple[Constant, ...]:
+    """The constants a scan folds with.
+
+    The profile's own constants, except those a feature named in ``keep`` also names (keeping
+    ``ascend`` un-fixes ``is_npu``), then the constants of every dropped feature, which override
+    a profile constant of the same name.
+    """
+    if profile is None:
+        return ()
+    unfixed = {n for f in keep if f in profile.features for n in profile.features[f].constants}
+    dropped: dict[str, Constant] = {}
+    for fname in drops:
+        feature = profile.features.get(fname)
+        if feature is None:
+            continue
+        for name, value in feature.constants.items():
+            dropped.setdefault(name, Constant(name, value, feature.line))
+    out = [c for c in profile.constants if c.name not in unfixed and c.name not in dropped]
+    return (*out, *dropped.values())
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _default_name(source: str) -> str:
+    if source.startswith("builtin:"):
+        return source.split(":", 1)[1]
+    path = Path(source)
+    if path.name in ("depgraph.toml", "pyproject.toml"):
+        return path.resolve().parent.name or path.stem
+    return path.stem
+
+
+def _toml_error_line(exc: tomllib.TOMLDecodeError, text: str) -> int:
+    doc_text = text
+    lineno = getattr(exc, "lineno", None)  # Python >= 3.14
+    if isinstance(lineno, int):
+        return lineno
+    text = str(exc)
+    marker = "(at line "
+    if marker in text:
+        digits = text.split(marker, 1)[1].split(",", 1)[0].rstrip(")")
+        if digits.isdigit():
+            return int(digits)
+    if "end of document" in text:
+        return max(1, len(doc_text.rstrip("\n").split("\n")))
+    return 1
+
+
+def _toml_error_what(exc: tomllib.TOMLDecodeError) -> str:
+    msg = getattr(exc, "msg", None)
+    text = msg if isinstance(msg, str) else str(exc)
+    return text.split(" (at ", 1)[0]

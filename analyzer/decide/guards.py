@@ -1,0 +1,297 @@
+"""Analysis stage, guard folding: platform probes and config checks -> dead line ranges.
+
+Input: per-module ``Branch`` and ``ModuleAssign`` facts (extract stage), the module index
+(resolve stage) and a ``GuardContext`` of declared constants, dropped registry keys and
+imports that will not exist. Output: ``DeadRegion`` values: 1-based inclusive line ranges
+from which no graph edges come, each with how to delete it and keep valid code. Pure: no
+file is read, nothing is imported or executed (conditions are evaluated in
+``guards_eval.py``).
+
+Folding rules: clause *i* of an if-chain is dead when its condition is False, or when an
+earlier condition is True; ``else`` is dead when an earlier condition is True. A conditional
+expression loses the arm its condition rules out. A ``try`` body whose leading imports
+include one of ``dead_imports`` fails (only imports may run before it), so the first except
+clause catching ImportError replaces the statement. Anything not foldable is live. Regions
+nested in a dead region are not repeated. ``if TYPE_CHECKING:`` blocks are left alone unless
+``GuardContext.fold_type_checking`` is set.
+
+Rewrites (for the codemod; ``statement`` is the whole if/try statement, ``keep`` the body
+that survives): ``delete`` (the whole statement; put ``pass`` in its block if it was the
+only statement, see ``Branch.sole_in_block``), ``delete_clause`` (elif/else clauses),
+``promote_elif`` (the dead head and elifs before the first live ``elif``, which becomes
+``if``), ``unwrap_else`` / ``unwrap_if`` (the kept body replaces the statement, dedented),
+``ifexp`` (keep one arm; ``spans`` holds byte spans of the dead arm, the kept arm and the
+whole expression, and ``partial`` says the dead arm shares a line with live code, so
+line-based consumers must not drop that line's edges) and ``try_unwrap`` (the except body
+replaces the statement).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+
+from analyzer.decide.guards_eval import UNKNOWN, Evaluator, GuardContext, truth
+from analyzer.extract.python import Branch, Clause, Cond, ImportFact, PythonFacts
+from analyzer.resolve.python import ModuleIndex
+
+__all__ = ["DeadRegion", "GuardContext", "arm_region", "evaluate", "fold_all", "fold_module",
+           "show"]
+
+_CATCHES_IMPORT = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
+
+
+@dataclass(frozen=True)
+class DeadRegion:
+    start_line: int  # 1-based inclusive lines no edges come from
+    end_line: int
+    reason: str  # e.g. "if _is_npu: folds to False (pkg.utils.is_npu = False)"
+    rewrite: str  # delete | delete_clause | promote_elif | unwrap_else | unwrap_if | ifexp
+    #               | try_unwrap
+    statement: tuple[int, int]  # the whole if/try statement (or conditional expression)
+    keep: tuple[int, int] | None  # the surviving body's lines when the rewrite keeps one
+    scope: str
+    spans: tuple[tuple[int, int], ...] = ()  # ifexp: byte spans (dead arm, kept arm, whole)
+    partial: bool = False  # ifexp: the dead arm shares a line with live code
+
+
+def evaluate(module: str, scope: str, cond: Cond, index: ModuleIndex,
+             ctx: GuardContext) -> object | None:
+    """Value of ``cond`` read in ``scope`` of ``module``; None when unknown (a literal
+    ``None`` also reads as None)."""
+    value = Evaluator(index, ctx).eval(module, scope, cond)
+    return None if value is UNKNOWN else value
+
+
+def fold_all(index: ModuleIndex, ctx: GuardContext) -> dict[str, list[DeadRegion]]:
+    """Dead regions of every module that has any."""
+    ev = Evaluator(index, ctx)
+    out: dict[str, list[DeadRegion]] = {}
+    for name in sorted(index.modules):
+        regions = fold_module(name, index.modules[name].facts, index, ctx, ev)
+        if regions:
+            out[name] = regions
+    return out
+
+
+def fold_module(module: str, facts: PythonFacts, index: ModuleIndex, ctx: GuardContext,
+                evaluator: Evaluator | None = None) -> list[DeadRegion]:
+    """Dead regions of one module, in source order."""
+    ev = evaluator or Evaluator(index, ctx)
+    regions: list[DeadRegion] = []
+    dead_bytes: list[tuple[int, int]] = []
+    for branch in getattr(facts, "branches", ()):
+        if any(s <= branch.start_byte < e for s, e in dead_bytes):
+            continue  # nested in a dead region: already gone
+        if branch.kind == "if":
+            found = _fold_if(module, branch, ev, ctx)
+        elif branch.kind == "ifexp":
+            found = _fold_ifexp(module, branch, ev)
+        elif branch.kind == "try_import":
+            found = _fold_try(module, branch, facts, index, ctx)
+        else:
+            found = []
+        for region, span in found:
+            regions.append(region)
+            dead_bytes.append(span)
+    return regions
+
+
+# -- if statements ---------------------------------------------------------------------------
+def _fold_if(module: str, b: Branch, ev: Evaluator, ctx: GuardContext
+             ) -> list[tuple[DeadRegion, tuple[int, int]]]:
+    clauses = b.clauses
+    dead: list[bool] = []
+    why: list[str] = []
+    taken: str | None = None  # reason of the first clause known True
+    taken_idx = -1
+    for i, c in enumerate(clauses):
+        if taken is not None:
+            dead.append(True)
+            why.append(f"{_header(c)} unreachable: {taken}")
+            continue
+        if c.cond is None:  # else
+            dead.append(False)
+            why.append("")
+            continue
+        value = truth(ev.eval(module, b.scope, c.cond))
+        notes = f" ({'; '.join(ev.used)})" if ev.used else ""
+        if value is UNKNOWN:
+            dead.append(False)
+            why.append("")
+        elif value:
+            dead.append(False)
+            why.append("")
+            taken, taken_idx = f"{_header(c)} folds to True{notes}", i
+        else:
+            dead.append(True)
+            why.append(f"{_header(c)} folds to False{notes}")
+    if not any(dead):
+        return []
+    if not ctx.fold_type_checking and any(  # checked only once something folds: it rarely does
+            c.cond is not None and _mentions(c.cond, "TYPE_CHECKING") for c in clauses):
+        return []
+    stmt = (b.start_line, b.end_line)
+    out: list[tuple[DeadRegion, tuple[int, int]]] = []
+
+    def add(first: int, last: int, start: int, end: int, rewrite: str,
+            keep: tuple[int, int] | None) -> None:
+        reason = "; ".join(dict.fromkeys(w for w in why[first:last + 1] if w))
+        out.append((DeadRegion(start, end, reason, rewrite, stmt, keep, b.scope),
+                    (clauses[first].start_byte, clauses[last].end_byte)))
+
+    head = clauses[0]
+    if all(dead):
+        add(0, len(clauses) - 1, b.start_line, b.end_line, "delete", None)
+        return out
+    if not dead[0]:
+        if taken_idx == 0:
+            add(1, len(clauses) - 1, clauses[1].start_line, b.end_line, "unwrap_if",
+                (head.body_start_line, head.end_line))
+            return out
+        first_live = 0
+    else:
+        first_live = dead.index(False)
+        live = clauses[first_live]
+        if live.kind == "else":
+            add(0, first_live, b.start_line, live.body_start_line - 1, "unwrap_else",
+                (live.body_start_line, live.end_line))
+            return out
+        add(0, first_live - 1, b.start_line, live.start_line - 1, "promote_elif", None)
+    i = first_live + 1
+    while i < len(clauses):  # runs of dead clauses after the first live one
+        if not dead[i]:
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(clauses) and dead[j + 1]:
+            j += 1
+        add(i, j, clauses[i].start_line, clauses[j].end_line, "delete_clause", None)
+        i = j + 1
+    return out
+
+
+def _header(c: Clause) -> str:
+    return "else:" if c.cond is None else f"{c.kind} {show(c.cond)}:"
+
+
+def _mentions(cond: Cond, name: str) -> bool:
+    if cond.kind == "name" and cond.value.split(".")[-1] == name:
+        return True
+    return any(_mentions(c, name) for c in cond.children)
+
+
+# -- conditional expressions -----------------------------------------------------------------
+def _fold_ifexp(module: str, b: Branch, ev: Evaluator
+                ) -> list[tuple[DeadRegion, tuple[int, int]]]:
+    if len(b.clauses) != 2 or b.clauses[0].cond is None:
+        return []
+    body, other = b.clauses
+    value = truth(ev.eval(module, b.scope, b.clauses[0].cond))
+    if value is UNKNOWN:
+        return []
+    dead, kept = (other, body) if value else (body, other)
+    notes = f" ({'; '.join(ev.used)})" if ev.used else ""
+    reason = f"... if {show(body.cond or Cond('unknown'))} else ...: folds to {value}{notes}"
+    partial = not dead.own_lines
+    region = DeadRegion(dead.start_line, dead.end_line, reason, "ifexp",
+                        (b.start_line, b.end_line), (kept.start_line, kept.end_line), b.scope,
+                        ((dead.start_byte, dead.end_byte), (kept.start_byte, kept.end_byte),
+                         (b.start_byte, b.end_byte)), partial)
+    return [(region, (dead.start_byte, dead.end_byte))]
+
+
+def arm_region(b: Branch, dead_arm: int, note: str) -> DeadRegion:
+    """A conditional expression losing one arm for a reason other than its condition
+    (``dead_arm`` 0: the ``x if ...`` arm goes, 2: the ``else x`` arm goes)."""
+    body, other = b.clauses
+    dead, kept = (body, other) if dead_arm == 0 else (other, body)
+    value = dead_arm != 0
+    reason = (f"... if {show(body.cond or Cond('unknown'))} else ...: folds to {value} "
+              f"({note})")
+    return DeadRegion(dead.start_line, dead.end_line, reason, "ifexp",
+                      (b.start_line, b.end_line), (kept.start_line, kept.end_line), b.scope,
+                      ((dead.start_byte, dead.end_byte), (kept.start_byte, kept.end_byte),
+                       (b.start_byte, b.end_byte)), not dead.own_lines)
+
+
+# -- try / except ImportError ----------------------------------------------------------------
+def _fold_try(module: str, b: Branch, facts: PythonFacts, index: ModuleIndex,
+              ctx: GuardContext) -> list[tuple[DeadRegion, tuple[int, int]]]:
+    if not ctx.dead_imports or any(c.kind == "finally" for c in b.clauses) or getattr(
+            b, "handler_raises", False) or getattr(b, "handler_binds", False):
+        # a handler that raises turns the failed import into a failed import; one that binds
+        # the exception (`except ImportError as e:`) cannot stand in for the statement
+        return []
+    keep = next((c for c in b.clauses if c.kind == "except" and _catches(c.cond)), None)
+    if keep is None:
+        return []
+    imports = set(b.import_lines)
+    by_line: dict[int, list[ImportFact]] = {}
+    for fact in facts.imports:
+        if fact.start_line in imports and fact.scope == b.scope:
+            by_line.setdefault(fact.start_line, []).append(fact)
+    failing: str | None = None
+    for line in b.body_lines:  # only imports may run before the failing one
+        if line not in imports:
+            break
+        failing = next((m for f in by_line.get(line, []) for m in _names(module, f, index)
+                        if _dead(m, ctx.dead_imports)), None)
+        if failing is not None:
+            break
+    if failing is None:
+        return []
+    reason = f"try: import {failing}: module will not exist (dead import); except runs"
+    stmt = (b.start_line, b.end_line)
+    kept = (keep.body_start_line, keep.end_line)
+    out = [(DeadRegion(b.start_line, keep.body_start_line - 1, reason, "try_unwrap", stmt,
+                       kept, b.scope), (b.start_byte, keep.start_byte))]
+    if keep.end_line < b.end_line:
+        out.append((DeadRegion(keep.end_line + 1, b.end_line, reason, "try_unwrap", stmt, kept,
+                               b.scope), (keep.end_byte, b.end_byte)))
+    return out
+
+
+def _catches(cond: Cond | None) -> bool:
+    if cond is None:
+        return True  # bare except
+    names = [cond] if cond.kind == "name" else list(cond.children)
+    return any(n.kind == "name" and n.value.split(".")[-1] in _CATCHES_IMPORT for n in names)
+
+
+def _names(module: str, fact: ImportFact, index: ModuleIndex) -> list[str]:
+    absolute = index.absolute(module, fact)
+    if absolute is None:
+        return []
+    return [absolute, *(f"{absolute}.{n.name}" for n in fact.names if n.name != "*")]
+
+
+def _dead(name: str, dead: frozenset[str]) -> bool:
+    return any(name == p or name.startswith(p + ".") or fnmatchcase(name, p) for p in dead)
+
+
+# -- display ---------------------------------------------------------------------------------
+def show(cond: Cond) -> str:
+    """Short source-like text of a condition, for reasons."""
+    k = cond.kind
+    if k in ("name", "const"):
+        return cond.value
+    if k == "str":
+        return repr(cond.value)
+    if k == "strs":
+        return "(" + ", ".join(repr(a) for a in cond.args) + ")"
+    if k == "call":
+        args = [repr(a) for a in cond.args] + [show(c) for c in cond.children]
+        return f"{cond.value}({', '.join(args)})"
+    if k == "not":
+        return f"not {_paren(cond.children[0])}" if cond.children else "not ?"
+    if k in ("and", "or"):
+        return f" {k} ".join(_paren(c) for c in cond.children)
+    if k == "cmp" and len(cond.children) == 2:
+        return f"{_paren(cond.children[0])} {cond.value} {_paren(cond.children[1])}"
+    return cond.value or "?"
+
+
+def _paren(cond: Cond) -> str:
+    text = show(cond)
+    return f"({text})" if cond.kind in ("and", "or", "cmp") else text

@@ -1,0 +1,407 @@
+"""Analysis stage, guard folding: evaluating ``Cond`` trees from declared facts.
+
+Input: a condition (``analyzer.extract.python.Cond``) read in a scope of a module, the module
+index (resolve stage) and a ``GuardContext`` (declared constants, dropped registry keys, dead
+imports). Output: the condition's value, or ``UNKNOWN``. Nothing is imported or executed: a
+value is known only when the context declares it (platform probes, module flags, env flags),
+when a module-level ``NAME = expr`` folds from declared facts, or for literals.
+
+Three-valued logic: ``and`` / ``or`` / ``not`` follow Kleene's rules on truthiness, a
+comparison with an unknown operand is unknown (except against dropped registry keys, see
+``GuardContext.domains``), and anything else (subscripts, arithmetic, ``sys.version_info``,
+calls nobody declared, bare references to functions) is unknown, which keeps code live.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+
+from analyzer.extract.python import Cond
+from analyzer.resolve.python import ModuleIndex, Target
+
+
+class _Unknown:
+    def __repr__(self) -> str:
+        return "UNKNOWN"
+
+    def __bool__(self) -> bool:  # pragma: no cover - guards against accidental truth tests
+        raise TypeError("UNKNOWN has no truth value")
+
+
+UNKNOWN = _Unknown()
+_GLOB = set("*?[")
+_TRUTHY_STR = {"1", "true", "yes", "on", "y", "t"}
+_FALSY_STR = {"0", "false", "no", "off", "n", "f", ""}
+
+
+@dataclass(frozen=True)
+class GuardContext:
+    """What the user declares about the target platform and the dropped features.
+
+    ``constants``: qualified name (or fnmatch glob over qualified names) -> value. A function's
+    name folds its *call* (``pkg.utils.is_npu`` -> ``is_npu()``; a bare reference to the
+    function object stays unknown); a module-level variable folds its reads
+    (``pkg.mod._is_hip``); a method of a module-level object folds its call
+    (``vllm.platforms.current_platform.is_rocm``); ``env:NAME`` folds an env flag: a call
+    whose first string argument is NAME and whose callee mentions ``env``
+    (``get_bool_env_var("NAME")``, ``os.environ.get("NAME")``, ``os.getenv("NAME")``), or a
+    chain ending in ``.NAME`` / ``.NAME.get`` (``envs.NAME.get()``).
+
+    ``domains``: (fnmatch pattern over a dotted chain, or any of its dotted tails; the set of
+    dropped string keys). ``chain == "fa3"`` folds to False and ``chain != "fa3"`` to True
+    when ``"fa3"`` is dropped; ``chain in (...)`` folds to False (``not in`` to True) when all
+    the listed strings are dropped.
+
+    ``dead_imports``: absolute modules (fnmatch globs allowed; submodules included) that will
+    not exist: a ``try:`` body importing one fails, its except clause runs.
+
+    ``fold_type_checking``: ``TYPE_CHECKING`` always evaluates to False; ``if TYPE_CHECKING:``
+    blocks are reported as dead only when this is set (they feed type checkers).
+    """
+
+    constants: dict[str, object]
+    domains: tuple[tuple[str, frozenset[str]], ...] = ()
+    dead_imports: frozenset[str] = frozenset()
+    fold_type_checking: bool = False
+
+
+def truth(value: object) -> object:
+    """Truthiness of a value: True, False or UNKNOWN."""
+    return UNKNOWN if value is UNKNOWN else bool(value)
+
+
+@dataclass
+class Evaluator:
+    """Evaluates conditions against one index and context; memoises module-level names."""
+
+    index: ModuleIndex
+    ctx: GuardContext
+    # (module, name) -> (value, the constants/domains it came from)
+    _memo: dict[tuple[str, str], tuple[object, list[str]]] = field(default_factory=dict)
+    _active: set[tuple[str, str]] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self._exact = {k: v for k, v in self.ctx.constants.items() if not _GLOB & set(k)}
+        self._globs = [(k, v) for k, v in self.ctx.constants.items() if _GLOB & set(k)]
+        self._assigns: dict[str, dict[str, list[Cond]]] = {}
+        self.used: list[str] = []  # constants/domains the current evaluation relied on
+
+    # -- constants -------------------------------------------------------------------------
+    def constant(self, names: list[str]) -> tuple[str, object] | None:
+        for name in names:
+            if name in self._exact:
+                return name, self._exact[name]
+        for name in names:
+            for key, value in self._globs:
+                if fnmatchcase(name, key):
+                    return key, value
+        return None
+
+    def _note(self, what: str) -> None:
+        if what not in self.used:
+            self.used.append(what)
+
+    # -- evaluation ------------------------------------------------------------------------
+    def eval(self, module: str, scope: str, cond: Cond) -> object:
+        """Value of ``cond`` (Python semantics where known) or UNKNOWN; ``used`` then lists
+        the declared facts the value came from."""
+        self.used = []
+        try:
+            return self._eval(module, scope, cond)
+        except RecursionError:  # pathological nesting: stay live
+            return UNKNOWN
+
+    def _eval(self, module: str, scope: str, cond: Cond) -> object:
+        kind = cond.kind
+        if kind == "const":
+            return _const(cond.value)
+        if kind == "str":
+            return cond.value
+        if kind == "strs":
+            return tuple(cond.args)
+        if kind == "not":
+            v = truth(self._eval(module, scope, cond.children[0])) if cond.children else UNKNOWN
+            return UNKNOWN if v is UNKNOWN else not v
+        if kind in ("and", "or"):
+            return self._bool_op(module, scope, kind, cond.children)
+        if kind == "cmp":
+            return self._cmp(module, scope, cond)
+        if kind == "name":
+            return self._name(module, scope, cond.value)
+        if kind == "call":
+            return self._call(module, scope, cond)
+        return UNKNOWN
+
+    def _bool_op(self, module: str, scope: str, op: str, children: tuple[Cond, ...]) -> object:
+        """Python's value semantics where operands are known, Kleene truthiness otherwise."""
+        result: object = op == "and"
+        pending_unknown = False
+        for child in children:
+            value = self._eval(module, scope, child)
+            t = truth(value)
+            if t is UNKNOWN:
+                pending_unknown = True
+                continue
+            if (op == "and" and not t) or (op == "or" and t):
+                # short-circuits: the result is this value, or an unknown earlier operand
+                # of the same truthiness: the truthiness is known either way
+                return value if not pending_unknown else t
+            result = value
+        return UNKNOWN if pending_unknown else result
+
+    def _cmp(self, module: str, scope: str, cond: Cond) -> object:
+        if len(cond.children) != 2:
+            return UNKNOWN
+        op = cond.value
+        left, right = cond.children
+        domain = self._domain(op, left, right)
+        if domain is not UNKNOWN:
+            return domain
+        a = self._eval(module, scope, left)
+        b = self._eval(module, scope, right)
+        env = self._env_string_cmp(op, a, b, left, right)
+        if env is not UNKNOWN:
+            return env
+        if a is UNKNOWN or b is UNKNOWN:
+            return UNKNOWN
+        try:
+            if op == "==":
+                return a == b
+            if op == "!=":
+                return a != b
+            if op == "is":
+                return a is b if a is None or b is None or isinstance(a, bool) else UNKNOWN
+            if op == "is not":
+                return a is not b if a is None or b is None or isinstance(a, bool) else UNKNOWN
+            if op in ("in", "not in") and isinstance(b, (tuple, str)):
+                found = a in b
+                return found if op == "in" else not found
+            if op in ("<", "<=", ">", ">=") and type(a) is int and type(b) is int:
+                return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+        except TypeError:
+            return UNKNOWN
+        return UNKNOWN
+
+    def _domain(self, op: str, left: Cond, right: Cond) -> object:
+        """``chain == "dropped"`` and friends, from ``GuardContext.domains``."""
+        if right.kind == "name" and left.kind == "str" and op in ("==", "!="):
+            left, right = right, left
+        if left.kind != "name" or right.kind not in ("str", "strs"):
+            return UNKNOWN
+        keys = (right.value,) if right.kind == "str" else right.args
+        if not keys:
+            return UNKNOWN
+        parts = left.value.split(".")
+        tails = [".".join(parts[i:]) for i in range(len(parts))]
+        for pattern, dropped in self.ctx.domains:
+            if not any(fnmatchcase(t, pattern) for t in tails):
+                continue
+            if not all(k in dropped for k in keys):
+                return UNKNOWN
+            self._note(f"{left.value}: {', '.join(sorted(keys))} dropped ({pattern})")
+            if op in ("==", "in") and (op == "in" or right.kind == "str"):
+                return False
+            if op in ("!=", "not in") and (op == "not in" or right.kind == "str"):
+                return True
+            return UNKNOWN
+        return UNKNOWN
+
+    def _env_string_cmp(self, op: str, a: object, b: object, left: Cond, right: Cond) -> object:
+        """``os.getenv("X") == "1"`` with env flag X declared as a bool."""
+        if op not in ("==", "!=") or not (isinstance(a, bool) and isinstance(b, str)
+                                          and self._is_env(left)):
+            return UNKNOWN
+        if b.lower() in _TRUTHY_STR:
+            equal = a
+        elif b.lower() in _FALSY_STR:
+            equal = not a
+        else:
+            return UNKNOWN
+        return equal if op == "==" else not equal
+
+    def _is_env(self, cond: Cond) -> bool:
+        return cond.kind == "call" and self._env_value(cond) is not None
+
+    # -- names and calls -------------------------------------------------------------------
+    def _name(self, module: str, scope: str, chain: str) -> object:
+        if chain in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            return False
+        env = self._env_chain(chain)
+        if env is not None:
+            return env[1]
+        q = qualify(self.index, module, scope, chain)
+        if q is None:
+            return UNKNOWN
+        target, rest, names = q
+        if target is not None and target.kind == "symbol" and not rest:
+            return UNKNOWN  # a function or class object: truthy, but not what was meant
+        found = self.constant(names)
+        if found is not None and not (rest and target is not None
+                                      and target.kind in ("symbol", "attribute")):
+            self._note(f"{found[0]} = {found[1]!r}")
+            return found[1]
+        if target is not None and target.kind == "attribute" and not rest and target.name:
+            return self.module_name(target.module, target.name)
+        return UNKNOWN
+
+    def _call(self, module: str, scope: str, cond: Cond) -> object:
+        if cond.value == "hasattr" and cond.args and cond.children \
+                and cond.children[0].kind == "name":
+            return self._hasattr(module, scope, cond.children[0].value, cond.args[0])
+        env = self._env_value(cond)
+        if env is not None:
+            self._note(f"{env[0]} = {env[1]!r}")
+            return env[1]
+        if "()" in cond.value:
+            return UNKNOWN
+        q = qualify(self.index, module, scope, cond.value)
+        if q is None:
+            return UNKNOWN
+        found = self.constant(q[2])
+        if found is None:
+            return UNKNOWN
+        self._note(f"{found[0]} = {found[1]!r}")
+        return found[1]
+
+    def _hasattr(self, module: str, scope: str, chain: str, attr: str) -> object:
+        """``hasattr(obj, "name")`` folds when the profile declares ``hasattr:<obj>.<name>``
+        (``obj`` qualified like any name: ``hasattr:torch.ops.sgl_kernel.fwd``)."""
+        q = qualify(self.index, module, scope, chain)
+        names = [f"hasattr:{n}.{attr}" for n in (q[2] if q else [])]
+        names.append(f"hasattr:{chain}.{attr}")  # external objects: as written
+        found = self.constant(names)
+        if found is None:
+            return UNKNOWN
+        self._note(f"{found[0]} = {found[1]!r}")
+        return found[1]
+
+    def _env_value(self, cond: Cond) -> tuple[str, object] | None:
+        if cond.args and "env" in cond.value.lower():
+            key = f"env:{cond.args[0]}"
+            if key in self.ctx.constants:
+                return key, self.ctx.constants[key]
+        callee = cond.value
+        if callee.endswith(".get") and not cond.args:
+            return self._env_chain(callee[: -len(".get")])
+        return None
+
+    def _env_chain(self, chain: str) -> tuple[str, object] | None:
+        if "." not in chain:
+            return None
+        key = f"env:{chain.rsplit('.', 1)[1]}"
+        if key in self.ctx.constants:
+            return key, self.ctx.constants[key]
+        return None
+
+    def module_name(self, module: str, name: str) -> object:
+        """Value of module-level ``name`` of ``module``: a declared constant, else its sole
+        unconditional assignment evaluated in that module (memoised, cycle-guarded). A value
+        that owes nothing to declared facts (``fa_ver = 3``) stays unknown: other code may
+        set it; so does a name rebound anywhere else in its module (``global``, ``if``)."""
+        key = (module, name)
+        if key in self._memo:
+            value, notes = self._memo[key]
+            for note in notes:
+                self._note(note)
+            return value
+        found = self.constant([f"{module}.{name}"])
+        if found is not None:
+            self._note(f"{found[0]} = {found[1]!r}")
+            return found[1]
+        if key in self._active:
+            return UNKNOWN
+        conds = self._module_assigns(module).get(name, [])
+        mod = self.index.modules.get(module)
+        bound = [d for d in mod.facts.definitions if d.name == name] if mod else []
+        if len(conds) != 1 or len(bound) != 1 or (mod is not None and name in mod.bindings):
+            self._memo[key] = (UNKNOWN, [])  # rebound elsewhere (conditionally, or imported)
+            return UNKNOWN
+        self._active.add(key)
+        outer, self.used = self.used, []
+        try:
+            value = self._eval(module, "", conds[0])
+        finally:
+            self._active.discard(key)
+            notes, self.used = self.used, outer
+        if not notes:  # literal-only module variables are settings others may change
+            value = UNKNOWN
+        elif value is not UNKNOWN:
+            notes = [*notes, f"{module}.{name} = {value!r}"]
+        self._memo[key] = (value, notes)
+        for note in notes:
+            self._note(note)
+        return value
+
+    def _module_assigns(self, module: str) -> dict[str, list[Cond]]:
+        table = self._assigns.get(module)
+        if table is None:
+            table = {}
+            mod = self.index.modules.get(module)
+            for a in getattr(mod.facts, "assigns", ()) if mod else ():
+                table.setdefault(a.name, []).append(a.cond)
+            self._assigns[module] = table
+        return table
+
+
+def _const(text: str) -> object:
+    if text in ("True", "False", "None"):
+        return {"True": True, "False": False, "None": None}[text]
+    try:
+        return int(text)
+    except ValueError:
+        return UNKNOWN
+
+
+def qualify(index: ModuleIndex, module: str, scope: str, chain: str
+            ) -> tuple[Target | None, tuple[str, ...], list[str]] | None:
+    """Where a chain read in ``scope`` of ``module`` points: (the in-tree target reached by
+    following modules and re-exports, or None; the attribute parts left after it; qualified
+    names to look constants up by, canonical first, as written second). None for names that
+    are not module-level bindings (locals, builtins)."""
+    parts = chain.split(".")
+    if module not in index.modules or not all(parts):
+        return None
+    found = index.lookup(module, scope, parts[0])
+    if found is None:
+        return None
+    if found == "def":
+        kind = index.modules[module].defs[parts[0]]
+        target: Target = Target("symbol" if kind in ("function", "class") else "attribute",
+                                module, parts[0])
+        literal = f"{module}.{chain}"
+    else:
+        assert isinstance(found, list)
+        binding = found[-1]
+        fact = binding.fact
+        absolute = index.absolute(module, fact)
+        if absolute is None:
+            return None
+        if not fact.is_from:
+            literal = ".".join([absolute, *parts[1:]]) if fact.alias else chain
+            start = absolute if fact.alias else parts[0]
+            target = Target("module", start) if index.is_module(start) else Target(
+                "external", start)
+        else:
+            imported = binding.imported or parts[0]
+            literal = ".".join([absolute, imported, *parts[1:]])
+            if index.is_internal(absolute) and index.is_module(absolute):
+                target = index.resolve_attr(absolute, imported)
+            else:
+                target = Target("external", f"{absolute}.{imported}")
+    i = 1
+    while i < len(parts) and target.kind == "module":
+        nxt = index.resolve_attr(target.module, parts[i])
+        if nxt.kind == "unresolved":
+            break
+        target = nxt
+        i += 1
+    rest = tuple(parts[i:])
+    if target.kind in ("symbol", "attribute", "unresolved") and target.name:
+        base = f"{target.module}.{target.name}"
+    else:
+        base = target.module
+    canonical = ".".join([base, *rest])
+    names = list(dict.fromkeys([canonical, literal]))
+    in_tree = target if target.kind in ("module", "symbol", "attribute") else None
+    return in_tree, rest, names

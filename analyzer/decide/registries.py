@@ -1,0 +1,107 @@
+"""Analysis stage: string-keyed registries of a profile, decided for the dropped features.
+
+Decorator registries are decided while edges are built (``graph.GraphOptions.registries``).
+The literal kinds are decided here, from the extractor's literal and call facts:
+
+- ``dict``:    ``BACKENDS = {"fa3": FlashAttn3, ...}`` — an entry under a dropped key makes no
+               edges and is deleted;
+- ``choices``: ``CHOICES = ["triton", "fa3", ...]`` — a dropped string element is deleted;
+- ``enum``:    ``class Backend(Enum): FA3 = "pkg.fa3.Backend"`` — a member whose name or
+               value is a dropped key makes no edges (its dotted path is no edge) and goes;
+- ``call``:    ``Registry.register("fa3", handler)`` at module level — the call makes no edges
+               (the handler is not kept by it) and goes.
+
+Output: line ranges that make no edges (fed to the graph stage) and the deletions, each naming
+the feature that owns the key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from analyzer.decide.profile_facts import ProfileUse
+from analyzer.plan.python import Deletion, FileInfo
+from analyzer.resolve.python import ModuleIndex
+
+
+@dataclass
+class RegistryOutcome:
+    dead_lines: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    deletions: list[Deletion] = field(default_factory=list)
+    decisions: list[dict[str, object]] = field(default_factory=list)
+
+
+def decide_registries(use: ProfileUse, index: ModuleIndex, files: dict[str, FileInfo],
+                      cancelled: frozenset[tuple[str, int]] = frozenset()) -> RegistryOutcome:
+    """``cancelled``: (path, first line) of entries a soundness check found still used
+    (an enum member remaining code names): they stay, with their edges."""
+    out = RegistryOutcome()
+    profile = use.profile
+    if profile is None:
+        return out
+    for reg in profile.registries:
+        owner = {k: f.name for f in use.features for k in f.registry_keys.get(reg.name, ())
+                 if k not in use.blocked_keys}
+        if not owner:
+            continue
+        if reg.kind in ("dict", "choices", "enum"):
+            module, _, name = reg.target.rpartition(".")
+            mod = index.modules.get(module)
+            literal = next((lit for lit in getattr(mod.facts, "literals", ()) if lit.name == name),
+                           None) if mod else None
+            if literal is None:
+                continue
+            for entry in literal.entries:
+                key = _entry_key(reg.kind, entry, owner)
+                if key is None or (mod.path, entry.start_line) in cancelled:
+                    continue
+                _drop(out, mod.name, mod.path, files, entry.start_line, entry.end_line,
+                      entry.alone, key, owner[key], reg.name, entry.value or key)
+        elif reg.kind == "call":
+            for mod in index.modules.values():
+                for call in getattr(mod.facts, "calls", ()):
+                    if call.scope or not _calls(index, mod.name, call.callee, reg.target):
+                        continue
+                    args = call.string_args
+                    key = args[reg.key_arg] if len(args) > reg.key_arg else None
+                    if key in owner and (mod.path, call.start_line) not in cancelled:
+                        _drop(out, mod.name, mod.path, files, call.start_line, call.end_line,
+                              True, key, owner[key], reg.name, key)
+    return out
+
+
+def _entry_key(kind: str, entry, owner: dict[str, str]) -> str | None:
+    if kind == "enum":
+        for candidate in (entry.key, entry.value, (entry.key or "").lower()):
+            if candidate in owner:
+                return candidate
+        return None
+    return entry.key if entry.key in owner else None
+
+
+def _calls(index: ModuleIndex, module: str, callee: str, target: str) -> bool:
+    head, _, rest = callee.partition(".")
+    resolved = index.resolve_chain(module, "", head)
+    if resolved is None:
+        return False
+    t = resolved[0]
+    qualified = ".".join(p for p in (t.module, t.name, rest) if p)
+    return qualified == target
+
+
+def _drop(out: RegistryOutcome, module: str, path: str, files: dict[str, FileInfo],
+          start: int, end: int, alone: bool, key: str, feature: str, registry: str,
+          shown: str) -> None:
+    if alone:  # an entry sharing its line keeps the line's edges: kept live, conservatively
+        out.dead_lines.setdefault(module, []).append((start, end))
+    reason = f"{registry} entry {key!r} belongs to dropped feature {feature}"
+    out.decisions.append({"path": path, "line": start, "what": f"{registry}[{key}]",
+                          "reason": reason})
+    info = files[path]
+    if alone:
+        out.deletions.append(Deletion("delete_range", path, info.sha256, end - start + 1, reason,
+                                      start, end, category="registry-entry", feature=feature))
+    else:  # shares its line with other elements: the codemod removes the element only
+        out.deletions.append(Deletion("remove_list_element", path, info.sha256, 0, reason,
+                                      start, end, names=(shown,), category="registry-entry",
+                                      feature=feature))

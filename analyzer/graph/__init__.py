@@ -1,0 +1,2 @@
+"""Graph stage: one networkx DiGraph of modules, symbols, native files, ops, targets and fetches;
+node ids and kinds are owned by ``analyzer.graph.nodes``."""

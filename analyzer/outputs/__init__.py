@@ -1,0 +1,1 @@
+"""Output stage: formatting a computed scan -- manifest, HTML, Markdown, SARIF, graph export."""

@@ -1,0 +1,330 @@
+"""Report stage, HTML: one self-contained page rendered from ``templates/report.html.j2``.
+
+Autoescaped Jinja; no network, no CDN; inline CSS and JS. The view model is built here from
+the ScanResult and the manifest totals, so the template only lays things out:
+
+- summary cards (overall, per dropped feature, before/after totals);
+- one row per deletion (data attributes drive the page's sort and filters);
+- per-file source excerpts with the dead ranges marked, cut from the bytes the scan read
+  (``ScanResult.sources``; nothing is read again) and only an excerpt is kept (the deleted
+  ranges with a little context, at most ``MAX_EXCERPT`` lines per file; a whole-file
+  deletion shows its head). A result without sources reads the file; one whose sha256 no
+  longer matches the scan is flagged as changed;
+- the live BFS tree for the "why is this kept" lookup, as compact rows
+  ``[key, text, parent, edge kind, edge origin]`` from which the page rebuilds exactly the
+  chain :func:`analyzer.analysis.why.chain_steps` prints (only the modules, targets and files
+  are searchable when the graph has more than ``MAX_WHY_NODES`` live nodes);
+- per dropped feature, a column layout (inline SVG coordinates) of its items and the nodes
+  outside it that touch them.
+
+Page data are embedded as JSON through Jinja's ``tojson`` (``<``, ``>``, ``&`` escaped), and
+the page's script writes them with ``textContent`` only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import networkx as nx
+
+from analyzer.analysis.features import FeatureReport
+from analyzer.analysis.liveness import SUPER_ROOT
+from analyzer.analysis.why import describe
+from analyzer.extract.treesitter import data_dir
+from analyzer.graph.native import is_tu
+from analyzer.graph.python import NOT_FOLLOWED
+from analyzer.outputs.manifest import build_summary, totals
+from analyzer.pipeline.scan import ScanResult
+from analyzer.plan.python import Deletion
+
+MAX_EXCERPT = 200  # source lines kept per file
+CONTEXT = 2  # lines shown around a deleted range
+WHOLE_HEAD = 30  # lines shown of a file deleted whole
+LONG_RANGE = (25, 5)  # a longer range shows its first and last lines only
+MAX_LINE_CHARS = 300
+MAX_WHY_NODES = 20_000
+WHY_KINDS = ("module", "symbol", "target", "native_file", "op")
+WHY_KINDS_LARGE = ("module", "target", "native_file", "cmake_file")
+MAX_COLUMN = 30  # boxes per column of a feature's dependency view
+BOX_W, BOX_H, ROW_H, COL_GAP, PAD = 250, 20, 26, 90, 24
+
+
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
+        autoescape=jinja2.select_autoescape(["html", "j2"], default=True),
+        undefined=jinja2.StrictUndefined,
+    )
+
+
+def view_model(result: ScanResult) -> dict[str, Any]:
+    tot = totals(result)
+    deletions = result.plan.deletions
+    per_file: dict[str, dict[str, Any]] = defaultdict(
+        lambda: {"removable": 0, "entries": 0, "whole": False})
+    for d in deletions:
+        row = per_file[d.path]
+        row["removable"] += d.lines
+        row["entries"] += 1
+        row["whole"] = row["whole"] or d.kind == "delete_file"
+    files = [{"path": path, "lines": result.files[path].lines, **row}
+             for path, row in sorted(per_file.items())]
+    return {
+        "root": str(result.root),
+        "roots": result.root_names,
+        "default_roots": result.default_roots,
+        "totals": tot,
+        "feature_totals": feature_totals(result),
+        "before_after": before_after(result, tot),
+        "files": files,
+        "deletions": deletions,
+        "feature_names": sorted({d.feature for d in deletions if d.feature}),
+        "categories": sorted({d.category for d in deletions}),
+        "kept": result.plan.kept,
+        "problems": result.problems,
+        "unresolved": result.unresolved[:500],
+        "unresolved_count": len(result.unresolved),
+        "profile": result.profile.profile,
+        "drops": result.profile.drops,
+        "stale": result.profile.stale,
+        "features": result.features,
+        "decisions": result.graph.graph.get("decisions", [])[:1000],
+        "build": build_summary(result),
+        "file_data": file_excerpts(result),
+        "why_data": why_data(result),
+        "feature_graphs": [feature_graph(result, f) for f in result.features],
+    }
+
+
+def feature_totals(result: ScanResult) -> list[dict[str, Any]]:
+    """Per dropped feature: files, lines, CUDA translation units, fetched repositories."""
+    summary = result.native_summary
+    dead_fetches = set(summary.dead_fetches)
+    out = []
+    for f in result.features:
+        targets = {i.node.split(":", 1)[1] for i in f.items if i.kind == "target"}
+        tus = sum(t.tus_fetched for t in summary.dead_targets if t.name in targets)
+        tus += sum(1 for d in result.plan.deletions if d.feature == f.name
+                   and d.kind == "delete_file" and d.category == "native-file" and is_tu(d.path))
+        fetches = sorted(i.node.split(":", 1)[1] for i in f.items if i.kind == "fetch"
+                         and i.node.split(":", 1)[1] in dead_fetches)
+        out.append({"name": f.name, "description": f.description,
+                    "files": f.files_removable, "lines": f.lines_removable,
+                    "tus": tus, "fetches": fetches, "items": len(f.removable),
+                    "blocked": len(f.blocked)})
+    return out
+
+
+def before_after(result: ScanResult, tot: dict[str, int]) -> list[dict[str, Any]]:
+    lang = {p: f.language for p, f in result.files.items()}
+    whole = [d for d in result.plan.deletions if d.kind == "delete_file"]
+    py_files = sum(1 for d in whole if lang.get(d.path) == "python")
+    py_lines = sum(d.lines for d in result.plan.deletions if lang.get(d.path) == "python")
+    native = sum(1 for d in whole if lang.get(d.path) == "cuda")
+    cmake = sum(1 for d in whole if lang.get(d.path) == "cmake")
+    rows = [("python_files", "Python files", tot["python_files"], py_files),
+            ("python_lines", "Python lines", tot["python_lines"], py_lines),
+            ("native_files", "C/C++/CUDA files", tot["native_files"], native),
+            ("cmake_files", "CMake files", tot["cmake_files"], cmake),
+            ("targets", "build targets", tot["targets"], tot["dead_targets"])]
+    return [{"key": k, "label": label, "before": b, "after": b - gone, "removed": gone}
+            for k, label, b, gone in rows]
+
+
+def _dead_lines(ds: list[Deletion]) -> list[tuple[int, int]]:
+    spans = sorted((d.start_line, d.end_line or d.start_line) for d in ds
+                   if d.start_line is not None)
+    merged: list[tuple[int, int]] = []
+    for s, e in spans:
+        if merged and s <= merged[-1][1] + 1:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], e))
+        else:
+            merged.append((s, e))
+    return merged
+
+
+def _excerpt(lines: list[str], ds: list[Deletion]) -> tuple[list[list[Any]], bool]:
+    """Rows ``[line number, text, dead]`` and gap rows ``[None, note, 0]``; True if cut."""
+    n = len(lines)
+    shown: dict[int, int] = {}  # line -> dead flag
+    if any(d.kind == "delete_file" for d in ds):
+        for i in range(1, min(n, WHOLE_HEAD) + 1):
+            shown[i] = 1
+    else:
+        head, tail = LONG_RANGE
+        for s, e in _dead_lines(ds):
+            parts = [(s, e)] if e - s + 1 <= head + tail + 5 else [(s, s + head - 1),
+                                                                   (e - tail + 1, e)]
+            for a, b in parts:
+                for i in range(max(1, a - CONTEXT), min(n, b + CONTEXT) + 1):
+                    shown.setdefault(i, 0)
+                for i in range(a, min(n, b) + 1):
+                    shown[i] = 1
+    rows: list[list[Any]] = []
+    prev = 0
+    cut = False
+    for i in sorted(shown):
+        if len(rows) >= MAX_EXCERPT:
+            cut = True
+            break
+        if i > prev + 1:
+            rows.append([None, f"… {i - prev - 1} line(s) not shown", 0])
+        rows.append([i, lines[i - 1][:MAX_LINE_CHARS], shown[i]])
+        prev = i
+    if not cut and prev < n:
+        rows.append([None, f"… {n - prev} line(s) not shown", 0])
+    return rows, cut
+
+
+def file_excerpts(result: ScanResult) -> dict[str, dict[str, Any]]:
+    """path -> panel data; each file with deletions is read once, excerpts only."""
+    by_file: dict[str, list[Deletion]] = defaultdict(list)
+    for d in result.plan.deletions:
+        by_file[d.path].append(d)
+    out: dict[str, dict[str, Any]] = {}
+    for path, ds in sorted(by_file.items()):
+        info = result.files.get(path)
+        entry: dict[str, Any] = {
+            "whole": any(d.kind == "delete_file" for d in ds),
+            "lines": info.lines if info else 0,
+            "dead": [list(r) for r in _dead_lines(ds)],
+            "deletions": [[d.kind, d.category, d.start_line, d.end_line, d.lines, d.reason]
+                          for d in ds],
+            "rows": [], "changed": False, "cut": False, "error": ""}
+        data = result.sources.get(path)  # held since the scan: no re-read
+        if data is None:
+            try:
+                data = (result.root / path).read_bytes()
+            except OSError as exc:
+                entry["error"] = f"source unavailable: {exc.strerror or exc}"
+                out[path] = entry
+                continue
+        entry["changed"] = info is not None and hashlib.sha256(data).hexdigest() != info.sha256
+        text = data.decode("utf-8", errors="replace").split("\n")
+        entry["rows"], entry["cut"] = _excerpt([t.rstrip("\r") for t in text], ds)
+        out[path] = entry
+    return out
+
+
+def _search_key(node: str, data: dict[str, Any]) -> str:
+    kind = data.get("kind")
+    if kind in ("native_file", "cmake_file"):
+        return str(data.get("path", node))
+    return node.split(":", 1)[1] if ":" in node else node
+
+
+def why_data(result: ScanResult) -> dict[str, Any]:
+    """The live BFS tree as rows ``[key, text, parent, edge kind, origin, searchable]``."""
+    graph, live = result.graph, result.liveness
+    kinds = WHY_KINDS if len(live.live) <= MAX_WHY_NODES else WHY_KINDS_LARGE
+    wanted = sorted(n for n in live.live if n in graph and graph.nodes[n].get("kind") in kinds)
+    index: dict[str, int] = {}
+    rows: list[list[Any]] = []
+
+    def add(node: str) -> int:
+        if node in index:
+            return index[node]
+        up = live.parents.get(node)  # the chain's previous step, straight from the BFS tree
+        up = up if up is not None and up != SUPER_ROOT and up in live.live else None
+        parent = add(up) if up is not None else -1
+        kind = origin = ""
+        if up is not None:
+            e = graph.edges[up, node]
+            kind = e["kind"]
+            origin = f"{e['file']}:{e['line']}" if e.get("file") else "the build"
+        index[node] = len(rows)
+        rows.append([_search_key(node, graph.nodes[node]), describe(graph, node), parent,
+                     kind, origin, 0])
+        return index[node]
+
+    for node in wanted:
+        rows[add(node)][5] = 1
+    return {"rows": rows, "kinds": list(kinds), "searchable": len(wanted)}
+
+
+def _short(label: str, width: int = 36) -> str:
+    return label if len(label) <= width else "…" + label[-(width - 1):]
+
+
+def feature_graph(result: ScanResult, feature: FeatureReport) -> dict[str, Any]:
+    """Columns: the live nodes outside the feature with edges into its items, then the items
+    by depth inside the feature (depth 0: items such an edge reaches, or that no other item
+    reaches). Edges that keep an item live are marked ``blocking``."""
+    graph, live = result.graph, result.liveness
+    items = {i.node: i for i in feature.items}
+    touched: set[str] = set()
+    outside: set[str] = set()
+    sources: set[str] = set()
+    for node in items:
+        preds = set(graph.predecessors(node))
+        live_outside = {p for p in preds if p not in items and live.is_live(p)}
+        outside |= live_outside
+        if live_outside:
+            touched.add(node)
+        if live_outside or not any(p in items and p != node for p in preds):
+            sources.add(node)
+    inner = graph.subgraph(items)
+    depth = dict(nx.multi_source_dijkstra_path_length(inner, sources)) if sources else {}
+    for node in items:
+        depth.setdefault(node, 0)
+    levels = sorted(set(depth.values()))
+    columns: list[list[str]] = [sorted(outside)]
+    heads = ["live, outside the feature"]
+    for k, lvl in enumerate(levels[:4]):
+        last = k == 3 and len(levels) > 4
+        columns.append(sorted(n for n, d in depth.items() if d == lvl or (last and d > lvl)))
+        heads.append(f"{feature.name} items" if k == 0 else f"{k} step(s) in{'+' if last else ''}")
+    for col in columns[1:]:  # blocked first, then what live code touches: a cut keeps them
+        col.sort(key=lambda n: (items[n].status != "blocked", n not in touched, n))
+    pos: dict[str, tuple[float, float]] = {}
+    boxes: list[dict[str, Any]] = []
+    more: list[dict[str, Any]] = []
+    for c, col in enumerate(columns):
+        x = PAD + c * (BOX_W + COL_GAP)
+        for r, node in enumerate(col[:MAX_COLUMN]):
+            y = PAD + 20 + r * ROW_H
+            pos[node] = (x, y)
+            label = _search_key(node, graph.nodes[node])
+            status = items[node].status if node in items else "outside"
+            boxes.append({"x": x, "y": y, "label": _short(label), "title":
+                          f"{describe(graph, node)} — {status}", "status": status})
+        if len(col) > MAX_COLUMN:
+            more.append({"x": x, "y": PAD + 20 + MAX_COLUMN * ROW_H + 12,
+                         "text": f"+ {len(col) - MAX_COLUMN} more"})
+    if not outside:
+        more.append({"x": PAD, "y": PAD + 34, "text": "nothing live reaches these items"})
+    edges: list[dict[str, Any]] = []
+    drawn = [(u, v, graph.edges[u, v]) for v in pos if v in items
+             for u in graph.predecessors(v) if u in pos]
+    for u, v, data in drawn:
+        if u in items and pos[u][0] >= pos[v][0]:
+            continue
+        (x1, y1), (x2, y2) = pos[u], pos[v]
+        x1, y1, x2, y2 = x1 + BOX_W, y1 + BOX_H / 2, x2, y2 + BOX_H / 2
+        mid = (x1 + x2) / 2
+        blocking = live.is_live(u) and live.is_live(v) and data["kind"] not in NOT_FOLLOWED
+        edges.append({"d": f"M{x1:.0f},{y1:.0f} C{mid:.0f},{y1:.0f} {mid:.0f},{y2:.0f} "
+                           f"{x2:.0f},{y2:.0f}", "kind": data["kind"], "blocking": blocking,
+                      "title": f"{data['kind']} at {data.get('file') or 'the build'}"
+                               f"{':' + str(data['line']) if data.get('line') else ''}"})
+    tallest = max((min(len(c), MAX_COLUMN) for c in columns), default=0)
+    return {"name": feature.name, "boxes": boxes, "edges": edges, "more": more,
+            "heads": [{"x": PAD + i * (BOX_W + COL_GAP), "text": h}
+                      for i, h in enumerate(heads)],
+            "width": PAD * 2 + len(columns) * (BOX_W + COL_GAP) - COL_GAP,
+            "height": PAD * 2 + 20 + tallest * ROW_H + (30 if more else 0),
+            "box_w": BOX_W, "box_h": BOX_H,
+            "outside": len(outside), "n_items": len(items),
+            "blocking": sum(1 for e in edges if e["blocking"])}
+
+
+def render_html(result: ScanResult) -> str:
+    return _environment().get_template("report.html.j2").render(**view_model(result))
+
+
+def write_html(result: ScanResult, path: Path) -> None:
+    path.write_text(render_html(result), encoding="utf-8")

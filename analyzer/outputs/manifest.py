@@ -1,0 +1,156 @@
+"""Output stage: the JSON deletion manifest that drives ``depgraph apply``.
+
+Schema (``schema_version`` 1): the scanned root, the roots used, totals, and ``deletions``:
+each with ``kind`` (``delete_file`` | ``delete_range`` | ``remove_import_names``), ``path``
+(relative, POSIX), ``sha256`` of the file as scanned, 1-based inclusive
+``start_line``/``end_line`` for ranges, ``lines`` removed, ``reason``, and ``symbol`` /
+``names`` where they apply. Formatting only: every value comes from the ``ScanResult``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from analyzer import __version__
+from analyzer.graph.native import is_tu
+from analyzer.pipeline.scan import ScanResult
+from analyzer.verify.checks import check
+from analyzer.verify.python import python_baseline
+
+
+def _folded(result: ScanResult) -> dict[str, list[tuple[int, int]]]:
+    out: dict[str, list[tuple[int, int]]] = {}
+    for d in result.plan.deletions:
+        if d.kind == "fold_branch" and d.start_line and d.end_line:
+            out.setdefault(d.path, []).append((d.start_line, d.end_line))
+    return out
+
+
+def _native_baseline(result: ScanResult) -> Any:
+    try:
+        from analyzer.verify.native import native_baseline
+    except ImportError:  # the native half of the baseline is optional
+        return None
+    return native_baseline(result)
+
+SCHEMA_VERSION = 1
+
+
+def manifest_dict(result: ScanResult) -> dict[str, Any]:
+    deletions: list[dict[str, Any]] = []
+    for d in result.plan.deletions:
+        entry: dict[str, Any] = {"kind": d.kind, "path": d.path, "sha256": d.sha256}
+        if d.start_line is not None:
+            entry["start_line"] = d.start_line
+            entry["end_line"] = d.end_line
+        entry["lines"] = d.lines
+        if d.symbol:
+            entry["symbol"] = d.symbol
+        if d.names:
+            entry["names"] = list(d.names)
+        if d.rewrite:
+            entry["rewrite"] = d.rewrite
+            entry["statement"] = list(d.statement) if d.statement else None
+            entry["keep"] = list(d.keep) if d.keep else None
+        entry["category"] = d.category
+        entry["feature"] = d.feature
+        entry["reason"] = d.reason
+        deletions.append(entry)
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "tool": {"name": "depgraph", "version": __version__},
+        "root": str(result.root),
+        "roots": result.root_names,
+        "default_roots": [r for r in result.default_roots],
+        "keep_targets": result.keep_targets,
+        "totals": totals(result),
+        "build": build_summary(result),
+        "profile": profile_summary(result),
+        # deletions the soundness check cancelled (remaining code still needs them)
+        "kept_for_soundness": kept_for_soundness(result),
+        # problems the tree has before pruning: `verify --before` reports only new ones
+        "verify_baseline": [str(p) for p in check(result, compile_paths=set())],
+        # the original of every Python file the plan edits, as verify compares it
+        "verify_baseline_python": python_baseline(
+            result.sources, {d.path for d in result.plan.deletions if d.kind != "delete_file"},
+            _folded(result)),
+        "verify_baseline_native": _native_baseline(result),
+        "deletions": deletions,
+    }
+
+
+def kept_for_soundness(result: ScanResult) -> list[dict[str, Any]]:
+    out: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for c in result.conflicts:
+        d = c.deletion
+        kept = (f"{d.category} {d.path}:{d.start_line}" if d is not None
+                else f"node {(c.root or '')[3:] or c.root}")
+        out.setdefault((c.path, c.line, c.what, kept), {
+            "path": c.path, "line": c.line, "needs": c.what, "kept": kept})
+    return list(out.values())
+
+
+def totals(result: ScanResult) -> dict[str, int]:
+    py = [f for f in result.files.values() if f.language == "python"]
+    dead_files = [d for d in result.plan.deletions if d.kind == "delete_file"]
+    return {
+        "python_files": len(py),
+        "python_lines": sum(f.lines for f in py),
+        "modules": len(result.index.modules),
+        "modules_in_scope": len(result.in_scope),
+        "live_modules": sum(1 for n, a in result.graph.nodes(data=True)
+                            if a.get("kind") == "module" and result.liveness.is_live(n)),
+        "files_removable": len(dead_files),
+        "lines_removable": result.plan.removed_lines(),
+        "deletions": len(result.plan.deletions),
+        "parse_problems": len(result.problems),
+        "native_files": sum(1 for f in result.files.values() if f.language == "cuda"),
+        "cmake_files": sum(1 for f in result.files.values() if f.language == "cmake"),
+        "targets": len(result.native.project.targets),
+        "translation_units": len({s.path for t in result.native.project.targets
+                                  for s in t.sources if s.path and is_tu(s.path)}),
+        "dead_targets": len(result.native_summary.dead_targets),
+        "translation_units_removed": result.native_summary.tus_removed,
+        "fetches_no_longer_needed": len(result.native_summary.dead_fetches),
+    }
+
+
+def profile_summary(result: ScanResult) -> dict[str, Any] | None:
+    use = result.profile
+    if use.profile is None:
+        return None
+    return {
+        "name": use.profile.name,
+        "source": use.profile.source,
+        "dropped": list(use.drops),
+        "stale": use.stale,
+        # dropped keys live code still produces (key -> the producing line): kept
+        "blocked_keys": dict(use.blocked_keys),
+        "features": [{
+            "name": f.name,
+            "files_removable": f.files_removable,
+            "lines_removable": f.lines_removable,
+            "items_removable": len(f.removable),
+            "blocked": [{"item": i.label, "kind": i.kind, "status": "blocked",
+                         "chain": i.chain} for i in f.blocked],
+        } for f in result.features],
+        "kept": [{"path": k.path, "line": k.line, "what": k.what, "status": "kept",
+                  "reason": k.reason} for k in result.plan.kept],
+    }
+
+
+def build_summary(result: ScanResult) -> dict[str, Any]:
+    s = result.native_summary
+    return {
+        "dead_targets": [{"name": t.name, "file": t.file, "translation_units": t.tus_in_repo,
+                          "fetched_translation_units": t.tus_fetched,
+                          "fetches": list(t.fetches)} for t in s.dead_targets],
+        "fetches_no_longer_needed": s.dead_fetches,
+        "dead_ops": s.dead_ops,
+        "translation_units_removed": s.tus_removed,
+    }
+
+
+def write_manifest(result: ScanResult, path) -> None:
+    path.write_text(json.dumps(manifest_dict(result), indent=2) + "\n", encoding="utf-8")

@@ -1,0 +1,71 @@
+"""Output stage, dispatch: render a ScanResult in the formats ``depgraph scan --format`` asks
+for, as bytes per output file, and the console summary as lines.
+
+Rendering to bytes (instead of writing straight to files) lets the CLI write outputs
+atomically and lets :mod:`analyzer.pipeline.result_cache` keep them for an unchanged re-scan.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from analyzer.pipeline.scan import ScanResult
+
+FORMATS = ("html", "json", "md", "sarif")
+DEFAULT_FORMATS = ("json", "html")
+FILE_NAMES = {"json": "manifest.json", "html": "report.html", "md": "summary.md",
+              "sarif": "depgraph.sarif"}
+
+
+def render(result: ScanResult, fmt: str) -> dict[str, bytes]:
+    """File name -> bytes of one format (``md`` also writes one file per dropped feature)."""
+    if fmt == "json":
+        from analyzer.outputs.manifest import manifest_dict
+
+        return {FILE_NAMES[fmt]: _json_bytes(manifest_dict(result))}
+    if fmt == "html":
+        from analyzer.outputs.html import render_html
+
+        return {FILE_NAMES[fmt]: render_html(result).encode("utf-8")}
+    if fmt == "md":
+        from analyzer.outputs.markdown import render_feature_markdown, render_markdown
+
+        out = {FILE_NAMES[fmt]: render_markdown(result).encode("utf-8")}
+        for feature in result.profile.drops:  # one change description per feature (a PR each)
+            out[f"summary-{feature}.md"] = render_feature_markdown(result, feature).encode()
+        return out
+    if fmt == "sarif":
+        from analyzer.outputs.sarif import render_sarif
+
+        return {FILE_NAMES[fmt]: _json_bytes(render_sarif(result))}
+    raise ValueError(f"unknown format {fmt!r}")
+
+
+def _json_bytes(data: object) -> bytes:
+    return (json.dumps(data, indent=2) + "\n").encode("utf-8")
+
+
+def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
+    """(stdout lines, stderr lines) of the console summary. The last stdout line ends with
+    ``{elapsed}``, filled in by the caller."""
+    from analyzer.outputs.manifest import totals
+
+    err: list[str] = [f"warning: {p.path}:{p.line}: {p.kind}: {p.message}"
+                      for p in result.problems[:20]]
+    if len(result.problems) > 20:
+        err.append(f"warning: ... {len(result.problems) - 20} more problems in the report")
+    err.extend(f"warning: stale: {s}" for s in result.profile.stale)
+    out: list[str] = []
+    if result.profile.profile is not None:
+        out.append(f"profile {result.profile.profile.name} ({result.profile.profile.source}); "
+                   f"dropped: {', '.join(result.profile.drops) or 'nothing'}")
+    out.extend(f"  {f.name}: {f.files_removable} files, {f.lines_removable} lines "
+               f"removable; {len(f.blocked)} blocked" for f in result.features)
+    t = totals(result)
+    out.append(
+        f"{t['python_files']} Python files, {t['modules']} modules, {t['live_modules']} live; "
+        f"removable: {t['files_removable']} files, {t['lines_removable']} lines in "
+        f"{t['deletions']} deletions ({{elapsed}})")
+    return out, err

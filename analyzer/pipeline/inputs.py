@@ -1,0 +1,115 @@
+"""Pipeline input: discover the files, choose the profile and read every file once.
+Everything a scan reads from disk is in ``ScanInputs``; the analysis
+(``analyzer.pipeline.scan``) works on it and the result cache (``analyzer.pipeline.result_cache``) keys on it.
+
+Kept light (no graph libraries) so an unchanged re-scan answers from the cache quickly.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from analyzer.config.profile import Profile, select_profile
+from analyzer.discover.cache import discover_cached
+from analyzer.discover.digests import DigestIndex, now_ns
+from analyzer.discover.walk import Discovery, discover
+from analyzer.errors import ScanError
+from analyzer.extract.runner import ReadFile, read_all
+
+__all__ = ["ScanError", "ScanInputs", "gather_inputs"]
+
+
+@dataclass
+class ScanInputs:
+    """Everything a scan reads from disk: the discovered files' content hashes, the chosen
+    profile, and the packaging files that declare entry points. The result cache keys on
+    exactly this, so a scan whose inputs are unchanged can be skipped. File bytes are read
+    when the analysis first needs them (:meth:`reads`), each file once."""
+
+    discovery: Discovery
+    profile: Profile | None
+    use_profile: bool
+    digests: list[str]  # sha256 per discovered file, "" when unreadable
+    errors: dict[int, str]  # file index -> why it could not be read
+    entry_point_files: dict[str, bytes | str]  # rel path -> bytes, or the read error
+    timings: dict[str, float] = field(default_factory=dict)
+    data: dict[int, bytes] = field(default_factory=dict)  # bytes read so far, by file index
+    changed_since_key: bool = False  # a file changed between fingerprinting and reading
+
+    def reads(self) -> list[ReadFile]:
+        """Every file's bytes and digest (read now if fingerprinting did not need them)."""
+        out: list[ReadFile] = []
+        files = self.discovery.files
+        todo = [i for i in range(len(files)) if i not in self.data and i not in self.errors]
+        for i, got in zip(todo, read_all(self.discovery.root, [files[i] for i in todo]),
+                          strict=True):
+            if got.data is None or got.digest != self.digests[i]:
+                self.changed_since_key = True
+            if got.data is not None:
+                self.data[i] = got.data
+                self.digests[i] = got.digest
+            else:
+                self.errors[i] = got.error or "cannot read"
+        for i in range(len(files)):
+            if i in self.errors:
+                out.append(ReadFile(None, "", self.errors[i]))
+            else:
+                out.append(ReadFile(self.data[i], self.digests[i]))
+        return out
+
+
+def gather_inputs(path: Path, *, excludes: tuple[str, ...] = (), profile: str | None = None,
+                  use_profile: bool = True, cache_dir: Path | None = None) -> ScanInputs:
+    """Discover, choose the profile and fingerprint every file (stages 1 and 2's input).
+
+    With ``cache_dir``, files whose stat signature is unchanged since they were last hashed
+    are not read (:class:`analyzer.discover.digests.DigestIndex`)."""
+    t0 = time.perf_counter()
+    found = (discover_cached(path, excludes, cache_dir) if cache_dir is not None
+             else discover(path, extra_excludes=excludes))
+    chosen = select_profile(found.root, profile) if use_profile else None
+    if not any(f.language == "python" for f in found.files):
+        raise ScanError(f"no Python files under {path}")
+    timings = {"discover": time.perf_counter() - t0}
+    t0 = time.perf_counter()
+    index = DigestIndex(cache_dir, found.root) if cache_dir is not None else None
+    digests: list[str] = []
+    errors: dict[int, str] = {}
+    data: dict[int, bytes] = {}
+    for i, source in enumerate(found.files):
+        known = index.known(source) if index is not None else None
+        if known is not None:
+            digests.append(known)
+            continue
+        hashed_at = now_ns()
+        got = read_all(found.root, [source])[0]
+        digests.append(got.digest)
+        if got.data is None:
+            errors[i] = got.error or "cannot read"
+            continue
+        data[i] = got.data
+        if index is not None:
+            index.record(source, got.digest, hashed_at)
+    if index is not None:
+        index.save({f.path for f in found.files})
+    entry_files: dict[str, bytes | str] = {}
+    for rel in _entry_point_candidates(found):
+        try:
+            entry_files[rel] = (found.root / rel).read_bytes()
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            entry_files[rel] = str(exc)
+    timings["fingerprint"] = time.perf_counter() - t0
+    return ScanInputs(found, chosen, use_profile, digests, errors, entry_files, timings, data)
+
+
+def _entry_point_candidates(found: Discovery) -> list[str]:
+    """Packaging files that may declare entry points: at the root, in each Python root and
+    in each root's parent."""
+    dirs = {""} | {r for r in found.python_roots} | {
+        str(PurePosixPath(r).parent) if "/" in r else "" for r in found.python_roots}
+    return [f"{d}/{fname}" if d else fname
+            for d in sorted(dirs) for fname in ("pyproject.toml", "setup.cfg")]

@@ -1,0 +1,101 @@
+"""Output stage, cache: whole-scan results keyed by everything the scan reads.
+
+A scan is a pure function of its inputs: the discovered files (path, language, sha256 of the
+bytes), discovery's Python roots and problems, the chosen profile, the packaging files that
+declare entry points, the options that change the analysis, and depgraph's own code
+(:func:`analyzer.extract.cache.tool_fingerprint`). When none of that changed since a previous
+scan, its rendered outputs (manifest, report, ...) and console summary are reused instead of
+re-running extract -> graph -> liveness -> plan. The key hashes file *contents* (sha256;
+for a file whose stat signature did not change since it was hashed, the recorded hash:
+:mod:`analyzer.discover.digests`), so an edit is never missed.
+
+An entry is ``<sha256 of the payload>\\n<pickled CachedScan>`` under ``<cache>/results/``, checked
+on read (corrupted or partial -> miss), written atomically; only the newest ``KEEP_ENTRIES``
+are kept, so the folder does not grow with every profile edit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from analyzer.extract.cache import tool_fingerprint
+from analyzer.pipeline.inputs import ScanInputs
+from analyzer.util.cache_files import read_checked, write_checked
+
+KEEP_ENTRIES = 16
+
+
+@dataclass
+class CachedScan:
+    """What the CLI prints and writes for one scan, rendered."""
+
+    outputs: dict[str, dict[str, bytes]]  # format -> file name -> bytes
+    stdout: list[str]
+    stderr: list[str]
+    stale: list[str]  # stale profile entries (--strict turns them into exit 6)
+    has_deletions: bool
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def scan_key(inputs: ScanInputs, options: dict[str, object]) -> str:
+    """Hash of every input of a scan (see the module docstring)."""
+    h = hashlib.sha256()
+
+    def put(*parts: object) -> None:
+        for part in parts:
+            h.update(part if isinstance(part, bytes) else repr(part).encode())
+            h.update(b"\0")
+
+    found = inputs.discovery
+    put("depgraph-scan", tool_fingerprint(), str(found.root), found.python_roots,
+        found.problems, inputs.use_profile, inputs.profile, sorted(options.items()))
+    for i, source in enumerate(found.files):
+        put(source.path, source.language, inputs.digests[i], inputs.errors.get(i))
+    for rel, data in sorted(inputs.entry_point_files.items()):
+        put(rel, data)
+    if inputs.profile is not None and not inputs.profile.source.startswith("builtin:"):
+        try:  # the text too, not only what it means: reports quote its line numbers
+            put(Path(inputs.profile.source).read_bytes())
+        except OSError as exc:
+            put(str(exc))
+    return h.hexdigest()
+
+
+class ResultCache:
+    def __init__(self, directory: Path):
+        self.dir = directory / "results"
+
+    def get(self, key: str) -> CachedScan | None:
+        payload = read_checked(self.dir / key)
+        if payload is None:
+            return None  # missing, corrupted or partial: recomputed, then overwritten
+        try:
+            entry = pickle.loads(payload)
+        except Exception:  # an unreadable pickle is a miss, never an error
+            return None
+        if not isinstance(entry, CachedScan):
+            return None
+        with contextlib.suppress(OSError):
+            os.utime(self.dir / key)  # recently used entries survive pruning
+        return entry
+
+    def put(self, key: str, entry: CachedScan) -> None:
+        write_checked(self.dir / key, pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
+        with contextlib.suppress(OSError):
+            self._prune()
+
+    def _prune(self) -> None:
+        entries = []
+        for p in self.dir.iterdir():
+            try:
+                entries.append((p.stat().st_mtime_ns, p))
+            except OSError:
+                continue
+        for _, p in sorted(entries, reverse=True)[KEEP_ENTRIES:]:
+            with contextlib.suppress(OSError):
+                p.unlink()

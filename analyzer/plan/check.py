@@ -1,0 +1,427 @@
+"""Plan stage, soundness: simulate the plan's Python edits and list the deletions that would
+break code that remains.
+
+The plan deletes what nothing live reaches; this check asks the converse question of what
+stays: does every name that remaining code reads still have a binding? For each Python file
+the plan edits, the deletions are simulated on the file's syntax tree (``ast``: parsed, never
+run) and pyflakes is run before and after: a name that becomes undefined (a read of an import
+the plan removes, a string annotation naming a ``TYPE_CHECKING`` import, a method using a name
+bound only in a folded branch) convicts the deletions that removed its bindings. Across files,
+module-level names and class attributes the edits remove (an enum member, a function, a name
+assigned only in a folded branch) are looked up in every remaining import and attribute chain
+of the tree (``from m import name``, ``Enum.MEMBER``); a module the plan deletes that remaining
+code imports is reported too.
+
+Output: ``Conflict`` values, each naming the deletion to cancel or the node to keep; the scan
+feeds them back into the next round of liveness and planning until none is left (a fixpoint:
+every round only keeps more).
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from pyflakes import checker as pyflakes_checker
+from pyflakes import messages as pyflakes_messages
+
+from analyzer.decide.guards import DeadRegion, arm_region
+from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING
+from analyzer.plan.python import Deletion, Plan, Ranges
+from analyzer.resolve.python import ModuleIndex, module_node
+
+_UNDEFINED = (pyflakes_messages.UndefinedName, pyflakes_messages.UndefinedLocal,
+              pyflakes_messages.UndefinedExport)
+_STATEMENT_EDITS = ("delete_range", "fold_branch")
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A deletion that would leave remaining code reading a name that no longer exists."""
+
+    path: str  # where the broken read is
+    line: int
+    what: str
+    deletion: Deletion | None = None  # cancel this deletion ...
+    root: str | None = None  # ... or keep this graph node
+
+
+@dataclass
+class FileSim:
+    """One file before and after its simulated edits."""
+
+    undefined_before: Counter[str] = field(default_factory=Counter)
+    undefined_after: Counter[str] = field(default_factory=Counter)
+    undefined_lines: dict[str, int] = field(default_factory=dict)
+    module_names_lost: set[str] = field(default_factory=set)
+    class_attrs_lost: dict[str, set[str]] = field(default_factory=dict)
+    # name -> deletions whose removed code bound it (any level)
+    binders: dict[str, list[Deletion]] = field(default_factory=lambda: defaultdict(list))
+    parsed: bool = True
+    edits: tuple[Deletion, ...] = ()
+
+
+def simulate(source: bytes, edits: list[Deletion], path: str) -> FileSim:
+    """The effect of ``edits`` (one file's deletions) on the names the file binds and reads."""
+    sim = FileSim(edits=tuple(edits))
+    try:
+        before = ast.parse(source, filename=path)
+        after = ast.parse(source, filename=path)
+    except (SyntaxError, ValueError):
+        sim.parsed = False
+        return sim
+    _remove(after, edits, sim)
+    sim.undefined_before = _undefined(before, path, None)
+    sim.undefined_after = _undefined(after, path, sim.undefined_lines)
+    sim.module_names_lost = _module_names(before) - _module_names(after)
+    # a name that keeps a binding but lost one that runs (not in a folded branch): on the
+    # path of the lost one it is now unbound (`if ok: from ext import Meta` / `else: class
+    # Meta` loses its import); only the deletions that were no fold are to blame
+    old_counts, new_counts = _module_binding_counts(before), _module_binding_counts(after)
+    for name, n in old_counts.items():
+        if 0 < new_counts.get(name, 0) < n:
+            culprits = [d for d in sim.binders.get(name, ()) if d.kind != "fold_branch"]
+            if culprits:
+                sim.module_names_lost.add(name)
+                sim.binders[name] = culprits
+    old_attrs, new_attrs = _class_attrs(before), _class_attrs(after)
+    for cls, names in old_attrs.items():
+        lost = names - new_attrs.get(cls, set())
+        if lost:
+            sim.class_attrs_lost[cls] = lost
+    return sim
+
+
+def _span(node: ast.stmt) -> tuple[int, int]:
+    start = node.lineno
+    for dec in getattr(node, "decorator_list", ()):
+        start = min(start, dec.lineno)
+    return start, node.end_lineno or node.lineno
+
+
+def _remove(tree: ast.Module, edits: list[Deletion], sim: FileSim) -> None:
+    ranges = [(d.start_line or 0, d.end_line or 0, d) for d in edits
+              if d.kind in _STATEMENT_EDITS and d.rewrite != "ifexp" and d.start_line]
+    names_at = {(d.start_line or 0): d for d in edits if d.kind == "remove_import_names"}
+
+    def owner(start: int, end: int) -> Deletion | None:
+        for s, e, d in ranges:
+            if s <= start and end <= e:
+                return d
+        return None
+
+    def visit(body: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for stmt in body:
+            start, end = _span(stmt)
+            d = owner(start, end)
+            if d is not None:
+                for name in _bound_names(stmt):
+                    sim.binders[name].append(d)
+                continue
+            if isinstance(stmt, ast.ImportFrom) and stmt.lineno in names_at:
+                d = names_at[stmt.lineno]
+                keep = [a for a in stmt.names if (a.asname or a.name) not in d.names]
+                for a in stmt.names:
+                    if (a.asname or a.name) in d.names:
+                        sim.binders[a.asname or a.name].append(d)
+                if not keep:
+                    continue
+                stmt.names = keep
+            for attr in ("body", "orelse", "finalbody"):
+                block = getattr(stmt, attr, None)
+                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                    setattr(stmt, attr, visit(block))
+            for handler in getattr(stmt, "handlers", ()):
+                handler.body = visit(handler.body)
+            for case in getattr(stmt, "cases", ()):
+                case.body = visit(case.body)
+            out.append(stmt)
+        return out
+
+    tree.body = visit(tree.body)
+
+
+def _bound_names(node: ast.AST) -> set[str]:
+    out: set[str] = set()
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+            out.add(sub.id)
+        elif isinstance(sub, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            out.add(sub.name)
+        elif isinstance(sub, ast.alias):
+            out.add(sub.asname or sub.name.split(".")[0])
+        elif isinstance(sub, ast.ExceptHandler) and sub.name:
+            out.add(sub.name)
+    return out
+
+
+def _undefined(tree: ast.Module, path: str, lines: dict[str, int] | None) -> Counter[str]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        lint = pyflakes_checker.Checker(tree, filename=path)
+    found = lint.messages
+    # the checker holds itself in a cycle (bound handlers) and every node in `_parents`:
+    # break it, so the tree is freed at once (scans run with the cyclic collector paused)
+    for scope in lint.deadScopes:  # scopes and their bindings point at each other
+        scope.clear()
+    lint._nodeHandlers.clear()
+    lint._parents.clear()
+    lint.deadScopes.clear()
+    out: Counter[str] = Counter()
+    for m in found:
+        if isinstance(m, _UNDEFINED):
+            name = str(m.message_args[0])
+            out[name] += 1
+            if lines is not None:
+                lines.setdefault(name, m.lineno)
+    return out
+
+
+def _top_level(body: list[ast.stmt]):
+    """Statements of a block and of the if/try/with/for blocks in it, not of defs."""
+    stack = list(body)
+    while stack:
+        stmt = stack.pop()
+        yield stmt
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            continue
+        for attr in ("body", "orelse", "finalbody"):
+            block = getattr(stmt, attr, None)
+            if isinstance(block, list):
+                stack.extend(s for s in block if isinstance(s, ast.stmt))
+        for handler in getattr(stmt, "handlers", ()):
+            stack.extend(handler.body)
+        for case in getattr(stmt, "cases", ()):
+            stack.extend(case.body)
+
+
+def _names_of_block(body: list[ast.stmt]) -> set[str]:
+    out: set[str] = set()
+    for stmt in _top_level(body):
+        if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            out.add(stmt.name)
+        elif isinstance(stmt, ast.Import | ast.ImportFrom):
+            out.update(a.asname or a.name.split(".")[0] for a in stmt.names if a.name != "*")
+        elif isinstance(stmt, ast.Assign | ast.AnnAssign | ast.AugAssign | ast.For
+                        | ast.AsyncFor | ast.With | ast.AsyncWith):
+            targets = (stmt.targets if isinstance(stmt, ast.Assign)
+                       else [i.optional_vars for i in stmt.items if i.optional_vars]
+                       if isinstance(stmt, ast.With | ast.AsyncWith) else [stmt.target])
+            for t in targets:
+                out.update(n.id for n in ast.walk(t)
+                           if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+    return out
+
+
+def _module_names(tree: ast.Module) -> set[str]:
+    return _names_of_block(tree.body)
+
+
+def _module_binding_counts(tree: ast.Module) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for stmt in _top_level(tree.body):
+        counts.update(_names_of_block([stmt]) if not isinstance(
+            stmt, ast.If | ast.Try | ast.With | ast.For | ast.While) else ())
+    return counts
+
+
+def _class_attrs(tree: ast.Module) -> dict[str, set[str]]:
+    return {stmt.name: _names_of_block(stmt.body) for stmt in tree.body
+            if isinstance(stmt, ast.ClassDef)}
+
+
+# -- the whole plan ----------------------------------------------------------------------------
+def check_plan(plan: Plan, index: ModuleIndex, sources: dict[str, bytes],
+               sims: dict[tuple[str, tuple[Deletion, ...]], FileSim] | None = None
+               ) -> list[Conflict]:
+    """Conflicts of ``plan`` with the code it leaves; ``sims`` memoizes file simulations
+    across rounds (keyed by path and edits)."""
+    sims = {} if sims is None else sims
+    deleted_files = {d.path for d in plan.deletions if d.kind == "delete_file"}
+    by_path: dict[str, list[Deletion]] = defaultdict(list)
+    for d in plan.deletions:
+        if d.kind != "delete_file" and d.path.endswith((".py", ".pyi")):
+            by_path[d.path].append(d)
+    conflicts: list[Conflict] = []
+    lost_names: dict[str, set[str]] = {}  # module -> module-level names removed
+    lost_attrs: dict[tuple[str, str], set[str]] = {}  # (module, class) -> attributes removed
+    file_sims: dict[str, FileSim] = {}
+    for path, edits in sorted(by_path.items()):
+        if path not in sources:
+            continue
+        key = (path, tuple(edits))
+        sim = sims.get(key)
+        if sim is None:
+            sim = sims[key] = simulate(sources[path], edits, path)
+        file_sims[path] = sim
+        for name, n in sim.undefined_after.items():
+            if n <= sim.undefined_before.get(name, 0):
+                continue
+            line = sim.undefined_lines.get(name, 0)
+            culprits = sim.binders.get(name) or edits
+            conflicts.extend(Conflict(path, line, f"name {name!r} would be undefined", d)
+                             for d in dict.fromkeys(culprits))
+        module = index.by_path.get(path)
+        if module is not None:
+            if sim.module_names_lost:
+                lost_names[module] = sim.module_names_lost
+            for cls, attrs in sim.class_attrs_lost.items():
+                lost_attrs[(module, cls)] = attrs
+    removed = {p: _removed_ranges(ds) for p, ds in by_path.items()}
+    dropped_names = {(d.path, d.start_line): set(d.names) for d in plan.deletions
+                     if d.kind == "remove_import_names"}
+    deleted_modules = {index.by_path[p] for p in deleted_files if p in index.by_path}
+    watched = set().union(*lost_names.values(), *lost_attrs.values()) if (
+        lost_names or lost_attrs) else set()
+    for name in sorted(index.modules):
+        mod = index.modules[name]
+        if mod.path in deleted_files:
+            continue
+        gone = removed.get(mod.path)
+        conflicts.extend(_import_conflicts(index, mod, gone, deleted_modules, lost_names,
+                                           file_sims, dropped_names))
+        if watched:
+            conflicts.extend(_chain_conflicts(index, mod, gone, watched, lost_names, lost_attrs,
+                                              file_sims))
+    return list(dict.fromkeys(conflicts))
+
+
+def _removed_ranges(edits: list[Deletion]) -> Ranges:
+    out = Ranges()
+    for d in edits:
+        if d.kind in _STATEMENT_EDITS and d.rewrite != "ifexp" and d.start_line:
+            out.add(d.start_line, d.end_line or d.start_line)
+    return out
+
+
+def _culprits(index: ModuleIndex, module: str, name: str,
+              file_sims: dict[str, FileSim]) -> list[Deletion | None]:
+    """The deletions that removed ``name`` from ``module``: those whose removed code bound
+    it, else every edit of the file (sound when the binding cannot be told); ``[None]`` when
+    nothing is known (verify, after the fact)."""
+    sim = file_sims.get(index.modules[module].path)
+    if sim is None:
+        return [None]
+    found = list(dict.fromkeys(sim.binders.get(name, ()))) or list(sim.edits)
+    return found or [None]
+
+
+def _import_conflicts(index: ModuleIndex, mod, gone: Ranges | None, deleted_modules: set[str],
+                      lost_names: dict[str, set[str]], file_sims: dict[str, FileSim],
+                      dropped_names: dict[tuple[str, int | None], set[str]]
+                      ) -> list[Conflict]:
+    out: list[Conflict] = []
+    for fact in mod.facts.imports:
+        dropped = dropped_names.get((mod.path, fact.start_line), set())
+        if TYPE_CHECKING in fact.context or TRY_IMPORT_ERROR in fact.context:
+            continue
+        if gone is not None and gone.covers(fact.start_line, fact.end_line):
+            continue
+        absolute = index.absolute(mod.name, fact)
+        if absolute is None or not index.is_internal(absolute):
+            continue
+        parts = absolute.split(".")
+        for i in range(1, len(parts) + 1):
+            prefix = ".".join(parts[:i])
+            if prefix in deleted_modules:
+                out.append(Conflict(mod.path, fact.start_line, f"imports {prefix}, which the "
+                                    "plan deletes", root=module_node(prefix)))
+        if not fact.is_from:
+            continue
+        for imported in fact.names:
+            if (imported.alias or imported.name) in dropped:
+                continue
+            sub = f"{absolute}.{imported.name}"
+            if sub in deleted_modules:
+                out.append(Conflict(mod.path, fact.start_line, f"imports {sub}, which the "
+                                    "plan deletes", root=module_node(sub)))
+            elif imported.name in lost_names.get(absolute, ()) and not index.is_module(sub):
+                what = f"from {absolute} import {imported.name}: the name would be gone"
+                out.extend(Conflict(mod.path, fact.start_line, what, d)
+                           for d in _culprits(index, absolute, imported.name, file_sims))
+    return out
+
+
+def _chain_conflicts(index: ModuleIndex, mod, gone: Ranges | None, watched: set[str],
+                     lost_names: dict[str, set[str]],
+                     lost_attrs: dict[tuple[str, str], set[str]],
+                     file_sims: dict[str, FileSim]) -> list[Conflict]:
+    out: list[Conflict] = []
+    for ref in mod.facts.references:
+        parts = ref.chain.split(".")
+        if len(parts) < 2 or watched.isdisjoint(parts[1:]):
+            continue
+        if gone is not None and gone.covers(ref.line, ref.line):
+            continue
+        for target, _type_only, _line in index.resolve_chain_all(mod.name, ref.scope, parts[0]):
+            current = target
+            for part in parts[1:]:
+                if current.kind == "module":
+                    if part in lost_names.get(current.module, ()) \
+                            and not index.is_module(f"{current.module}.{part}"):
+                        what = f"{current.module}.{part} would be gone"
+                        out.extend(Conflict(mod.path, ref.line, what, d) for d in
+                                   _culprits(index, current.module, part, file_sims))
+                        break
+                    current = index.resolve_attr(current.module, part)
+                    continue
+                if current.kind == "symbol" and current.name and \
+                        part in lost_attrs.get((current.module, current.name), ()):
+                    what = f"{current.name}.{part} would be gone"
+                    out.extend(Conflict(mod.path, ref.line, what, d) for d in
+                               _culprits(index, current.module, part, file_sims))
+                break
+    return out
+
+
+def produced_keys(plan: Plan, index: ModuleIndex, live, dropped: frozenset[str]
+                  ) -> tuple[dict[str, str], dict[str, list[DeadRegion]]]:
+    """Dropped registry keys that live code still produces as a value (assigns, defaults,
+    passes or returns ``"fa3"``): such a key may be selected at run time. Where the value is
+    one arm of a conditional expression whose other arm is no dropped key (``"fa3" if
+    is_fa3_supported() else "triton"``), that arm goes instead (a behaviour decision, named
+    in its reason); elsewhere the key is blocked: its registrations stay. Returns (key ->
+    ``path:line: target = 'key'`` of the first blocking producer, module -> arm regions).
+    Producers in code the plan deletes do not count."""
+    if not dropped:
+        return {}, {}
+    deleted_files = {d.path for d in plan.deletions if d.kind == "delete_file"}
+    gone: dict[str, Ranges] = defaultdict(Ranges)
+    folded_arms: set[tuple[str, int, int]] = set()
+    for d in plan.deletions:
+        if d.kind != "delete_file" and d.start_line and d.rewrite != "ifexp":
+            gone[d.path].add(d.start_line, d.end_line or d.start_line)
+        elif d.rewrite == "ifexp" and d.start_line:
+            folded_arms.add((d.path, d.start_line, d.end_line or d.start_line))
+    blocked: dict[str, str] = {}
+    arms: dict[str, list[DeadRegion]] = {}
+    for name in sorted(index.modules):
+        mod = index.modules[name]
+        if mod.path in deleted_files:
+            continue
+        produced = getattr(mod.facts, "produced", ())
+        by_arm = {(p.arm_of, p.arm): p.value for p in produced if p.arm_of >= 0}
+        # an Enum member's value defines the member; it selects nothing
+        members = {e.start_line for lit in getattr(mod.facts, "literals", ())
+                   if lit.kind == "enum" for e in lit.entries}
+        for p in produced:
+            if p.value not in dropped or p.value in blocked:
+                continue
+            if p.line in members or gone[mod.path].covers(p.line, p.line):
+                continue
+            if not live.is_live(f"py:{name}:{p.scope}" if p.scope else f"py:{name}"):
+                continue
+            branch = next((b for b in mod.facts.branches if b.kind == "ifexp"
+                           and b.start_byte == p.arm_of), None) if p.arm_of >= 0 else None
+            if branch is not None and len(branch.clauses) == 2 and \
+                    by_arm.get((p.arm_of, 2 - p.arm)) not in dropped:
+                region = arm_region(branch, p.arm, f"the arm selects dropped key {p.value!r}")
+                if (mod.path, region.start_line, region.end_line) not in folded_arms:
+                    arms.setdefault(name, []).append(region)
+                continue
+            shown = f"{p.target} = {p.value!r}" if p.target else f"return {p.value!r}"
+            blocked[p.value] = f"{mod.path}:{p.line}: {shown}"
+    return blocked, arms

@@ -1,0 +1,530 @@
+"""Deletion-plan stage, native half: CUDA/C++ files, op registrations and CMake blocks.
+
+Input: the graph, liveness, the native index and the CMake command lists. Output: deletions
+appended to the ``Plan`` plus a ``NativeSummary`` (dead targets, translation units removed
+from the build, fetched repositories no longer needed). Nothing is read from disk.
+
+First the nodes the graph stage could not resolve (``NativeIndex.kept_roots``: ops under a
+namespace that is not a literal, targets nothing is shown to load) join the live set: what
+cannot be resolved is kept.
+
+Rules (each deletion says which one applied in its ``reason``):
+- never inside a ``function()``/``macro()`` body: a body serves every call of it;
+- a dead target: its creating command and every command configuring it (``config_ranges``,
+  ``install`` included); a target created inside a function body: the call creating it, when
+  the evaluator found that call removable (``call_site``) and every target it creates is dead;
+- a dead source file or header: deleted when something in the build knew it (a target
+  compiles it, or a file includes it) and every source entry naming it goes too (its own line,
+  a deleted command, or a glob); files no target and no include reaches are kept and listed,
+  never deleted on a guess;
+- a source-list entry of a deleted file, when the entry stands alone on its line;
+- ``set``/``list(APPEND)``/``file(GLOB)`` of a variable whose every ``${VAR}`` use is deleted;
+- an ``if()``...``endif()`` block whose every command is deleted goes whole;
+- a fetched repository no live target uses, and whose use cannot otherwise be shown: it goes
+  only when every command mentioning its name or a variable derived from it
+  (``<name>_SOURCE_DIR``/``_BINARY_DIR``/``_POPULATED``, variables set from those,
+  transitively) is deleted with it; a ``FetchContent_MakeAvailable``d one also stays while a
+  live target links a library no in-tree target defines (a ``links_fetched`` graph edge);
+- a ``.cmake`` file left with nothing but inert commands: the file, and its ``include()``;
+- ``m.def``/``m.impl`` statements of dead ops in a live registration file; never those of a
+  namespace that is not a literal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from analyzer.analysis.liveness import SUPER_ROOT, Liveness, followed_view
+from analyzer.extract.cmake import CMakeCommand, CmakeFacts
+from analyzer.graph.native import NativeIndex, fetch_node, file_node, is_tu, op_node, target_node
+from analyzer.plan.python import Deletion, FileInfo, Kept, Plan
+from analyzer.resolve.cmake_model import CMakeProject, FetchRepo
+
+VAR_REF = re.compile(r"\$\{([A-Za-z0-9_.+\-]+)\}")
+_DEFINES_VAR = {"set", "list", "file"}
+_INERT = {"cmake_minimum_required", "cmake_policy", "include_guard", "message", "project"}
+_CONTROL = {"if", "elseif", "else", "endif"}
+_GLOB = re.compile(r"[*?\[]")
+
+Kill = Callable[[str, int, str], None]
+
+
+@dataclass
+class DeadTarget:
+    name: str
+    file: str
+    tus_in_repo: int
+    tus_fetched: int
+    fetches: tuple[str, ...]
+
+
+@dataclass
+class NativeSummary:
+    dead_targets: list[DeadTarget] = field(default_factory=list)
+    dead_fetches: list[str] = field(default_factory=list)
+    dead_ops: list[str] = field(default_factory=list)
+    tus_removed: int = 0  # in-repo TUs deleted + fetched TUs of dead targets
+    kept_unknown: int = 0  # native files no target or include reaches
+    unresolved_ops: int = 0  # registrations under a namespace that is not a literal (kept)
+    kept_targets: list[str] = field(default_factory=list)  # targets nothing is shown to load
+    kept_fetches: list[str] = field(default_factory=list)  # unused by targets, still mentioned
+
+
+@dataclass
+class _Dead:
+    """CMake commands planned for deletion: file -> start lines, with a reason each."""
+
+    cmds: dict[str, set[int]] = field(default_factory=dict)
+    reasons: dict[tuple[str, int], str] = field(default_factory=dict)
+    guarded: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # function bodies
+
+    def kill(self, file: str, start: int, reason: str) -> None:
+        if in_ranges(self.guarded.get(file, ()), start):
+            return  # a function()/macro() body serves every call: never edited
+        if start not in self.cmds.setdefault(file, set()):
+            self.cmds[file].add(start)
+            self.reasons[(file, start)] = reason
+
+    def has(self, file: str, start: int) -> bool:
+        return start in self.cmds.get(file, ())
+
+    def copy(self) -> _Dead:
+        return _Dead({f: set(s) for f, s in self.cmds.items()}, dict(self.reasons),
+                     self.guarded)
+
+
+def in_ranges(ranges, line: int) -> bool:
+    return any(s <= line <= e for s, e in ranges)
+
+
+def function_bodies(cmds: list[CMakeCommand] | tuple[CMakeCommand, ...]) -> list[tuple[int, int]]:
+    """Line ranges of every ``function()``/``macro()`` definition, outermost only."""
+    out: list[tuple[int, int]] = []
+    depth, start, opener = 0, 0, ""
+    for c in cmds:
+        if depth == 0 and c.name in ("function", "macro"):
+            depth, start, opener = 1, c.start_line, c.name
+        elif depth and c.name == opener:
+            depth += 1
+        elif depth and c.name == "end" + opener:
+            depth -= 1
+            if depth == 0:
+                out.append((start, c.end_line))
+    if depth:  # unterminated: the rest of the file is the body
+        out.append((start, cmds[-1].end_line if cmds else start))
+    return out
+
+
+def plan_native(graph: nx.DiGraph, live: Liveness, native: NativeIndex,
+                cmake: dict[str, CmakeFacts], files: dict[str, FileInfo],
+                plan: Plan) -> NativeSummary:
+    summary = NativeSummary()
+    project = native.project
+    keep_live(graph, live, native.kept_roots)
+    is_live = live.is_live
+    summary.kept_targets = sorted(native.kept_targets)
+
+    commands = {path: list(facts.commands) for path, facts in cmake.items()}
+    dead = _Dead(guarded={path: function_bodies(cmds) for path, cmds in commands.items()})
+
+    for t in project.targets:
+        if is_live(target_node(t.name)):
+            continue
+        if t.created_in is not None:
+            if t.call_site is None:
+                continue  # cannot happen (kept live), but never edit a function body
+            dead.kill(t.call_site.file, t.call_site.start_line,
+                      f"creates only dead targets ({t.name})")
+        else:
+            dead.kill(t.file, t.start_line, f"target {t.name} is dead")
+        for r in t.config_ranges:
+            dead.kill(r.file, r.start_line, f"configures dead target {t.name}")
+    seen: set[str] = set()
+    for t in project.targets:
+        if is_live(target_node(t.name)) or t.name in seen:
+            continue
+        seen.add(t.name)
+        in_repo = sum(1 for s in t.sources if s.path and is_tu(s.path))
+        fetched = sum(1 for s in t.sources if s.fetch and is_tu(s.raw))
+        where = t.call_site.file if t.call_site is not None else t.file
+        summary.dead_targets.append(DeadTarget(t.name, where, in_repo, fetched, t.fetches))
+        summary.tus_removed += fetched
+
+    _dead_variables(commands, dead.cmds, dead.kill)
+    _dead_fetches(project, commands, dead, is_live, summary, plan)
+    included_by: dict[tuple[str, int], str] = {}
+    dead_cmake_files = _dead_cmake_files(project, commands, dead.cmds, dead.kill, included_by)
+    _dead_variables(commands, dead.cmds, dead.kill)
+
+    dead_files = _dead_native_files(graph, live, native, set())
+    stuck = _unremovable_sources(project, commands, dead, dead_files, dead_cmake_files)
+    if stuck:
+        dead_files = _dead_native_files(graph, live, native, set(stuck))
+    for path in sorted(native.facts):
+        if path in stuck:
+            plan.kept.append(Kept(path, 0, path, stuck[path]))
+        elif path not in dead_files and not live.is_live(file_node(path)):
+            summary.kept_unknown += 1
+            plan.kept.append(Kept(
+                path, 0, path, "dead, but no CMake target compiles it and no deleted file "
+                "alone includes it; kept (another build may use it)"))
+    for path in sorted(dead_files):
+        why = "compiled only by dead targets" if path in native.compiled_by and not any(
+            is_live(target_node(t)) for t in native.compiled_by[path]) else (
+            "its ops are all dead" if path in native.kernels else "included only by deleted files")
+        plan.deletions.append(Deletion("delete_file", path, files[path].sha256,
+                                       files[path].lines, why, category="native-file"))
+    summary.tus_removed += sum(1 for p in dead_files if is_tu(p))
+
+    for path in sorted(dead_cmake_files):
+        plan.deletions.append(Deletion("delete_file", path, files[path].sha256, files[path].lines,
+                                       "CMake file left with no live content",
+                                       category="cmake-file"))
+    for path, cmds in sorted(commands.items()):
+        if path in dead_cmake_files:
+            continue
+        entries = _entry_lines(project, dead_files, path, cmds, dead.guarded.get(path, []))
+        _emit_cmake_ranges(path, cmds, dead.cmds.get(path, set()), dead.reasons, files[path],
+                           plan, entries, included_by)
+    _dead_registrations(graph, live, native, dead_files, files, plan, summary)
+    return summary
+
+
+def keep_live(graph: nx.DiGraph, live: Liveness, roots: list[str]) -> None:
+    """Add ``roots`` and everything they reach to ``live`` (one BFS over the followed edges;
+    each new root's chain starts at itself). A no-op for roots already live."""
+    view = followed_view(graph)
+    queue: deque[str] = deque()
+    for r in dict.fromkeys(roots):
+        if r in graph and r not in live.live:
+            live.live.add(r)
+            live.parents[r] = SUPER_ROOT
+            live.roots.append(r)
+            queue.append(r)
+    while queue:
+        u = queue.popleft()
+        for v in view.successors(u):
+            if v not in live.live:
+                live.live.add(v)
+                live.parents[v] = u
+                queue.append(v)
+
+
+def _dead_native_files(graph: nx.DiGraph, live: Liveness, native: NativeIndex,
+                       keep: set[str]) -> set[str]:
+    """Dead files the build knew: compiled by a target, or included only by files that are
+    themselves deleted (fixpoint), ``keep`` excepted. Everything else that is not live is
+    kept (and listed by the caller)."""
+    dead = {p for p in native.facts if p in native.compiled_by
+            and not live.is_live(file_node(p)) and p not in keep}
+    includers: dict[str, list[str]] = {}
+    for path in native.facts:
+        node = file_node(path)
+        includers[path] = [graph.nodes[u]["path"] for u in graph.predecessors(node)
+                           if graph.edges[u, node]["kind"] == "includes"]
+    changed = True
+    while changed:
+        changed = False
+        for path, users in includers.items():
+            if path not in dead and path not in keep and users \
+                    and not live.is_live(file_node(path)) and all(u in dead for u in users):
+                dead.add(path)
+                changed = True
+    return dead
+
+
+def _unremovable_sources(project: CMakeProject, commands: dict[str, list[CMakeCommand]],
+                         dead: _Dead, dead_files: set[str],
+                         dead_cmake_files: set[str]) -> dict[str, str]:
+    """Dead sources some target lists in a way the plan cannot remove (an entry sharing its
+    line, or written in a function body): deleting the file would break the build."""
+    ends = {(p, c.start_line): c.end_line for p, cmds in commands.items() for c in cmds}
+    killed = {p: [(s, ends.get((p, s), s)) for s in starts] for p, starts in dead.cmds.items()}
+    entries = {p: _entry_lines(project, dead_files, p, cmds, dead.guarded.get(p, []))
+               for p, cmds in commands.items()}
+    out: dict[str, str] = {}
+    for t in project.targets:
+        for s in t.sources:
+            if s.path not in dead_files or s.path in out or _GLOB.search(s.raw) \
+                    or s.file in dead_cmake_files:
+                continue
+            if s.line in entries.get(s.file, {}) or in_ranges(killed.get(s.file, []), s.line):
+                continue
+            out[s.path] = (f"dead, but {s.file}:{s.line} lists it ({s.raw}) where the entry "
+                           "cannot be removed alone; kept so the build still finds it")
+    return out
+
+
+def _dead_variables(commands: dict[str, list[CMakeCommand]], dead: dict[str, set[int]],
+                    kill: Kill) -> None:
+    defs: dict[str, list[tuple[str, CMakeCommand]]] = {}
+    uses: dict[str, list[tuple[str, CMakeCommand]]] = {}
+    for path, cmds in commands.items():
+        for c in cmds:
+            var = defined_var(c)
+            if var:
+                defs.setdefault(var, []).append((path, c))
+            for a in c.args:
+                for name in VAR_REF.findall(a.value):
+                    uses.setdefault(name, []).append((path, c))
+    for path, cmds in commands.items():  # bare names: if(VAR), foreach(x IN LISTS VAR) ...
+        for c in cmds:
+            for a in c.args:
+                if a.value in defs and defined_var(c) != a.value:
+                    uses.setdefault(a.value, []).append((path, c))
+    changed = True
+    while changed:
+        changed = False
+        for var, places in defs.items():
+            if var.startswith(("CMAKE_", "ENV")):
+                continue  # read by CMake itself
+            refs = uses.get(var, [])
+            if not refs or all(c.start_line in dead.get(p, set()) for p, c in places):
+                continue
+            if all(c.start_line in dead.get(p, set()) for p, c in refs
+                   if defined_var(c) != var):
+                for p, c in places:
+                    if c.start_line not in dead.get(p, set()):
+                        kill(p, c.start_line, f"sets {var}, used only by deleted commands")
+                        changed = c.start_line in dead.get(p, set()) or changed
+
+
+def defined_var(c: CMakeCommand) -> str | None:
+    """The variable a ``set``/``list(APPEND)``/``file(GLOB)`` command defines."""
+    if c.name not in _DEFINES_VAR or not c.args:
+        return None
+    if c.name == "set":
+        return c.args[0].value
+    if c.name == "list" and len(c.args) > 1 and c.args[0].value.upper() == "APPEND":
+        return c.args[1].value
+    if c.name == "file" and len(c.args) > 1 and c.args[0].value.upper().startswith("GLOB"):
+        return c.args[1].value
+    return None
+
+
+# -- fetched repositories ----------------------------------------------------------------------
+def fetch_own_ranges(f: FetchRepo) -> set[tuple[str, int]]:
+    """(file, start line) of a fetch's declarations and populate calls."""
+    return {(f.file, f.start_line), *((r.file, r.start_line) for r in f.declare_ranges),
+            *((r.file, r.start_line) for r in f.populate_ranges)}
+
+
+def fetch_derived_vars(name: str, commands: dict[str, list[CMakeCommand]],
+                       by_name: bool = True) -> set[str]:
+    """Variables holding something of fetched repository ``name``: ``<name>_SOURCE_DIR``,
+    ``_BINARY_DIR``, ``_POPULATED`` (any case), ``FetchContent_GetProperties`` outputs, and
+    variables set from a command mentioning any of those (or, ``by_name``, the repository's
+    name: the plan's cautious reading), transitively."""
+    derived = {f"{n}_{suffix}" for n in (name, name.lower(), name.upper())
+               for suffix in ("SOURCE_DIR", "BINARY_DIR", "POPULATED")}
+    word = mention_pattern(name)
+    for cmds in commands.values():
+        for c in cmds:
+            values = [a.value for a in c.args]
+            if c.name == "fetchcontent_getproperties" and values[:1] == [name]:
+                for key in ("SOURCE_DIR", "BINARY_DIR", "POPULATED"):
+                    if key in values[1:-1]:
+                        derived.add(values[values.index(key) + 1])
+    changed = True
+    while changed:
+        changed = False
+        for cmds in commands.values():
+            for c in cmds:
+                var = defined_var(c)
+                if var is None or var in derived:
+                    continue
+                if any((by_name and word.search(a.value)) or _refs(a.value, derived)
+                       for a in c.args[1:]):
+                    derived.add(var)
+                    changed = True
+    return derived
+
+
+def mention_pattern(name: str) -> re.Pattern[str]:
+    """``name`` as a word part, any case (``cutlass`` in ``${CUTLASS_INCLUDE_DIR}``)."""
+    return re.compile(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", re.IGNORECASE)
+
+
+def _refs(text: str, names: set[str]) -> bool:
+    return text in names or any(v in names for v in VAR_REF.findall(text))
+
+
+def fetch_mentions(f: FetchRepo, commands: dict[str, list[CMakeCommand]]
+                   ) -> list[tuple[str, CMakeCommand]]:
+    """Commands other than the fetch's own that name it or a variable derived from it."""
+    own = fetch_own_ranges(f)
+    derived = fetch_derived_vars(f.name, commands)
+    word = mention_pattern(f.name)
+    out = []
+    for path, cmds in commands.items():
+        for c in cmds:
+            if (path, c.start_line) in own:
+                continue
+            if any(word.search(a.value) or _refs(a.value, derived) for a in c.args):
+                out.append((path, c))
+    return out
+
+
+def _dead_fetches(project: CMakeProject, commands: dict[str, list[CMakeCommand]], dead: _Dead,
+                  is_live: Callable[[str], bool], summary: NativeSummary, plan: Plan) -> None:
+    """Fetches no live target uses go when deleting them leaves no mention (fixpoint: one
+    fetch going can take a variable, and so the last mention of another, with it)."""
+    mentions = {f.name: fetch_mentions(f, commands) for f in project.fetches}
+    pending = [f for f in project.fetches if not is_live(fetch_node(f.name))]
+    blocker: dict[str, str] = {}
+    changed = True
+    while changed:
+        changed = False
+        for f in list(pending):
+            trial = dead.copy()
+            trial.kill(f.file, f.start_line,
+                       f"fetched repository {f.name} is used by no live target")
+            for r in f.declare_ranges:
+                trial.kill(r.file, r.start_line, f"declares unused repository {f.name}")
+            for r in f.populate_ranges:
+                trial.kill(r.file, r.start_line, f"populates unused repository {f.name}")
+            _dead_variables(commands, trial.cmds, trial.kill)
+            own_dead = all(trial.has(p, s) for p, s in fetch_own_ranges(f))
+            left = next(((p, c) for p, c in mentions[f.name]
+                         if not _command_goes(p, c, commands[p], trial)), None)
+            if own_dead and left is None:
+                dead.cmds, dead.reasons = trial.cmds, trial.reasons
+                pending.remove(f)
+                summary.dead_fetches.append(f.name)
+                changed = True
+            elif not own_dead:
+                blocker[f.name] = "its declaration is inside a function() body"
+            elif left is not None:
+                blocker[f.name] = (f"{left[0]}:{left[1].start_line} ({left[1].name}) mentions "
+                                   "it and stays")
+    for f in pending:
+        summary.kept_fetches.append(f.name)
+        plan.kept.append(Kept(f.file, f.start_line, f"fetched repository {f.name}",
+                              f"no live target uses it, but {blocker.get(f.name, 'it')}: its "
+                              "use cannot be ruled out"))
+
+
+def _command_goes(path: str, c: CMakeCommand, cmds: list[CMakeCommand], dead: _Dead) -> bool:
+    """The command is deleted: itself, or (a control command) its whole if() block."""
+    if c.name not in _CONTROL:
+        return dead.has(path, c.start_line)
+    for head, end, inner in if_blocks(cmds):
+        if head.start_line <= c.start_line <= end.start_line:
+            body = [x for x in inner if x.name not in _CONTROL]
+            if body and all(dead.has(path, x.start_line) for x in body) \
+                    and not in_ranges(dead.guarded.get(path, ()), head.start_line):
+                return True
+    return False
+
+
+def if_blocks(cmds: list[CMakeCommand]) -> list[tuple[CMakeCommand, CMakeCommand,
+                                                      list[CMakeCommand]]]:
+    """Every if()...endif() block (nested ones too) with all commands between, innermost
+    first."""
+    out = []
+    stack: list[tuple[CMakeCommand, list[CMakeCommand]]] = []
+    for c in cmds:
+        if c.name == "if":
+            stack.append((c, []))
+        elif c.name == "endif" and stack:
+            head, inner = stack.pop()
+            out.append((head, c, inner))
+            if stack:
+                stack[-1][1].extend([head, *inner, c])
+        elif stack:
+            stack[-1][1].append(c)
+    return out
+
+
+# -- CMake files and ranges --------------------------------------------------------------------
+def _dead_cmake_files(project, commands: dict[str, list[CMakeCommand]],
+                      dead: dict[str, set[int]], kill: Kill,
+                      included_by: dict[tuple[str, int], str]) -> set[str]:
+    """CMake files left with nothing live; ``included_by`` gets (file, line) of each
+    ``include()`` of one, mapped to the deleted file."""
+    included = {inc.to_file for inc in project.includes if inc.to_file}
+    out: set[str] = set()
+    for path, cmds in commands.items():
+        if path not in included:  # top-level build files are never deleted
+            continue
+        d = dead.get(path, set())
+        substantive = [c for c in cmds if c.name not in _INERT and c.name not in _CONTROL
+                       and not (c.name == "include" and c.args
+                                and "/" not in c.args[0].value and "." not in c.args[0].value)]
+        if substantive and all(c.start_line in d for c in substantive):
+            out.add(path)
+    for inc in project.includes:
+        if inc.to_file in out and inc.from_file not in out:
+            kill(inc.from_file, inc.start_line, f"includes {inc.to_file}, which is deleted")
+            included_by[(inc.from_file, inc.start_line)] = inc.to_file
+    return out
+
+
+def _entry_lines(project, dead_files: set[str], path: str, cmds: list[CMakeCommand],
+                 guarded: list[tuple[int, int]]) -> dict[int, str]:
+    """Lines of ``path`` holding exactly one source entry, of a deleted file (never inside a
+    function body)."""
+    out: dict[int, str] = {}
+    for t in project.targets:
+        for s in t.sources:
+            if s.file != path or s.path not in dead_files or in_ranges(guarded, s.line):
+                continue
+            cmd = next((c for c in cmds if c.start_line < s.line < c.end_line), None)
+            if cmd and sum(1 for a in cmd.args if a.line == s.line) == 1:
+                out[s.line] = f"source entry of deleted file {s.path}"
+    return out
+
+
+def _emit_cmake_ranges(path: str, cmds: list[CMakeCommand], dead: set[int],
+                       reasons: dict[tuple[str, int], str], info: FileInfo, plan: Plan,
+                       entries: dict[int, str],
+                       included_by: dict[tuple[str, int], str]) -> None:
+    ranges: list[tuple[int, int, str]] = []
+    for head, end, inner in if_blocks(cmds):  # blocks whose every command is dead go whole
+        body = [x for x in inner if x.name not in _CONTROL]
+        if body and all(x.start_line in dead for x in body):
+            ranges.append((head.start_line, end.end_line, "if() block with no live command left"))
+    blocks = [(s, e) for s, e, _ in ranges]
+    outer = [r for r in ranges  # an enclosing block that goes whole covers the inner ones
+             if not any(s <= r[0] and r[1] <= e and (s, e) != (r[0], r[1]) for s, e in blocks)]
+    ranges = list(outer)
+    covered = [(s, e) for s, e, _ in ranges]
+    for c in cmds:
+        if c.start_line in dead and not in_ranges(covered, c.start_line):
+            ranges.append((c.start_line, c.end_line, reasons.get((path, c.start_line), "dead")))
+    covered = [(s, e) for s, e, _ in ranges]
+    for line, why in entries.items():
+        if not in_ranges(covered, line):
+            ranges.append((line, line, why))
+    for s, e, why in sorted(ranges):
+        plan.deletions.append(Deletion("delete_range", path, info.sha256, e - s + 1, why, s, e,
+                                       symbol=included_by.get((path, s)),
+                                       category="cmake-block"))
+
+
+def _dead_registrations(graph: nx.DiGraph, live: Liveness, native: NativeIndex,
+                        dead_files: set[str], files: dict[str, FileInfo], plan: Plan,
+                        summary: NativeSummary) -> None:
+    dead_ops: set[str] = set()
+    for path in sorted(native.facts):
+        for op in native.facts[path].ops:
+            node = op_node(op.namespace, op.op_name)
+            if op.namespace in native.unresolved_namespaces:
+                summary.unresolved_ops += 1
+                continue  # any torch.ops.<x> may name it: never deleted
+            if live.is_live(node) or not graph.nodes[node].get("resolved", True):
+                continue
+            dead_ops.add(node[3:])
+            if path in dead_files:
+                continue
+            end = op.end_line or op.line
+            plan.deletions.append(Deletion(
+                "delete_range", path, files[path].sha256, end - op.line + 1,
+                f"m.{op.kind} of dead op {op.namespace}::{op.op_name}", op.line, end,
+                category="op-registration"))
+    summary.dead_ops = sorted(dead_ops)

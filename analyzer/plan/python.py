@@ -1,0 +1,344 @@
+"""Deletion-plan stage: from liveness to a list of deletions (files, ranges, import names).
+
+Input: the graph, the liveness result, the module index and per-file info (hash, lines).
+Output: a ``Plan`` the manifest writer and the reporters render; nothing here reads files.
+
+What is planned, for files in the analysis scope (``ScanScope``):
+- ``delete_file``: a module no root reaches.
+- ``delete_range``: a top-level function or class (from its first decorator) in a live module
+  that no live code references; an import statement of a live module or live definition
+  whose every name is dead (its target is dead) or unused (read nowhere in its scope, not in
+  ``__all__``, not re-exported through this module to another one).
+- ``remove_import_names``: the same when only some names of a ``from m import a, b`` are dead.
+
+Never planned: definitions nested in top-level ``if``/``try`` blocks (deleting them can leave an
+empty block; they are listed as ``kept`` with that reason), imports under
+``try/except ImportError`` (availability probes), unused imports in ``__init__.py`` (the package's
+re-export surface), and ``import pkg.mod`` / ``from pkg import submodule`` of
+in-tree modules whose name is unused (importing runs the module: a possible side effect).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from analyzer.analysis.liveness import Liveness
+from analyzer.extract.python import TRY_IMPORT_ERROR, ImportFact
+from analyzer.resolve.python import ModuleIndex, PyModule, Target, module_node, symbol_node
+
+
+@dataclass(frozen=True)
+class FileInfo:
+    path: str
+    sha256: str
+    lines: int
+    language: str
+
+
+@dataclass(frozen=True)
+class Deletion:
+    kind: str  # "delete_file" | "delete_range" | "remove_import_names"
+    path: str
+    sha256: str
+    lines: int
+    reason: str
+    start_line: int | None = None
+    end_line: int | None = None
+    symbol: str | None = None
+    names: tuple[str, ...] = ()
+    # python-file | python-symbol | python-import | native-file | cmake-file | cmake-block |
+    # op-registration | python-branch | test-file
+    category: str = ""
+    feature: str = ""  # the dropped feature this deletion belongs to, if any
+    rewrite: str = ""  # folded branches: how the codemod keeps the code valid
+    statement: tuple[int, int] | None = None  # folded branches: the whole statement
+    keep: tuple[int, int] | None = None  # folded branches: the surviving body
+
+
+@dataclass(frozen=True)
+class Kept:
+    """Something dead that the plan deliberately does not delete, and why."""
+
+    path: str
+    line: int
+    what: str
+    reason: str
+
+
+@dataclass
+class Plan:
+    deletions: list[Deletion] = field(default_factory=list)
+    kept: list[Kept] = field(default_factory=list)
+
+    def removed_lines(self) -> int:
+        return sum(d.lines for d in self.deletions)
+
+
+def build_plan(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
+               files: dict[str, FileInfo], in_scope: set[str],
+               keep_imports: frozenset[tuple[str, int]] = frozenset(),
+               unparsed: frozenset[str] = frozenset()) -> Plan:
+    """Dead modules and definitions of the deletion scope, and imports nothing remaining
+    reads. ``keep_imports`` holds (path, line) of import statements a soundness
+    check found still needed; files in ``unparsed`` (read or parse problems) are never
+    planned: what depgraph could not read, it cannot prove dead."""
+    plan = Plan()
+    reexported = frozenset(index.reexports_used)  # as the graph stage left it
+    for name in sorted(index.modules):
+        mod = index.modules[name]
+        if mod.path not in in_scope:
+            continue
+        info = files[mod.path]
+        if mod.path in unparsed:
+            if not live.is_live(module_node(name)):
+                plan.kept.append(Kept(mod.path, 0, name, "unreachable, but the file could not "
+                                      "be read or parsed whole: kept unresolved"))
+            continue
+        if not live.is_live(module_node(name)):
+            plan.deletions.append(Deletion("delete_file", mod.path, info.sha256, info.lines,
+                                           "unreachable from roots", category="python-file"))
+            continue
+        ranges = _dead_symbols(graph, live, mod, info, plan)
+        _dead_imports(graph, live, index, mod, info, plan, ranges, reexported, keep_imports)
+    plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
+    return plan
+
+
+def plan_peripheral(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
+                    files: dict[str, FileInfo], peripheral: set[str], plan: Plan,
+                    unparsed: frozenset[str] = frozenset()) -> list[str]:
+    """Files outside the deletion scope (tests, scripts, benchmarks, examples) are never
+    edited: each goes whole or stays whole. One that nothing live imports and that uses code
+    the plan deletes goes with it (a test or script of dead code); every other one stays,
+    so it is returned as a root: what remaining code uses must remain."""
+    roots: list[str] = []
+    for name in sorted(index.modules):
+        mod = index.modules[name]
+        if mod.path not in peripheral:
+            continue
+        me = module_node(name)
+        if live.is_live(me) or mod.path in unparsed:
+            roots.append(me)
+            continue
+        dead = sorted(_dead_uses(graph, live, mod, peripheral))
+        if not dead:
+            roots.append(me)
+            continue
+        info = files[mod.path]
+        plan.deletions.append(Deletion(
+            "delete_file", mod.path, info.sha256, info.lines,
+            "uses code the plan deletes: " + ", ".join(d[3:] for d in dead[:3])
+            + (" ..." if len(dead) > 3 else ""), category="test-file"))
+    return roots
+
+
+def _dead_uses(graph: nx.DiGraph, live: Liveness, mod: PyModule,
+               peripheral: set[str]) -> set[str]:
+    """In-tree modules and definitions outside ``peripheral`` that ``mod`` uses (imports,
+    references, from any of its scopes) and that are not live."""
+    me = module_node(mod.name)
+    sources = [me, *(symbol_node(mod.name, d.name) for d in mod.facts.definitions)]
+    out: set[str] = set()
+    for src in dict.fromkeys(sources):
+        if src not in graph:
+            continue
+        for dst in graph.successors(src):
+            data = graph.nodes[dst]
+            if data.get("kind") not in ("module", "symbol") or data.get("path") in peripheral:
+                continue
+            if graph.edges[src, dst]["kind"] in ("defined_in", "parent_package",
+                                                 "type_checking"):
+                continue
+            if not live.is_live(dst):
+                out.add(dst)
+    return out
+
+
+def plan_folded(live: Liveness, index: ModuleIndex, files: dict[str, FileInfo],
+                regions: dict[str, list], extra: list[Deletion], plan: Plan,
+                in_scope: set[str]) -> None:
+    """Folded guard branches and dropped registry entries of live code in the deletion scope
+    (in dead files or dead definitions they go with the whole)."""
+    dead_files = {d.path for d in plan.deletions if d.kind == "delete_file"}
+    dead_ranges: dict[str, Ranges] = defaultdict(Ranges)
+    for d in plan.deletions:
+        if d.kind == "delete_range" and d.start_line and d.end_line:
+            dead_ranges[d.path].add(d.start_line, d.end_line)
+
+    def covered(path: str, start: int, end: int) -> bool:
+        return path in dead_files or dead_ranges[path].covers(start, end)
+
+    for name, module_regions in sorted(regions.items()):
+        mod = index.modules[name]
+        if mod.path not in in_scope:
+            continue
+        info = files[mod.path]
+        for r in module_regions:
+            if r.scope and not live.is_live(symbol_node(name, r.scope)):
+                continue
+            if covered(mod.path, r.start_line, r.end_line):
+                continue
+            lines = 0 if r.partial else r.end_line - r.start_line + 1
+            plan.deletions.append(Deletion(
+                "fold_branch", mod.path, info.sha256, lines, r.reason, r.start_line, r.end_line,
+                category="python-branch", rewrite=r.rewrite, statement=r.statement, keep=r.keep))
+    for d in extra:
+        if d.path in in_scope and not covered(d.path, d.start_line or 0, d.end_line or 0):
+            plan.deletions.append(d)
+    folds: dict[str, Ranges] = defaultdict(Ranges)
+    for d in plan.deletions:
+        if d.kind == "fold_branch" and d.start_line and d.end_line:
+            folds[d.path].add(d.start_line, d.end_line)
+    plan.deletions[:] = [  # what a folded region removes is not listed twice
+        d for d in plan.deletions
+        if d.kind in ("fold_branch", "delete_file") or not d.start_line
+        or not folds[d.path].covers(d.start_line, d.end_line or d.start_line)]
+
+
+class Ranges:
+    """Line ranges of one file, asking "is [s, e] inside one of them?" in O(log n)."""
+
+    def __init__(self) -> None:
+        self._raw: list[tuple[int, int]] = []
+        self._starts: list[int] = []
+        self._reach: list[int] = []  # max end of ranges[0..i]
+
+    def add(self, start: int, end: int) -> None:
+        self._raw.append((start, end))
+        self._starts = []
+
+    def covers(self, start: int, end: int) -> bool:
+        if not self._raw:
+            return False
+        if not self._starts:
+            self._raw.sort()
+            self._starts = [s for s, _ in self._raw]
+            reach, best = [], 0
+            for _, e in self._raw:
+                best = max(best, e)
+                reach.append(best)
+            self._reach = reach
+        i = bisect_right(self._starts, start) - 1
+        return i >= 0 and self._reach[i] >= end
+
+
+def _dead_symbols(graph: nx.DiGraph, live: Liveness, mod: PyModule, info: FileInfo,
+                  plan: Plan) -> list[tuple[int, int]]:
+    ranges: list[tuple[int, int]] = []
+    seen: set[str] = set()
+    defined = Counter(x.name for x in mod.facts.definitions if x.kind in ("function", "class"))
+    for d in mod.facts.definitions:
+        node = symbol_node(mod.name, d.name)
+        if d.kind not in ("function", "class") or node not in graph or node in seen:
+            continue
+        seen.add(node)
+        if live.is_live(node):
+            continue
+        if d.nested or defined[d.name] > 1:
+            plan.kept.append(Kept(mod.path, d.start_line, f"{mod.name}:{d.name}",
+                                  "dead, but defined inside a top-level if/try block or more "
+                                  "than once; left for a later rewrite"))
+            continue
+        ranges.append((d.start_line, d.end_line))
+        plan.deletions.append(Deletion(
+            "delete_range", mod.path, info.sha256, d.end_line - d.start_line + 1,
+            f"{d.kind} {d.name} is not referenced by live code", d.start_line, d.end_line,
+            symbol=f"{mod.name}:{d.name}", category="python-symbol"))
+    return ranges
+
+
+def kept_roots(plan: Plan, graph: nx.DiGraph) -> list[str]:
+    """Symbols the plan keeps although nothing live uses them: their code remains, so what it
+    uses must remain too."""
+    return [n for k in plan.kept if ":" in k.what
+            and (n := symbol_node(*k.what.split(":", 1))) in graph]
+
+
+def _dead_imports(graph: nx.DiGraph, live: Liveness, index: ModuleIndex, mod: PyModule,
+                  info: FileInfo, plan: Plan, dead_ranges: list[tuple[int, int]],
+                  reexported: frozenset[tuple[str, str]],
+                  keep_imports: frozenset[tuple[str, int]]) -> None:
+    """An import statement goes when no name it binds is read by code that remains (its
+    scope, or for module-level imports the whole module outside deleted definitions), none
+    is exported or re-exported, and it runs no in-tree module for its side effects, unless
+    that module is deleted, in which case the import must go."""
+    deleted = Ranges()
+    for s, e in dead_ranges:
+        deleted.add(s, e)
+    used_heads: dict[str, set[str]] = defaultdict(set)
+    for ref in mod.facts.references:  # reads in deleted definitions do not count
+        if not deleted.covers(ref.line, ref.line):
+            used_heads[ref.scope].add(ref.chain.split(".")[0])
+    all_used = set().union(*used_heads.values()) if used_heads else set()
+    exported = set(mod.facts.all_names or ())
+    surface = mod.path.endswith("__init__.py")
+    statements: dict[tuple[int, int], list[ImportFact]] = defaultdict(list)
+    for fact in mod.facts.imports:
+        statements[(fact.start_line, fact.end_line)].append(fact)
+    for (start, end), facts in sorted(statements.items()):
+        if deleted.covers(start, end):
+            continue  # inside a definition that is deleted whole
+        scope = facts[0].scope
+        if scope and not live.is_live(symbol_node(mod.name, scope)):
+            continue
+        if any(TRY_IMPORT_ERROR in f.context for f in facts):
+            continue
+        bound: list[tuple[str, str | None]] = []  # (bound name, why removable or None)
+        for fact in facts:
+            for bound_name, target, side_effect in _bindings_of(index, mod, fact):
+                node = target.node if target is not None and target.kind in (
+                    "module", "symbol") else None
+                gone = node is not None and node in graph and not live.is_live(node)
+                heads = used_heads.get(scope, set()) if scope else all_used
+                used = (bound_name in heads or bound_name in exported
+                        or (mod.name, bound_name) in reexported
+                        or (mod.path, start) in keep_imports)
+                why = None
+                if not used and gone:
+                    why = f"{bound_name}: target {node[3:]} is deleted"  # type: ignore[index]
+                elif not used and not side_effect and not surface:
+                    why = f"{bound_name}: imported but never used"
+                bound.append((bound_name, why))
+        if not bound or any(why is None for _, why in bound):
+            dead_names = tuple(n for n, why in bound if why is not None)
+            if dead_names and len(facts) == 1 and facts[0].is_from:
+                plan.deletions.append(Deletion(
+                    "remove_import_names", mod.path, info.sha256, 0,
+                    "; ".join(why for _, why in bound if why), start, end,
+                    names=dead_names, category="python-import"))
+            continue
+        reason = "dead import: " + "; ".join(why for _, why in bound if why)
+        if facts[0].sole_in_if:  # the import is the whole body of an `if`: the `if` goes too
+            start, end = facts[0].sole_in_if
+            reason += " (the enclosing `if` holds nothing else)"
+        plan.deletions.append(Deletion("delete_range", mod.path, info.sha256, end - start + 1,
+                                       reason, start, end, category="python-import"))
+
+
+def _bindings_of(index: ModuleIndex, mod: PyModule,
+                 fact: ImportFact) -> list[tuple[str, Target | None, bool]]:
+    """(bound name, resolved target, importing it may run in-tree code for its side effects)."""
+    absolute = index.absolute(mod.name, fact)
+    if absolute is None:
+        return []
+    internal = index.is_internal(absolute)
+    if not fact.is_from:
+        bound = fact.alias or fact.module.split(".")[0]
+        target = index.resolve_dotted(absolute) if internal else Target("external", absolute)
+        return [(bound, target, internal)]
+    out: list[tuple[str, Target | None, bool]] = []
+    for imported in fact.names:
+        if imported.name == "*":
+            return []  # star imports are never planned
+        bound = imported.alias or imported.name
+        if not internal:
+            out.append((bound, Target("external", absolute), False))
+            continue
+        target = index.resolve_attr(absolute, imported.name) if index.is_module(absolute) \
+            else Target("unresolved", absolute, imported.name)
+        out.append((bound, target, target.kind == "module"))
+    return out

@@ -1,1 +1,0 @@
-"""Report stage: functions that render a finished ``ScanResult``; they never compute."""

@@ -1,0 +1,109 @@
+"""Resolve stage, CMake: the value types ``analyzer.resolve.cmake.evaluate`` returns.
+
+Kept apart from the evaluator so later stages (graph, liveness, plan) can import the types
+without the evaluator. All are frozen dataclasses with tuples, serialisable with
+``analyzer.model.to_jsonable`` / ``from_jsonable``. Paths are repo-relative POSIX strings;
+line numbers are 1-based and inclusive.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from analyzer.model import ParseProblem
+
+
+@dataclass(frozen=True)
+class LineRange:
+    file: str
+    start_line: int
+    end_line: int
+
+
+@dataclass(frozen=True)
+class SourceRef:
+    """One source entry of a target, where it is written (``file``/``line``: the entry's own
+    line, e.g. inside ``set(SOURCES ...)``, so one entry can be deleted)."""
+
+    path: str | None  # resolved repo-relative path; None for fetched or unresolved entries
+    raw: str  # the entry as written
+    file: str
+    line: int
+    fetch: str | None  # fetched repo the entry comes from (``${repo-x_SOURCE_DIR}/...``)
+    conditions: tuple[str, ...] = ()  # if()-conditions of the line that lists the entry
+
+
+@dataclass(frozen=True)
+class CMakeTarget:
+    name: str
+    kind: str  # creating command, lower-cased: "python_add_library", "add_executable", ...
+    file: str
+    start_line: int
+    end_line: int
+    sources: tuple[SourceRef, ...]
+    include_dirs: tuple[str, ...]  # repo-relative dirs; "@fetch:<name>/..." for fetched ones;
+    #                                 the raw text when unresolved
+    fetches: tuple[str, ...]  # fetched repos it uses (sources, include dirs, config args)
+    config_ranges: tuple[LineRange, ...]  # every call configuring it (target_*, install, ...)
+    install_destination: str | None
+    conditions: tuple[str, ...]  # if()-conditions around its creation (incl. include sites)
+    links: tuple[str, ...] = ()  # target_link_libraries items as evaluated (keywords dropped)
+    depends: tuple[str, ...] = ()  # add_dependencies and $<TARGET_...:name> references
+    variables: tuple[str, ...] = ()  # ${VAR}s written in its creating/configuring commands
+    #                                  (and in the call creating it, when in a function)
+    created_in: str | None = None  # user function/macro (outermost call) whose body creates it
+    call_site: LineRange | None = None  # that call, when deleting it removes nothing but the
+    #                                     targets it creates; None when it cannot be removed
+
+
+@dataclass(frozen=True)
+class FetchRepo:
+    """``FetchContent_Declare`` / ``ExternalProject_Add``; populate calls in ``populate_ranges``."""
+
+    name: str
+    file: str
+    start_line: int
+    end_line: int
+    url: str | None
+    populate_ranges: tuple[LineRange, ...]
+    make_available: bool = False  # FetchContent_MakeAvailable: its CMake may define targets
+    declare_ranges: tuple[LineRange, ...] = ()  # further declarations (if/else branches)
+
+
+@dataclass(frozen=True)
+class CMakeOption:
+    name: str
+    default: str  # as evaluated ("OFF" when omitted); the raw text if it has several values
+    file: str
+    line: int
+
+
+@dataclass(frozen=True)
+class IncludeEdge:
+    """An ``include(file)`` or ``add_subdirectory(dir)``; ``to_file`` None when not in repo."""
+
+    from_file: str
+    to_file: str | None  # the included .cmake file or the subdirectory's CMakeLists.txt
+    raw: str
+    line: int
+    start_line: int
+    end_line: int
+    kind: str = "include"  # "include" | "add_subdirectory"
+
+
+@dataclass(frozen=True)
+class Unresolved:
+    file: str
+    line: int
+    what: str  # the text as written
+    reason: str
+
+
+@dataclass(frozen=True)
+class CMakeProject:
+    targets: tuple[CMakeTarget, ...]
+    fetches: tuple[FetchRepo, ...]
+    options: tuple[CMakeOption, ...]
+    includes: tuple[IncludeEdge, ...]
+    unresolved: tuple[Unresolved, ...]
+    problems: tuple[ParseProblem, ...]

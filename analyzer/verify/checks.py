@@ -1,0 +1,357 @@
+"""Verify stage: after pruning, a re-scan of the tree plus checks that it still holds together.
+
+``verify_scan`` runs ``analyzer.pipeline.scan.run_scan`` on the (pruned) tree with the options the
+pruning scan used; ``check`` then lists, as ``path:line: what`` problems:
+
+- an import in a live module or live definition (module-level or lazy; not under
+  ``TYPE_CHECKING``, not in ``try/except ImportError``, not in a folded-away branch) of an
+  in-tree name that is no module, package, extension target or definition;
+- ``importlib.import_module("pkg.x")`` in live code naming nothing in the tree, and a dotted
+  string in live code whose longest in-tree prefix is a subpackage but whose rest names nothing;
+- ``torch.ops.<ns>.<op>`` in live code where the tree registers ``<ns>`` but not ``<op>``;
+- a Python file that does not compile (``compile()`` only: nothing is executed);
+- a CMake target listing a source that is not in the tree, and an ``include()`` /
+  ``add_subdirectory()`` of an in-tree path that does not exist;
+- a kept target (``--keep-target`` or the profile's ``keep_targets``) that no CMake file defines.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from analyzer.analysis.roots import RootError
+from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, ImportFact
+from analyzer.graph.native import is_tu, op_node
+from analyzer.pipeline.scan import ScanResult, run_scan
+from analyzer.resolve.python import ModuleIndex, PyModule, module_node, symbol_node
+
+CLI_SOURCE = "<command line>"
+_LINE = re.compile(r"^([^:]*):\d+: ")
+_UNKNOWN_TARGET = re.compile(r"unknown target '([^']*)'")
+_MISSING_SOURCE = re.compile(r"^source of (.+?): no such file in the repository: (.+)$")
+# variables that point inside the tree: an include() through them that misses is a break
+_IN_TREE_VARS = ("${CMAKE_CURRENT_LIST_DIR}", "${CMAKE_CURRENT_SOURCE_DIR}",
+                 "${PROJECT_SOURCE_DIR}", "${CMAKE_SOURCE_DIR}")
+_SKIP_COMPILE = frozenset({"binary", "invalid-utf8", "unreadable", "symlink-loop"})
+
+
+@dataclass(frozen=True, order=True)
+class VerifyProblem:
+    path: str
+    line: int
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.what}"
+
+
+@dataclass
+class Verification:
+    result: ScanResult
+    problems: list[VerifyProblem]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def verify_scan(path: Path, root_names: list[str], *, use_default_roots: bool = True,
+                excludes: tuple[str, ...] = (), keep_targets: tuple[str, ...] = (),
+                profile: str | None = None, drop: tuple[str, ...] = (),
+                keep: tuple[str, ...] = (), use_profile: bool = True,
+                before: dict | None = None, **perf: Any) -> Verification:
+    """Re-scan ``path`` and check it. A ``--keep-target`` naming no target is a problem of
+    the tree (the pruning removed it), not a usage error: the scan is retried without it.
+    Other scan errors (``ScanError``, ``RootError`` for roots, ``ProfileError``) propagate."""
+    missing: list[str] = []
+    kept = list(keep_targets)
+    while True:
+        try:
+            result = run_scan(path, root_names, use_default_roots=use_default_roots,
+                              excludes=excludes, keep_targets=tuple(kept), profile=profile,
+                              drop=drop, keep=keep, use_profile=use_profile, **perf)
+            break
+        except RootError as exc:
+            m = _UNKNOWN_TARGET.search(str(exc))
+            if m is None or m.group(1) not in kept:
+                raise
+            kept.remove(m.group(1))
+            missing.append(m.group(1))
+    if before is None:
+        problems = check(result)
+    else:  # only what the pruning broke: baseline problems were there already, and only
+        #    files the manifest edited can have stopped compiling
+        edited = {d["path"] for d in before.get("deletions", []) if d["kind"] != "delete_file"}
+        # matched without line numbers: the pruning edits files, and lines move
+        baseline = {_LINE.sub(r"\1: ", s) for s in before.get("verify_baseline", [])}
+        problems = [p for p in check(result, edited)
+                    if _LINE.sub(r"\1: ", str(p)) not in baseline]
+        problems.extend(check_against_manifest(result, before, path))
+    problems.extend(VerifyProblem(CLI_SOURCE, 0, f"kept target {name!r} (--keep-target) is "
+                                  "defined by no CMake file") for name in missing)
+    return Verification(result, sorted(set(problems)))
+
+
+def check_against_manifest(result: ScanResult, before: dict, root: Path
+                           ) -> list[VerifyProblem]:
+    """What only a comparison with the original can tell: new undefined names, names and
+    class attributes removed while still used, modules that now raise (``verify_python``);
+    entries the codemod did not carry out; dropped keys live code still selects."""
+    from analyzer.codemod.apply import unapplied_entries
+    from analyzer.codemod.apply_state import STATE_NAME
+    from analyzer.verify.python import check_python
+
+    out = check_python(result, before.get("verify_baseline_python") or {})
+    if (Path(root) / STATE_NAME).is_file():  # pruned with `depgraph apply`, not by hand
+        out.extend(VerifyProblem(p, line, f"manifest entry not carried out: {why}")
+                   for p, line, why in unapplied_entries(before, root))
+    removed = {d.get("reason", "") for d in before.get("deletions", [])
+               if d.get("category") == "registry-entry"}
+    for key, where in sorted(result.profile.blocked_keys.items()):
+        if any(f"entry {key!r} " in r for r in removed):
+            path, _, rest = where.partition(":")
+            line, _, what = rest.partition(":")
+            out.append(VerifyProblem(path, int(line or 0), f"live code selects dropped key "
+                                     f"{key!r} ({what.strip()}) but the pruning removed its "
+                                     "registry entries"))
+    try:
+        from analyzer.verify.native import check_native
+    except ImportError:  # pragma: no cover - the native checks ship with the same package
+        return out
+    out.extend(check_native(result, before.get("verify_baseline_native")))
+    return out
+
+
+def check(result: ScanResult, compile_paths: set[str] | None = None) -> list[VerifyProblem]:
+    """All problems of a scanned tree. ``compile_paths`` limits the compile check (None: every
+    Python file; an empty set: none — what a baseline at scan time uses)."""
+    problems: list[VerifyProblem] = []
+    folded = _folded_ranges(result)
+    for name in sorted(result.index.modules):
+        mod = result.index.modules[name]
+        if not result.liveness.is_live(module_node(name)):
+            continue
+        live = _LiveScopes(result, mod, folded.get(mod.path, []))
+        problems.extend(_check_imports(result, mod, live))
+        problems.extend(_check_strings(result, mod, live))
+        problems.extend(_check_ops(result, mod, live))
+    problems.extend(check_compiles(result, compile_paths))
+    problems.extend(_check_cmake(result))
+    problems.extend(_check_kept_targets(result))
+    return sorted(set(problems))
+
+
+class _LiveScopes:
+    """Which lines of a live module run: not folded away, and in a live scope."""
+
+    def __init__(self, result: ScanResult, mod: PyModule, folded: list[tuple[int, int]]):
+        self.result = result
+        self.mod = mod
+        self.folded = folded
+
+    def runs(self, scope: str, line: int) -> bool:
+        if any(s <= line <= e for s, e in self.folded):
+            return False
+        if scope:
+            node = symbol_node(self.mod.name, scope)
+            if node in self.result.graph:
+                return self.result.liveness.is_live(node)
+        return True
+
+
+def _folded_ranges(result: ScanResult) -> dict[str, list[tuple[int, int]]]:
+    """Lines the profile folds away (dead branches): their code never runs."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for d in result.plan.deletions:
+        if d.kind == "fold_branch" and d.rewrite != "ifexp" and d.start_line is not None:
+            out.setdefault(d.path, []).append((d.start_line, d.end_line or d.start_line))
+    return out
+
+
+def _check_imports(result: ScanResult, mod: PyModule, live: _LiveScopes) -> list[VerifyProblem]:
+    index = result.index
+    out: list[VerifyProblem] = []
+    for fact in mod.facts.imports:
+        if TYPE_CHECKING in fact.context or TRY_IMPORT_ERROR in fact.context:
+            continue
+        if not live.runs(fact.scope, fact.start_line):
+            continue
+        absolute = index.absolute(mod.name, fact)
+        if absolute is None:
+            out.append(VerifyProblem(mod.path, fact.start_line,
+                                     f"relative import {_spelled(fact)} goes above the top "
+                                     "package"))
+            continue
+        if not index.is_internal(absolute):
+            continue
+        if not index.is_module(absolute):
+            out.append(VerifyProblem(mod.path, fact.start_line,
+                                     f"import of {absolute}: no such module, package or "
+                                     "extension target in the tree"))
+            continue
+        if not fact.is_from or absolute in index.extensions:
+            continue
+        target_mod = index.modules.get(absolute)
+        if target_mod is not None and "__getattr__" in target_mod.defs:
+            continue  # module-level __getattr__: any name may exist
+        for imported in fact.names:
+            if imported.name == "*":
+                continue
+            if not _provides(index, absolute, imported.name, fact):
+                out.append(VerifyProblem(
+                    mod.path, fact.start_line,
+                    f"from {absolute} import {imported.name}: {absolute} has no module, "
+                    f"definition or extension target named {imported.name}"))
+    return out
+
+
+def _provides(index: ModuleIndex, module: str, name: str, fact: ImportFact) -> bool:
+    """``module.name`` exists: a submodule, definition or re-export. A package importing a
+    name from itself (``from pkg import ext`` in ``pkg/__init__.py``) does not provide it."""
+    target = index.modules.get(module)
+    own = target.bindings.get(name, []) if target is not None else []
+    if own and not index.is_module(f"{module}.{name}") and name not in target.defs \
+            and all(f is fact for f, _ in own):
+        return False
+    return index.resolve_attr(module, name).kind != "unresolved"
+
+
+def _spelled(fact: ImportFact) -> str:
+    return "." * fact.level + fact.module
+
+
+def _check_strings(result: ScanResult, mod: PyModule, live: _LiveScopes) -> list[VerifyProblem]:
+    index = result.index
+    out: list[VerifyProblem] = []
+    imported = {(s.value, s.line) for s in mod.facts.strings if s.kind == "import_module"}
+    for s in mod.facts.strings:
+        if not index.is_internal(s.value) or not live.runs(s.scope, s.line):
+            continue
+        if s.kind != "import_module" and (s.value, s.line) in imported:
+            continue  # the same literal, reported once as an import_module argument
+        if index.resolve_dotted(s.value).kind != "unresolved":
+            continue
+        if s.kind == "import_module":
+            out.append(VerifyProblem(mod.path, s.line, f"importlib.import_module({s.value!r}) "
+                                     "names nothing in the tree"))
+            continue
+        prefix = _module_prefix(result, s.value)
+        if prefix is not None and "." in prefix and prefix in index.packages:
+            out.append(VerifyProblem(mod.path, s.line, f"dotted path {s.value!r} names nothing "
+                                     f"in the tree (package {prefix} exists)"))
+    return out
+
+
+def _module_prefix(result: ScanResult, dotted: str) -> str | None:
+    parts = dotted.replace(":", ".").split(".")
+    for i in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:i])
+        if result.index.is_module(prefix):
+            return prefix
+    return None
+
+
+def _check_ops(result: ScanResult, mod: PyModule, live: _LiveScopes) -> list[VerifyProblem]:
+    out: list[VerifyProblem] = []
+    for ref in mod.facts.references:
+        parts = ref.chain.split(".")
+        if len(parts) < 4 or parts[:2] != ["torch", "ops"]:
+            continue
+        if parts[2] not in result.native.namespaces or not live.runs(ref.scope, ref.line):
+            continue
+        if op_node(parts[2], parts[3]) not in result.graph:
+            out.append(VerifyProblem(mod.path, ref.line,
+                                     f"torch.ops.{parts[2]}.{parts[3]}: op {parts[3]} is "
+                                     f"registered nowhere in namespace {parts[2]}"))
+    return out
+
+
+def check_compiles(result: ScanResult, paths: set[str] | None = None) -> list[VerifyProblem]:
+    """Every Python file of the tree (or of ``paths``) must compile (``compile()`` parses;
+    nothing runs). Bytes are compiled, so BOMs and coding cookies count as Python does."""
+    skip = {p.path for p in result.problems if p.kind in _SKIP_COMPILE}
+    out: list[VerifyProblem] = []
+    for path in sorted(result.files if paths is None else paths & set(result.files)):
+        if result.files[path].language != "python" or path in skip:
+            continue
+        try:
+            data = (result.root / path).read_bytes()
+        except OSError:
+            continue
+        try:
+            compile(data, path, "exec", dont_inherit=True)
+        except SyntaxError as exc:
+            out.append(VerifyProblem(path, exc.lineno or 0,
+                                     f"does not compile: {exc.msg}"))
+        except ValueError as exc:
+            out.append(VerifyProblem(path, 0, f"does not compile: {exc}"))
+    return out
+
+
+def _check_cmake(result: ScanResult) -> list[VerifyProblem]:
+    project = result.native.project
+    out: list[VerifyProblem] = []
+    for t in project.targets:
+        for s in t.sources:
+            if s.path is not None and s.path not in result.files:
+                out.append(VerifyProblem(s.file, s.line, f"target {t.name} lists {s.raw}: "
+                                         f"no such file ({s.path})"))
+    for u in project.unresolved:
+        m = _MISSING_SOURCE.match(u.reason)
+        if m:
+            out.append(VerifyProblem(u.file, u.line, f"target {m.group(1)} lists {u.what}: "
+                                     f"no such file ({m.group(2)})"))
+    for inc in project.includes:
+        if inc.to_file is not None or not _in_tree(inc.raw):
+            continue
+        what = ("no CMakeLists.txt there" if inc.kind == "add_subdirectory"
+                else "no such file")
+        out.append(VerifyProblem(inc.from_file, inc.line, f"{inc.kind}({inc.raw}): {what}"))
+    return out
+
+
+def _in_tree(raw: str) -> bool:
+    raw = raw.strip('"')
+    if "$<" in raw or raw.startswith("/"):
+        return False
+    if raw.startswith(_IN_TREE_VARS):
+        return "${" not in raw.split("}", 1)[1]
+    return "${" not in raw
+
+
+def _check_kept_targets(result: ScanResult) -> list[VerifyProblem]:
+    profile = result.profile.profile
+    if profile is None:
+        return []
+    names = [t.name for t in result.native.project.targets]
+    source, line = _profile_location(result, profile.source)
+    return [VerifyProblem(source, line, f"kept target {pattern!r} (profile keep_targets) "
+                          "is defined by no CMake file")
+            for pattern in profile.keep_targets
+            if not any(fnmatch.fnmatchcase(n, pattern) for n in names)]
+
+
+def _profile_location(result: ScanResult, source: str) -> tuple[str, int]:
+    """The profile file relative to the scanned root, and its ``keep_targets`` line."""
+    path = Path(source)
+    try:
+        rel = path.resolve().relative_to(result.root.resolve()).as_posix()
+    except (ValueError, OSError):
+        return source, 0
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return rel, 0
+    line = next((i for i, text in enumerate(lines, 1)
+                 if re.match(r"\s*keep_targets\s*=", text)), 0)
+    return rel, line
+
+
+def translation_units(result: ScanResult) -> int:
+    """In-tree translation units the CMake targets compile (each file once)."""
+    return len({s.path for t in result.native.project.targets for s in t.sources
+                if s.path and is_tu(s.path)})

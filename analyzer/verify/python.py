@@ -1,0 +1,202 @@
+"""Verify stage, Python: what the pruning may have broken in the Python files it edited,
+compared with what the manifest recorded of the original tree.
+
+``python_baseline(result, deletions)`` runs at scan time on the original tree, for the files
+the plan edits: pyflakes' undefined names (counts per name), the module-level names and class
+attributes each file binds, and the number of module-level ``raise`` statements. Stored in the
+manifest (``verify_baseline_python``), so ``depgraph verify --before`` needs no copy of the
+original tree.
+
+``check_python(result, baseline)`` runs on the re-scan of the pruned tree and reports, as
+``path:line: what``:
+- a name pyflakes finds undefined more often than before (an import, assignment or definition
+  removed while remaining code reads it, a string annotation naming a removed
+  ``TYPE_CHECKING`` import);
+- a module-level name or class attribute (an enum member) the pruning removed while remaining
+  code imports it or reads it as ``module.name`` / ``Class.attr``;
+- a module whose body now raises at import (more module-level ``raise`` statements than
+  before: a ``try`` folded onto a handler that raises).
+Nothing is imported or run: files are parsed with ``ast`` and read with pyflakes.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+from analyzer.plan.check import (
+    FileSim,
+    _chain_conflicts,
+    _class_attrs,
+    _import_conflicts,
+    _module_names,
+    _undefined,
+)
+
+
+def _file_facts(source: bytes, path: str, dead: list[tuple[int, int]]
+                ) -> dict[str, Any] | None:
+    try:
+        tree = ast.parse(source, filename=path)
+    except (SyntaxError, ValueError):
+        return None
+    return {
+        "undefined": dict(_undefined(tree, path, None)),
+        "names": sorted(_module_names(tree)),
+        "classes": {c: sorted(a) for c, a in _class_attrs(tree).items()},
+        "raises": sum(1 for s in tree.body if isinstance(s, ast.Raise)),
+        "bindings": _live_bindings(tree, dead),
+    }
+
+
+def python_baseline(sources: dict[str, bytes], edited: set[str],
+                    dead: dict[str, list[tuple[int, int]]] | None = None) -> dict[str, Any]:
+    """Facts of the original files the plan edits (see the module docstring). ``dead``:
+    per file, the line ranges of folded branches (code that never runs on the target)."""
+    out: dict[str, Any] = {}
+    for path in sorted(edited):
+        data = sources.get(path)
+        if data is None or not path.endswith((".py", ".pyi")):
+            continue
+        facts = _file_facts(data, path, (dead or {}).get(path, []))
+        if facts is not None:
+            out[path] = facts
+    return out
+
+
+def _scopes(tree: ast.Module):
+    """(qualified name, function node) of every function, methods as ``Class.method``."""
+    stack: list[tuple[str, ast.AST]] = [("", tree)]
+    while stack:
+        prefix, node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                name = f"{prefix}{child.name}"
+                if not isinstance(child, ast.ClassDef):
+                    yield name, child
+                stack.append((name + ".", child))
+            elif not isinstance(child, ast.expr):
+                stack.append((prefix, child))
+
+
+def _own_nodes(func: ast.AST):
+    """Nodes of a function's own scope (not of nested functions, classes or lambdas)."""
+    stack = list(ast.iter_child_nodes(func))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+                          | ast.Lambda):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _bindings_in(func: ast.AST) -> tuple[set[str], list[tuple[str, int]]]:
+    """Names a function reads, and its bindings as (name, line)."""
+    reads: set[str] = set()
+    binds: list[tuple[str, int]] = []
+    for node in _own_nodes(func):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                reads.add(node.id)
+            else:
+                binds.append((node.id, node.lineno))
+        elif isinstance(node, ast.alias):
+            binds.append((node.asname or node.name.split(".")[0], node.lineno))
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            binds.append((node.name, node.lineno))
+    return reads, binds
+
+
+def _live_bindings(tree: ast.Module, dead: list[tuple[int, int]]) -> dict[str, dict[str, int]]:
+    """Per function, for each name it binds and reads: how many of its bindings are outside
+    folded branches (the ones that run, so the ones a pruning must keep)."""
+    out: dict[str, dict[str, int]] = {}
+    for name, func in _scopes(tree):
+        reads, binds = _bindings_in(func)
+        counts: dict[str, int] = {}
+        for var, line in binds:
+            if var in reads and not any(s <= line <= e for s, e in dead):
+                counts[var] = counts.get(var, 0) + 1
+        if counts:
+            out[name] = counts
+    return out
+
+
+def check_python(result, baseline: dict[str, Any]) -> list:
+    """Problems of the pruned tree's edited files against ``baseline``."""
+    from analyzer.verify.checks import VerifyProblem
+
+    problems: list[VerifyProblem] = []
+    lost_names: dict[str, set[str]] = {}
+    lost_attrs: dict[tuple[str, str], set[str]] = {}
+    sims: dict[str, FileSim] = {}
+    index = result.index
+    for path, before in sorted(baseline.items()):
+        try:
+            data = (result.root / path).read_bytes()
+        except OSError:
+            continue  # deleted: the import checks of the re-scan cover it
+        after_tree = _parse(data, path)
+        if after_tree is None:
+            continue  # reported by the compile check
+        lines: dict[str, int] = {}
+        after = _undefined(after_tree, path, lines)
+        for name, n in sorted(after.items()):
+            if n > before["undefined"].get(name, 0):
+                problems.append(VerifyProblem(path, lines.get(name, 0),
+                                              f"undefined name {name!r} (new after pruning)"))
+        raises = sum(1 for s in after_tree.body if isinstance(s, ast.Raise))
+        if raises > before["raises"]:
+            line = next(s.lineno for s in after_tree.body if isinstance(s, ast.Raise))
+            problems.append(VerifyProblem(path, line, "the module now raises when imported "
+                                          "(a module-level raise the original did not run)"))
+        problems.extend(_unbound(path, after_tree, before.get("bindings", {})))
+        module = index.by_path.get(path)
+        if module is None:
+            continue
+        gone = set(before["names"]) - _module_names(after_tree)
+        if gone:
+            lost_names[module] = gone
+        attrs = _class_attrs(after_tree)
+        for cls, names in before["classes"].items():
+            lost = set(names) - attrs.get(cls, set())
+            if lost:
+                lost_attrs[(module, cls)] = lost
+        sims[path] = FileSim()
+    if lost_names or lost_attrs:
+        watched = set().union(*lost_names.values(), *lost_attrs.values())
+        for name in sorted(index.modules):
+            mod = index.modules[name]
+            found = _import_conflicts(index, mod, None, set(), lost_names, sims, {})
+            found += _chain_conflicts(index, mod, None, watched, lost_names, lost_attrs, sims)
+            problems.extend(VerifyProblem(c.path, c.line, c.what + " (removed by the pruning)")
+                            for c in found)
+    return problems
+
+
+def _unbound(path: str, tree: ast.Module, expected: dict[str, dict[str, int]]) -> list:
+    """A function still reading a name that lost a binding the original ran: on some path
+    the name may now be unbound (an import removed from one branch of a live function)."""
+    from analyzer.verify.checks import VerifyProblem
+
+    out: list[VerifyProblem] = []
+    for name, func in _scopes(tree):
+        want = expected.get(name)
+        if not want:
+            continue
+        reads, binds = _bindings_in(func)
+        have: dict[str, int] = {}
+        for var, _line in binds:
+            have[var] = have.get(var, 0) + 1
+        for var, n in sorted(want.items()):
+            if var in reads and have.get(var, 0) < n:
+                out.append(VerifyProblem(path, func.lineno, f"{name}: {var!r} may be unbound "
+                                         f"(bound {n} times before, {have.get(var, 0)} now)"))
+    return out
+
+
+def _parse(data: bytes, path: str) -> ast.Module | None:
+    try:
+        return ast.parse(data, filename=path)
+    except (SyntaxError, ValueError):
+        return None
