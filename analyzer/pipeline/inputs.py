@@ -1,6 +1,7 @@
 """Pipeline input: discover the files, choose the profile and read every file once.
 Everything a scan reads from disk is in ``ScanInputs``; the analysis
-(``analyzer.pipeline.scan``) works on it and the result cache (``analyzer.pipeline.result_cache``) keys on it.
+(``analyzer.pipeline.scan``) works on it and the result cache
+(``analyzer.pipeline.result_cache``) keys on it.
 
 Kept light (no graph libraries) so an unchanged re-scan answers from the cache quickly.
 """
