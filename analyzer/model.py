@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -73,3 +74,78 @@ def _build(tp: Any, data: Any) -> Any:
         non_none = [a for a in typing.get_args(tp) if a is not type(None)]
         return _build(non_none[0], data)
     return data
+
+
+# -- the plan: what the plan stage hands the outputs and the codemod ----------------------
+@dataclass(frozen=True)
+class FileInfo:
+    path: str
+    sha256: str
+    lines: int
+    language: str
+
+
+@dataclass(frozen=True)
+class Deletion:
+    kind: str  # "delete_file" | "delete_range" | "remove_import_names"
+    path: str
+    sha256: str
+    lines: int
+    reason: str
+    start_line: int | None = None
+    end_line: int | None = None
+    symbol: str | None = None
+    names: tuple[str, ...] = ()
+    # python-file | python-symbol | python-import | native-file | cmake-file | cmake-block |
+    # op-registration | python-branch | test-file
+    category: str = ""
+    feature: str = ""  # the dropped feature this deletion belongs to, if any
+    rewrite: str = ""  # folded branches: how the codemod keeps the code valid
+    statement: tuple[int, int] | None = None  # folded branches: the whole statement
+    keep: tuple[int, int] | None = None  # folded branches: the surviving body
+
+
+@dataclass(frozen=True)
+class Kept:
+    """Something dead that the plan deliberately does not delete, and why."""
+
+    path: str
+    line: int
+    what: str
+    reason: str
+
+
+@dataclass
+class Plan:
+    deletions: list[Deletion] = field(default_factory=list)
+    kept: list[Kept] = field(default_factory=list)
+
+    def removed_lines(self) -> int:
+        return sum(d.lines for d in self.deletions)
+
+
+class Ranges:
+    """Line ranges of one file, asking "is [s, e] inside one of them?" in O(log n)."""
+
+    def __init__(self) -> None:
+        self._raw: list[tuple[int, int]] = []
+        self._starts: list[int] = []
+        self._reach: list[int] = []  # max end of ranges[0..i]
+
+    def add(self, start: int, end: int) -> None:
+        self._raw.append((start, end))
+        self._starts = []
+
+    def covers(self, start: int, end: int) -> bool:
+        if not self._raw:
+            return False
+        if not self._starts:
+            self._raw.sort()
+            self._starts = [s for s, _ in self._raw]
+            reach, best = [], 0
+            for _, e in self._raw:
+                best = max(best, e)
+                reach.append(best)
+            self._reach = reach
+        i = bisect_right(self._starts, start) - 1
+        return i >= 0 and self._reach[i] >= end

@@ -14,9 +14,9 @@ from click.testing import CliRunner
 
 from analyzer.cli.verify import EXIT_VERIFY, verify_command
 from analyzer.codemod.apply import run_apply
+from analyzer.model import Deletion
 from analyzer.outputs.manifest import manifest_dict
 from analyzer.pipeline.scan import run_scan
-from analyzer.plan.python import Deletion
 from tests.helpers import SAMPLES
 
 

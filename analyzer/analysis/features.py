@@ -12,72 +12,15 @@ registry keys and guards already folded away), each of its items is:
 
 from __future__ import annotations
 
-import dataclasses
-import fnmatch
-import re
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
 
 import networkx as nx
 
 from analyzer.analysis.liveness import Liveness
 from analyzer.analysis.why import chain_steps
+from analyzer.config.globs import identifier_matches, path_matches
 from analyzer.config.profile import Feature
-from analyzer.plan.python import Deletion, Plan
-
-
-@cache
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    """gitignore-like glob over repo-relative POSIX paths; no slash = match any basename."""
-    pat = pattern.strip("/")
-    out = []
-    i = 0
-    while i < len(pat):
-        if pat.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pat.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pat[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pat[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pat[i]))
-            i += 1
-    body = "".join(out)
-    prefix = "" if "/" in pat else "(?:.*/)?"
-    return re.compile(f"^{prefix}{body}(?:/.*)?$")
-
-
-@cache
-def _any_glob(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
-    """One regex for a tuple of globs (a feature's paths): one call per path, not one each."""
-    if not patterns:
-        return None
-    return re.compile("|".join(f"(?:{_glob_regex(p).pattern})" for p in patterns))
-
-
-@cache
-def _any_identifier(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
-    if not patterns:
-        return None
-    return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns))
-
-
-@lru_cache(maxsize=65536)  # every symbol of a file asks about the same path
-def path_matches(path: str, patterns: tuple[str, ...]) -> bool:
-    rx = _any_glob(tuple(patterns))
-    return rx is not None and rx.match(path) is not None
-
-
-@lru_cache(maxsize=65536)
-def identifier_matches(name: str, patterns: tuple[str, ...]) -> bool:
-    rx = _any_identifier(tuple(patterns))
-    return rx is not None and rx.match(name) is not None
+from analyzer.model import Plan
 
 
 @dataclass
@@ -162,27 +105,3 @@ def analyze_features(graph: nx.DiGraph, live: Liveness, features: list[Feature],
             if d.kind == "delete_file":
                 reports[d.feature].files_removable += 1
     return [reports[f.name] for f in features]
-
-
-def attribute_deletions(plan: Plan, graph: nx.DiGraph, features: list[Feature]) -> None:
-    """Name the feature of every deletion whose file or symbol belongs to a dropped one."""
-    if not features:
-        return
-    anchors = [(data["path"], data.get("start_line", 0), name)  # targets and fetches
-               for node, data in graph.nodes(data=True)
-               if data.get("kind") in ("target", "fetch")
-               and (name := feature_of_node(data, features))]
-    out: list[Deletion] = []
-    for d in plan.deletions:
-        name = None
-        for f in features:
-            if path_matches(d.path, f.paths) or (d.symbol and (
-                    path_matches(d.symbol, f.paths)
-                    or identifier_matches(d.symbol.rsplit(":", 1)[-1], f.identifiers))):
-                name = f.name
-                break
-        if name is None and d.category == "cmake-block":
-            name = next((n for p, line, n in anchors if p == d.path
-                         and (d.start_line or 0) <= line <= (d.end_line or 0)), None)
-        out.append(dataclasses.replace(d, feature=name or d.feature))
-    plan.deletions[:] = out

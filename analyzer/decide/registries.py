@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from analyzer.decide.profile_facts import ProfileUse
-from analyzer.plan.python import Deletion, FileInfo
+from analyzer.model import Deletion, FileInfo
 from analyzer.resolve.python import ModuleIndex
 
 

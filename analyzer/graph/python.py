@@ -33,31 +33,16 @@ edge names one concrete origin.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass, field
 
 import networkx as nx
 
+from analyzer.decide.options import GraphOptions
 from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, Definition
 from analyzer.resolve.python import ModuleIndex, PyModule, Target, module_node, symbol_node
 
 NOT_FOLLOWED = frozenset({"type_checking"})
 # module-level functions the interpreter calls by name (PEP 562): live with their module
 MODULE_HOOKS = frozenset({"__getattr__", "__dir__"})
-
-
-@dataclass(frozen=True)
-class GraphOptions:
-    """Decisions a profile makes before edges exist (see analyzer/profile.py)."""
-
-    # module -> sorted line ranges whose facts make no edges (folded guards, dropped entries)
-    dead_lines: dict[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
-    # decorator registry (qualified decorator name) -> (key argument index, dropped keys)
-    registries: dict[str, tuple[int, frozenset[str]]] = field(default_factory=dict)
-    # packages loaded dynamically whose modules are live only when roots or imports reach them
-    restricted_families: frozenset[str] = frozenset()
-    # modules whose imports are never edited (outside the deletion scope): every name they
-    # import must keep existing, used or not
-    frozen_imports: frozenset[str] = frozenset()
 
 
 def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None

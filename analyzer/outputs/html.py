@@ -37,9 +37,9 @@ from analyzer.analysis.why import describe
 from analyzer.extract.treesitter import data_dir
 from analyzer.graph.native import is_tu
 from analyzer.graph.python import NOT_FOLLOWED
+from analyzer.model import Deletion
 from analyzer.outputs.manifest import build_summary, totals
 from analyzer.pipeline.scan import ScanResult
-from analyzer.plan.python import Deletion
 
 MAX_EXCERPT = 200  # source lines kept per file
 CONTEXT = 2  # lines shown around a deleted range

@@ -14,29 +14,20 @@ from pathlib import Path, PurePosixPath
 
 import networkx as nx
 
-from analyzer.analysis.features import (
-    FeatureReport,
-    analyze_features,
-    attribute_deletions,
-    feature_nodes,
-    path_matches,
-)
+from analyzer.analysis.features import FeatureReport, analyze_features, feature_nodes
 from analyzer.analysis.liveness import Liveness, compute_liveness
-from analyzer.analysis.roots import resolve_roots, resolve_targets
-from analyzer.config.profile import merge_drops
-from analyzer.decide.guards import DeadRegion, fold_all
-from analyzer.decide.profile_facts import (
-    ProfileUse,
-    add_profile_edges,
+from analyzer.analysis.profile_roots import (
     all_family_modules,
     entry_point_nodes,
-    graph_options,
-    guard_context,
     keep_target_names,
     never_delete_nodes,
-    profile_use,
     without_dropped,
 )
+from analyzer.analysis.roots import resolve_roots, resolve_targets
+from analyzer.config.globs import path_matches
+from analyzer.config.profile import merge_drops
+from analyzer.decide.guards import DeadRegion, fold_all
+from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_context, profile_use
 from analyzer.decide.registries import decide_registries
 from analyzer.discover import entry_points
 from analyzer.discover.walk import Discovery, module_name
@@ -45,14 +36,14 @@ from analyzer.extract.cmake import CmakeFacts
 from analyzer.extract.cuda import CudaFacts
 from analyzer.extract.runner import ExtractedFile, Progress, extract_all
 from analyzer.graph.native import NativeIndex, add_native_graph, extension_modules
+from analyzer.graph.profile_edges import add_profile_edges
 from analyzer.graph.python import build_python_graph
-from analyzer.model import ParseProblem
+from analyzer.model import FileInfo, ParseProblem, Plan
 from analyzer.pipeline.inputs import ScanError, ScanInputs, gather_inputs
 from analyzer.plan.check import Conflict, check_plan, produced_keys
+from analyzer.plan.features import attribute_deletions
 from analyzer.plan.native import NativeSummary, plan_native
 from analyzer.plan.python import (
-    FileInfo,
-    Plan,
     build_plan,
     kept_roots,
     plan_folded,

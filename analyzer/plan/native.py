@@ -42,7 +42,7 @@ import networkx as nx
 from analyzer.analysis.liveness import SUPER_ROOT, Liveness, followed_view
 from analyzer.extract.cmake import CMakeCommand, CmakeFacts
 from analyzer.graph.native import NativeIndex, fetch_node, file_node, is_tu, op_node, target_node
-from analyzer.plan.python import Deletion, FileInfo, Kept, Plan
+from analyzer.model import Deletion, FileInfo, Kept, Plan
 from analyzer.resolve.cmake_model import CMakeProject, FetchRepo
 
 VAR_REF = re.compile(r"\$\{([A-Za-z0-9_.+\-]+)\}")

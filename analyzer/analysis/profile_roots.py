@@ -1,0 +1,90 @@
+"""Analysis stage: the roots a profile declares -- entry points, every module of a
+``select = "all"`` plugin family, ``never_delete`` entries, kept targets -- mapped onto the graph;
+declarations that match nothing are stale."""
+
+from __future__ import annotations
+
+import fnmatch
+
+import networkx as nx
+
+from analyzer.config.globs import path_matches
+from analyzer.decide.profile_facts import ProfileUse
+from analyzer.resolve.python import ModuleIndex, module_node, symbol_node
+
+
+def entry_point_nodes(use: ProfileUse, graph: nx.DiGraph) -> list[str]:
+    if use.profile is None:
+        return []
+    nodes: list[str] = []
+    for ep in use.profile.entry_points:
+        mod, _, sym = ep.partition(":")
+        node = symbol_node(mod, sym) if sym else module_node(mod)
+        if node in graph:
+            nodes.append(node)
+        else:
+            use.stale.append(f"{use.profile.source}: entry point {ep} matches nothing")
+    return nodes
+
+
+def all_family_modules(use: ProfileUse, index: ModuleIndex) -> list[str]:
+    """Every module of a ``select = "all"`` plugin family is a root."""
+    if use.profile is None:
+        return []
+    out: list[str] = []
+    for fam in use.profile.plugin_families:
+        if fam.select == "all":
+            out.extend(module_node(m) for m in index.submodules(fam.package, fam.recursive)
+                       if m in index.modules)
+    return out
+
+
+def never_delete_nodes(use: ProfileUse, graph: nx.DiGraph) -> list[str]:
+    if use.profile is None:
+        return []
+    nodes: list[str] = []
+    for entry in use.profile.never_delete:
+        hits: list[str] = []
+        if entry.symbol:
+            mod, _, sym = entry.symbol.partition(":")
+            if sym:
+                hits = _symbols_in_graph(graph, mod, sym)
+            else:
+                hits = [module_node(mod)] if module_node(mod) in graph else []
+        elif entry.path:
+            hits = [n for n, d in graph.nodes(data=True)
+                    if d.get("kind") in ("module", "native_file", "cmake_file")
+                    and path_matches(d.get("path", ""), (entry.path,))]
+        if not hits:
+            use.stale.append(f"{use.profile.source}:{entry.line}: never_delete entry "
+                             f"{entry.symbol or entry.path} matches nothing (stale)")
+        nodes.extend(hits)
+    return nodes
+
+
+def _symbols_in_graph(graph: nx.DiGraph, module: str, pattern: str) -> list[str]:
+    prefix = symbol_node(module, "")
+    return [n for n in graph.nodes if n.startswith(prefix)
+            and fnmatch.fnmatchcase(n[len(prefix):], pattern)]
+
+
+def without_dropped(roots: list[str], graph: nx.DiGraph, use: ProfileUse) -> list[str]:
+    """Default roots inside a dropped feature (a backend's self-test `__main__`) are no
+    roots: they would keep the feature alive by themselves."""
+    from analyzer.analysis.features import feature_of_node
+
+    return [r for r in roots if feature_of_node(graph.nodes[r], use.features,
+                                                use.kept_features) is None]
+
+
+def keep_target_names(use: ProfileUse, cli: tuple[str, ...], all_targets: list[str]) -> tuple[
+        str, ...]:
+    names = list(cli)
+    if use.profile is not None:
+        for pattern in use.profile.keep_targets:
+            if any(fnmatch.fnmatchcase(t, pattern) for t in all_targets):
+                names.append(pattern)
+            elif all_targets:
+                use.stale.append(f"{use.profile.source}: keep_targets {pattern} matches no "
+                                 "target")
+    return tuple(dict.fromkeys(names))

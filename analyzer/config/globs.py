@@ -1,0 +1,62 @@
+"""Config stage: matching the profile's patterns -- gitignore-like path globs over repo-relative
+POSIX paths and fnmatch identifier patterns -- memoized, one regex per pattern tuple."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from functools import cache, lru_cache
+
+
+@cache
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """gitignore-like glob over repo-relative POSIX paths; no slash = match any basename."""
+    pat = pattern.strip("/")
+    out = []
+    i = 0
+    while i < len(pat):
+        if pat.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pat.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pat[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pat[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pat[i]))
+            i += 1
+    body = "".join(out)
+    prefix = "" if "/" in pat else "(?:.*/)?"
+    return re.compile(f"^{prefix}{body}(?:/.*)?$")
+
+
+@cache
+def _any_glob(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One regex for a tuple of globs (a feature's paths): one call per path, not one each."""
+    if not patterns:
+        return None
+    return re.compile("|".join(f"(?:{_glob_regex(p).pattern})" for p in patterns))
+
+
+@cache
+def _any_identifier(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not patterns:
+        return None
+    return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns))
+
+
+@lru_cache(maxsize=65536)  # every symbol of a file asks about the same path
+def path_matches(path: str, patterns: tuple[str, ...]) -> bool:
+    rx = _any_glob(tuple(patterns))
+    return rx is not None and rx.match(path) is not None
+
+
+@lru_cache(maxsize=65536)
+def identifier_matches(name: str, patterns: tuple[str, ...]) -> bool:
+    rx = _any_identifier(tuple(patterns))
+    return rx is not None and rx.match(name) is not None
