@@ -8,7 +8,7 @@ import shutil
 from analyzer.codemod.apply import run_apply
 from analyzer.outputs.manifest import write_manifest
 from analyzer.pipeline.scan import run_scan
-from analyzer.verify.checks import verify_scan
+from analyzer.pipeline.verify import verify_scan
 from tests.helpers import MINI_SGLANG
 
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from analyzer.cli.verify import EXIT_VERIFY, verify_command
 from analyzer.outputs.manifest import manifest_dict
 from analyzer.pipeline.scan import run_scan
-from analyzer.verify.checks import verify_scan
+from analyzer.pipeline.verify import verify_scan
 from tests.helpers import MINI_SGLANG
 
 PY = "python/minisgl/srt"

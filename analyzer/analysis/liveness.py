@@ -12,8 +12,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from analyzer.graph.python import NOT_FOLLOWED
-
-SUPER_ROOT = "<roots>"
+from analyzer.nodes import SUPER_ROOT
 
 
 @dataclass

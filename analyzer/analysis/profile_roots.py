@@ -10,7 +10,8 @@ import networkx as nx
 
 from analyzer.config.globs import path_matches
 from analyzer.decide.profile_facts import ProfileUse
-from analyzer.resolve.python import ModuleIndex, module_node, symbol_node
+from analyzer.nodes import module_node, symbol_node
+from analyzer.resolve.python import ModuleIndex
 
 
 def entry_point_nodes(use: ProfileUse, graph: nx.DiGraph) -> list[str]:

@@ -15,8 +15,8 @@ from pathlib import Path
 import networkx as nx
 
 from analyzer.errors import RootError
-from analyzer.graph.native import NativeIndex, file_node, op_node, target_node
-from analyzer.resolve.python import module_node, symbol_node
+from analyzer.graph.native import NativeIndex
+from analyzer.nodes import file_node, module_node, op_node, symbol_node, target_node
 
 
 def resolve_roots(names: list[str], graph: nx.DiGraph, scan_root: Path) -> list[str]:

@@ -12,17 +12,11 @@ from pathlib import Path
 import networkx as nx
 
 from analyzer.analysis.liveness import Liveness
+from analyzer.nodes import describe
 
 _PREFIXES = ("py:", "ext:", "file:", "cmake:", "target:", "fetch:", "op:")
 
 
-def describe(graph: nx.DiGraph, node: str) -> str:
-    data = graph.nodes[node]
-    where = data.get("path", "")
-    if where and data.get("start_line"):
-        where += f":{data['start_line']}"
-    name = node[3:] if node.startswith(("py:", "op:")) else node
-    return name + (f" ({where})" if where and where not in name else "")
 
 
 def chain_steps(graph: nx.DiGraph, live: Liveness, node: str) -> list[str]:

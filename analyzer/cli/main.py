@@ -29,8 +29,8 @@ from analyzer.cli.options import perf_settings as _perf
 from analyzer.config.profile import ProfileError
 from analyzer.discover.walk import DiscoveryError
 from analyzer.errors import RootError, ScanError
-from analyzer.extract.treesitter import data_dir
 from analyzer.outputs.render import DEFAULT_FORMATS, FILE_NAMES, FORMATS
+from analyzer.util.data import data_dir
 
 if TYPE_CHECKING:
     from analyzer.pipeline.inputs import ScanInputs

@@ -27,8 +27,8 @@ def perf_options(func: Any) -> Any:
 def perf_settings(jobs: int | None, cache_dir: Path | None, no_cache: bool,
                   quiet: bool) -> dict[str, Any]:
     """run_scan keywords; a progress bar only on a terminal and when not ``quiet``."""
-    from analyzer.extract.cache import default_cache_dir
     from analyzer.extract.runner import ProgressBar
+    from analyzer.util.fingerprint import default_cache_dir
 
     return {"jobs": jobs or os.cpu_count() or 1,
             "cache_dir": None if no_cache else (cache_dir or default_cache_dir()),

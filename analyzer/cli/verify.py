@@ -80,7 +80,8 @@ def verify_command(path: Path, roots: tuple[str, ...], no_default_roots: bool,
     from analyzer.discover.walk import DiscoveryError
     from analyzer.outputs.manifest import totals
     from analyzer.pipeline.scan import ScanError
-    from analyzer.verify.checks import translation_units, verify_scan
+    from analyzer.pipeline.verify import verify_scan
+    from analyzer.verify.checks import translation_units
 
     manifest = read_manifest(before) if before is not None else None
     try:

@@ -24,8 +24,8 @@ from pathlib import Path
 
 from analyzer.discover.digests import RACY_NS
 from analyzer.discover.walk import Discovery, resolve_root, walk_tree
-from analyzer.extract.cache import tool_fingerprint
 from analyzer.util.cache_files import read_checked, write_checked
+from analyzer.util.fingerprint import tool_fingerprint
 
 Signature = tuple[int, ...] | None  # None: the path did not exist
 

@@ -7,12 +7,11 @@ source checkout they are read from the top-level ``queries/`` folder.
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
-from pathlib import Path
 
 import tree_sitter as ts
 
 from analyzer.model import ParseProblem
+from analyzer.util.data import data_dir
 
 
 def _grammar(language: str) -> object:
@@ -36,14 +35,6 @@ def language(name: str) -> ts.Language:
 def parser(name: str) -> ts.Parser:
     """A fresh parser (parsers are cheap; not shared across threads)."""
     return ts.Parser(language(name))
-
-
-def data_dir(name: str) -> Path:
-    """Folder of packaged data (``queries`` or ``templates``): wheel first, checkout second."""
-    packaged = resources.files("analyzer") / name
-    if packaged.is_dir():
-        return Path(str(packaged))
-    return Path(__file__).resolve().parents[2] / name
 
 
 @cache

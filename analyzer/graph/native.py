@@ -54,8 +54,9 @@ import networkx as nx
 
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.extract.cuda import CudaFacts, MacroDefine, OpRegistration
+from analyzer.nodes import cmake_node, fetch_node, file_node, module_node, op_node, target_node
 from analyzer.resolve.cmake_model import CMakeProject, CMakeTarget
-from analyzer.resolve.python import ModuleIndex, PyModule, module_node
+from analyzer.resolve.python import ModuleIndex, PyModule
 
 TU_SUFFIXES = (".cu", ".cc", ".cpp", ".cxx", ".c")
 _FETCH_DIR = re.compile(r"\$\{([A-Za-z0-9_.+\-]+)_SOURCE_DIR\}")
@@ -70,24 +71,14 @@ _DEFINING_COMMANDS = frozenset({"target_compile_definitions", "add_compile_defin
 _LINK_NOT_A_TARGET = re.compile(r"^(-|/|\$<|.*\.(so|a|dylib|lib)$)")
 
 
-def file_node(path: str) -> str:
-    return f"file:{path}"
 
 
-def cmake_node(path: str) -> str:
-    return f"cmake:{path}"
 
 
-def target_node(name: str) -> str:
-    return f"target:{name}"
 
 
-def fetch_node(name: str) -> str:
-    return f"fetch:{name}"
 
 
-def op_node(namespace: str, name: str) -> str:
-    return f"op:{namespace}::{name.split('.')[0]}"
 
 
 def is_tu(path: str) -> bool:

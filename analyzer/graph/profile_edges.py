@@ -9,7 +9,8 @@ import re
 import networkx as nx
 
 from analyzer.decide.profile_facts import ProfileUse
-from analyzer.resolve.python import ModuleIndex, module_node, symbol_node
+from analyzer.nodes import module_node, symbol_node
+from analyzer.resolve.python import ModuleIndex
 
 
 def add_profile_edges(use: ProfileUse, graph: nx.DiGraph, index: ModuleIndex) -> None:

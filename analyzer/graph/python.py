@@ -38,7 +38,8 @@ import networkx as nx
 
 from analyzer.decide.options import GraphOptions
 from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, Definition
-from analyzer.resolve.python import ModuleIndex, PyModule, Target, module_node, symbol_node
+from analyzer.nodes import module_node, symbol_node
+from analyzer.resolve.python import ModuleIndex, PyModule, Target
 
 NOT_FOLLOWED = frozenset({"type_checking"})
 # module-level functions the interpreter calls by name (PEP 562): live with their module

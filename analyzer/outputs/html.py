@@ -32,14 +32,13 @@ import jinja2
 import networkx as nx
 
 from analyzer.analysis.features import FeatureReport
-from analyzer.analysis.liveness import SUPER_ROOT
-from analyzer.analysis.why import describe
-from analyzer.extract.treesitter import data_dir
 from analyzer.graph.native import is_tu
 from analyzer.graph.python import NOT_FOLLOWED
 from analyzer.model import Deletion
+from analyzer.nodes import SUPER_ROOT, describe
 from analyzer.outputs.manifest import build_summary, totals
 from analyzer.pipeline.scan import ScanResult
+from analyzer.util.data import data_dir
 
 MAX_EXCERPT = 200  # source lines kept per file
 CONTEXT = 2  # lines shown around a deleted range

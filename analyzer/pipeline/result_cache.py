@@ -23,9 +23,9 @@ import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analyzer.extract.cache import tool_fingerprint
 from analyzer.pipeline.inputs import ScanInputs
 from analyzer.util.cache_files import read_checked, write_checked
+from analyzer.util.fingerprint import tool_fingerprint
 
 KEEP_ENTRIES = 16
 

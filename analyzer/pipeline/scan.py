@@ -39,6 +39,7 @@ from analyzer.graph.native import NativeIndex, add_native_graph, extension_modul
 from analyzer.graph.profile_edges import add_profile_edges
 from analyzer.graph.python import build_python_graph
 from analyzer.model import FileInfo, ParseProblem, Plan
+from analyzer.nodes import module_node, symbol_node
 from analyzer.pipeline.inputs import ScanError, ScanInputs, gather_inputs
 from analyzer.plan.check import Conflict, check_plan, produced_keys
 from analyzer.plan.features import attribute_deletions
@@ -50,7 +51,7 @@ from analyzer.plan.python import (
     plan_peripheral,
 )
 from analyzer.resolve import cmake as cmake_eval
-from analyzer.resolve.python import ModuleIndex, PyModule, module_node, symbol_node
+from analyzer.resolve.python import ModuleIndex, PyModule
 from analyzer.util.gc_pause import gc_paused
 
 __all__ = ["ScanError", "ScanInputs", "ScanResult", "analyze", "gather_inputs", "run_scan"]

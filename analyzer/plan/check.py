@@ -30,7 +30,8 @@ from pyflakes import messages as pyflakes_messages
 from analyzer.decide.guards import DeadRegion, arm_region
 from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING
 from analyzer.model import Deletion, Plan, Ranges
-from analyzer.resolve.python import ModuleIndex, module_node
+from analyzer.nodes import module_node
+from analyzer.resolve.python import ModuleIndex
 
 _UNDEFINED = (pyflakes_messages.UndefinedName, pyflakes_messages.UndefinedLocal,
               pyflakes_messages.UndefinedExport)

@@ -39,10 +39,11 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from analyzer.analysis.liveness import SUPER_ROOT, Liveness, followed_view
+from analyzer.analysis.liveness import Liveness, followed_view
 from analyzer.extract.cmake import CMakeCommand, CmakeFacts
-from analyzer.graph.native import NativeIndex, fetch_node, file_node, is_tu, op_node, target_node
+from analyzer.graph.native import NativeIndex, is_tu
 from analyzer.model import Deletion, FileInfo, Kept, Plan
+from analyzer.nodes import SUPER_ROOT, fetch_node, file_node, op_node, target_node
 from analyzer.resolve.cmake_model import CMakeProject, FetchRepo
 
 VAR_REF = re.compile(r"\$\{([A-Za-z0-9_.+\-]+)\}")

@@ -27,7 +27,8 @@ import networkx as nx
 from analyzer.analysis.liveness import Liveness
 from analyzer.extract.python import TRY_IMPORT_ERROR, ImportFact
 from analyzer.model import Deletion, FileInfo, Kept, Plan, Ranges
-from analyzer.resolve.python import ModuleIndex, PyModule, Target, module_node, symbol_node
+from analyzer.nodes import module_node, symbol_node
+from analyzer.resolve.python import ModuleIndex, PyModule, Target
 
 
 def build_plan(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,

@@ -17,21 +17,16 @@ import builtins
 from dataclasses import dataclass, field
 
 from analyzer.extract.python import TYPE_CHECKING, ImportFact, PythonFacts
+from analyzer.nodes import external_node, module_node, symbol_node
 
 BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__path__",
                                        "__spec__", "__package__", "__loader__", "self", "cls"}
 
 
-def module_node(module: str) -> str:
-    return f"py:{module}"
 
 
-def symbol_node(module: str, name: str) -> str:
-    return f"py:{module}:{name}"
 
 
-def external_node(module: str) -> str:
-    return f"ext:{module.split('.')[0]}"
 
 
 @dataclass(frozen=True)

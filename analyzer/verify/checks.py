@@ -19,15 +19,17 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from dataclasses import dataclass
+import typing
 from pathlib import Path
-from typing import Any
 
-from analyzer.analysis.roots import RootError
 from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, ImportFact
-from analyzer.graph.native import is_tu, op_node
-from analyzer.pipeline.scan import ScanResult, run_scan
-from analyzer.resolve.python import ModuleIndex, PyModule, module_node, symbol_node
+from analyzer.graph.native import is_tu
+from analyzer.nodes import module_node, op_node, symbol_node
+from analyzer.resolve.python import ModuleIndex, PyModule
+from analyzer.verify.problem import VerifyProblem
+
+if typing.TYPE_CHECKING:
+    from analyzer.pipeline.scan import ScanResult
 
 CLI_SOURCE = "<command line>"
 _LINE = re.compile(r"^([^:]*):\d+: ")
@@ -37,63 +39,6 @@ _MISSING_SOURCE = re.compile(r"^source of (.+?): no such file in the repository:
 _IN_TREE_VARS = ("${CMAKE_CURRENT_LIST_DIR}", "${CMAKE_CURRENT_SOURCE_DIR}",
                  "${PROJECT_SOURCE_DIR}", "${CMAKE_SOURCE_DIR}")
 _SKIP_COMPILE = frozenset({"binary", "invalid-utf8", "unreadable", "symlink-loop"})
-
-
-@dataclass(frozen=True, order=True)
-class VerifyProblem:
-    path: str
-    line: int
-    what: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.what}"
-
-
-@dataclass
-class Verification:
-    result: ScanResult
-    problems: list[VerifyProblem]
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-
-def verify_scan(path: Path, root_names: list[str], *, use_default_roots: bool = True,
-                excludes: tuple[str, ...] = (), keep_targets: tuple[str, ...] = (),
-                profile: str | None = None, drop: tuple[str, ...] = (),
-                keep: tuple[str, ...] = (), use_profile: bool = True,
-                before: dict | None = None, **perf: Any) -> Verification:
-    """Re-scan ``path`` and check it. A ``--keep-target`` naming no target is a problem of
-    the tree (the pruning removed it), not a usage error: the scan is retried without it.
-    Other scan errors (``ScanError``, ``RootError`` for roots, ``ProfileError``) propagate."""
-    missing: list[str] = []
-    kept = list(keep_targets)
-    while True:
-        try:
-            result = run_scan(path, root_names, use_default_roots=use_default_roots,
-                              excludes=excludes, keep_targets=tuple(kept), profile=profile,
-                              drop=drop, keep=keep, use_profile=use_profile, **perf)
-            break
-        except RootError as exc:
-            m = _UNKNOWN_TARGET.search(str(exc))
-            if m is None or m.group(1) not in kept:
-                raise
-            kept.remove(m.group(1))
-            missing.append(m.group(1))
-    if before is None:
-        problems = check(result)
-    else:  # only what the pruning broke: baseline problems were there already, and only
-        #    files the manifest edited can have stopped compiling
-        edited = {d["path"] for d in before.get("deletions", []) if d["kind"] != "delete_file"}
-        # matched without line numbers: the pruning edits files, and lines move
-        baseline = {_LINE.sub(r"\1: ", s) for s in before.get("verify_baseline", [])}
-        problems = [p for p in check(result, edited)
-                    if _LINE.sub(r"\1: ", str(p)) not in baseline]
-        problems.extend(check_against_manifest(result, before, path))
-    problems.extend(VerifyProblem(CLI_SOURCE, 0, f"kept target {name!r} (--keep-target) is "
-                                  "defined by no CMake file") for name in missing)
-    return Verification(result, sorted(set(problems)))
 
 
 def check_against_manifest(result: ScanResult, before: dict, root: Path

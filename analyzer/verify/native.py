@@ -36,7 +36,8 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from analyzer.extract.cmake import CMakeCommand
-from analyzer.graph.native import is_external_library, op_node, torch_ops_reads
+from analyzer.graph.native import is_external_library, torch_ops_reads
+from analyzer.nodes import module_node, op_node, symbol_node
 from analyzer.plan.native import (
     VAR_REF,
     defined_var,
@@ -46,11 +47,10 @@ from analyzer.plan.native import (
     mention_pattern,
 )
 from analyzer.resolve.cmake_model import CMakeTarget
-from analyzer.resolve.python import module_node, symbol_node
 
 if TYPE_CHECKING:
     from analyzer.pipeline.scan import ScanResult
-    from analyzer.verify.checks import VerifyProblem
+    from analyzer.verify.problem import VerifyProblem
 
 BASELINE_VERSION = 1
 _DECLARE = ("fetchcontent_declare", "externalproject_add")
@@ -105,7 +105,7 @@ def native_baseline(result: ScanResult) -> dict[str, Any]:
 def check_native(result: ScanResult, baseline: dict[str, Any] | None) -> list[VerifyProblem]:
     """Problems of the pruned tree ``result`` against the original's ``baseline`` (none
     without a baseline)."""
-    from analyzer.verify.checks import VerifyProblem
+    from analyzer.verify.problem import VerifyProblem
 
     if not baseline or baseline.get("version") != BASELINE_VERSION:
         return []

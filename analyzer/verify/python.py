@@ -124,7 +124,7 @@ def _live_bindings(tree: ast.Module, dead: list[tuple[int, int]]) -> dict[str, d
 
 def check_python(result, baseline: dict[str, Any]) -> list:
     """Problems of the pruned tree's edited files against ``baseline``."""
-    from analyzer.verify.checks import VerifyProblem
+    from analyzer.verify.problem import VerifyProblem
 
     problems: list[VerifyProblem] = []
     lost_names: dict[str, set[str]] = {}
@@ -177,7 +177,7 @@ def check_python(result, baseline: dict[str, Any]) -> list:
 def _unbound(path: str, tree: ast.Module, expected: dict[str, dict[str, int]]) -> list:
     """A function still reading a name that lost a binding the original ran: on some path
     the name may now be unbound (an import removed from one branch of a live function)."""
-    from analyzer.verify.checks import VerifyProblem
+    from analyzer.verify.problem import VerifyProblem
 
     out: list[VerifyProblem] = []
     for name, func in _scopes(tree):

@@ -1,0 +1,66 @@
+"""Pipeline, verify: the scan replayed on a pruned tree, then the checks of the verify stage
+(alone, or against the baseline the manifest recorded of the original)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from analyzer.errors import RootError
+from analyzer.pipeline.scan import ScanResult, run_scan
+from analyzer.verify.checks import (
+    _LINE,
+    _UNKNOWN_TARGET,
+    CLI_SOURCE,
+    check,
+    check_against_manifest,
+)
+from analyzer.verify.problem import VerifyProblem
+
+
+@dataclass
+class Verification:
+    result: ScanResult
+    problems: list[VerifyProblem]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def verify_scan(path: Path, root_names: list[str], *, use_default_roots: bool = True,
+                excludes: tuple[str, ...] = (), keep_targets: tuple[str, ...] = (),
+                profile: str | None = None, drop: tuple[str, ...] = (),
+                keep: tuple[str, ...] = (), use_profile: bool = True,
+                before: dict | None = None, **perf: Any) -> Verification:
+    """Re-scan ``path`` and check it. A ``--keep-target`` naming no target is a problem of
+    the tree (the pruning removed it), not a usage error: the scan is retried without it.
+    Other scan errors (``ScanError``, ``RootError`` for roots, ``ProfileError``) propagate."""
+    missing: list[str] = []
+    kept = list(keep_targets)
+    while True:
+        try:
+            result = run_scan(path, root_names, use_default_roots=use_default_roots,
+                              excludes=excludes, keep_targets=tuple(kept), profile=profile,
+                              drop=drop, keep=keep, use_profile=use_profile, **perf)
+            break
+        except RootError as exc:
+            m = _UNKNOWN_TARGET.search(str(exc))
+            if m is None or m.group(1) not in kept:
+                raise
+            kept.remove(m.group(1))
+            missing.append(m.group(1))
+    if before is None:
+        problems = check(result)
+    else:  # only what the pruning broke: baseline problems were there already, and only
+        #    files the manifest edited can have stopped compiling
+        edited = {d["path"] for d in before.get("deletions", []) if d["kind"] != "delete_file"}
+        # matched without line numbers: the pruning edits files, and lines move
+        baseline = {_LINE.sub(r"\1: ", s) for s in before.get("verify_baseline", [])}
+        problems = [p for p in check(result, edited)
+                    if _LINE.sub(r"\1: ", str(p)) not in baseline]
+        problems.extend(check_against_manifest(result, before, path))
+    problems.extend(VerifyProblem(CLI_SOURCE, 0, f"kept target {name!r} (--keep-target) is "
+                                  "defined by no CMake file") for name in missing)
+    return Verification(result, sorted(set(problems)))
