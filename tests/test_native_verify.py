@@ -16,6 +16,7 @@ import pytest
 from analyzer.codemod.apply import run_apply
 from analyzer.outputs.manifest import write_manifest
 from analyzer.pipeline.scan import run_scan
+from analyzer.verify.baseline import verify_baseline
 from analyzer.verify.checks import check
 from analyzer.verify.native import check_native, native_baseline
 from tests.helpers import SAMPLES
@@ -221,7 +222,7 @@ def test_variable_a_target_uses_no_longer_set(tree: Path, baseline: dict) -> Non
 def test_applied_plan_passes(tree: Path, tmp_path: Path, baseline: dict) -> None:
     result = scan(tree)
     manifest = tmp_path / "manifest.json"
-    write_manifest(result, manifest)
+    write_manifest(result, manifest, verify_baseline(result))
     applied = run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
     assert applied.changes and not applied.skipped
     after = scan(tree)

@@ -12,12 +12,6 @@ from pathlib import Path
 import pytest
 
 from analyzer.config.profile import (
-    Constant,
-    Domain,
-    PluginFamily,
-    Profile,
-    ProfileError,
-    Registry,
     builtin_names,
     builtin_profile,
     effective_constants,
@@ -26,6 +20,7 @@ from analyzer.config.profile import (
     merge_drops,
     select_profile,
 )
+from analyzer.config.types import Constant, Domain, PluginFamily, Profile, ProfileError, Registry
 from analyzer.config.validate import Locator
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_repos" / "mini_sglang"

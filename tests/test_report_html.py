@@ -13,8 +13,8 @@ import pytest
 
 from analyzer.analysis.why import chain_steps
 from analyzer.outputs.html import _search_key, render_html
-from analyzer.outputs.manifest import manifest_dict
 from analyzer.pipeline.scan import ScanResult, run_scan
+from analyzer.pipeline.verify import manifest_of
 from tests.helpers import MINI_SGLANG, PY, write_tree
 
 
@@ -82,7 +82,7 @@ class Page(HTMLParser):
 @pytest.fixture(scope="module")
 def sample() -> tuple[ScanResult, dict[str, Any], Page]:
     result = run_scan(MINI_SGLANG, ["deepseek_v2"])
-    return result, manifest_dict(result), Page(render_html(result))
+    return result, manifest_of(result), Page(render_html(result))
 
 
 def test_cards_equal_manifest_totals(sample: tuple[ScanResult, dict[str, Any], Page]) -> None:

@@ -11,9 +11,8 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli.verify import EXIT_VERIFY, verify_command
-from analyzer.outputs.manifest import manifest_dict
 from analyzer.pipeline.scan import run_scan
-from analyzer.pipeline.verify import verify_scan
+from analyzer.pipeline.verify import manifest_of, verify_scan
 from tests.helpers import MINI_SGLANG
 
 PY = "python/minisgl/srt"
@@ -126,7 +125,7 @@ def test_command_fails_with_exit_8(tree: Path) -> None:
 
 def test_command_ok_with_before_totals(tree: Path, tmp_path: Path) -> None:
     manifest = tmp_path / "manifest.json"
-    manifest.write_text(json.dumps(manifest_dict(run_scan(tree, ["deepseek_v2"]))))
+    manifest.write_text(json.dumps(manifest_of(run_scan(tree, ["deepseek_v2"]))))
     # prune by hand what the plan calls dead: a whole Python file and the FA3 block
     (tree / PY / "utils/legacy_only.py").unlink()
     (tree / "sgl-kernel/csrc/flash_extension.cc").unlink()

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from analyzer.cli.verify import EXIT_VERIFY, verify_command
 from analyzer.codemod.apply import run_apply
 from analyzer.model import Deletion
-from analyzer.outputs.manifest import manifest_dict
 from analyzer.pipeline.scan import run_scan
+from analyzer.pipeline.verify import manifest_of
 from tests.helpers import SAMPLES
 
 
@@ -34,7 +34,7 @@ def prune_wrongly(tmp_path: Path, wrong: dict, edit: tuple[str, str, str] | None
     info = result.files[wrong["path"]]
     result.plan.deletions.append(Deletion(sha256=info.sha256, **wrong))
     manifest = tmp_path / "manifest.json"
-    manifest.write_text(json.dumps(manifest_dict(result)))
+    manifest.write_text(json.dumps(manifest_of(result)))
     applied = run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
     assert applied.changes or applied.skipped
     out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
@@ -118,7 +118,7 @@ def test_right_manifest_verifies(tmp_path, name):
     tree = tmp_path / "tree"
     shutil.copytree(SAMPLES / name, tree)
     manifest = tmp_path / "manifest.json"
-    manifest.write_text(json.dumps(manifest_dict(run_scan(tree, []))))
+    manifest.write_text(json.dumps(manifest_of(run_scan(tree, []))))
     run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
     out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
     assert out.exit_code == 0, out.output

@@ -19,7 +19,7 @@ import networkx as nx
 from analyzer.analysis.liveness import Liveness
 from analyzer.analysis.why import chain_steps
 from analyzer.config.globs import identifier_matches, path_matches
-from analyzer.config.profile import Feature
+from analyzer.config.types import Feature
 from analyzer.model import Plan
 
 

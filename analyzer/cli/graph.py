@@ -38,7 +38,7 @@ def graph_command(path: Path, roots: tuple[str, ...], no_default_roots: bool,
     """Scan PATH and write its dependency graph (modules, symbols, files, ops, targets; edges
     with kind and file:line) as DOT, GraphML, node-link JSON or Mermaid."""
     from analyzer.analysis.roots import RootError
-    from analyzer.config.profile import ProfileError
+    from analyzer.config.types import ProfileError
     from analyzer.discover.walk import DiscoveryError
     from analyzer.outputs.graph_export import export_graph, live_subgraph
     from analyzer.pipeline.scan import ScanError, run_scan

@@ -26,7 +26,7 @@ import click
 from analyzer import __version__
 from analyzer.cli.options import perf_options
 from analyzer.cli.options import perf_settings as _perf
-from analyzer.config.profile import ProfileError
+from analyzer.config.types import ProfileError
 from analyzer.discover.walk import DiscoveryError
 from analyzer.errors import RootError, ScanError
 from analyzer.outputs.render import DEFAULT_FORMATS, FILE_NAMES, FORMATS
@@ -226,13 +226,15 @@ def _analyze(inputs: ScanInputs, roots: tuple[str, ...], default_roots: bool,
     from analyzer.pipeline.result_cache import CachedScan
     from analyzer.pipeline.scan import analyze
     from analyzer.util.gc_pause import gc_paused
+    from analyzer.verify.baseline import verify_baseline
 
     result = _or_exit(analyze, inputs, list(roots), use_default_roots=default_roots,
                       keep_targets=keep_targets, drop=drop, keep=keep, **perf)
     stdout, stderr = summary_lines(result)
     t0 = time.perf_counter()
     with gc_paused():
-        outputs = {f: render(result, f) for f in fmts}
+        baseline = verify_baseline(result) if "json" in fmts else None
+        outputs = {f: render(result, f, baseline) for f in fmts}
     timings = {k: v for k, v in result.timings.items() if k not in inputs.timings}
     timings["render"] = time.perf_counter() - t0
     return CachedScan(outputs, stdout, stderr, list(result.profile.stale),

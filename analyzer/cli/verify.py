@@ -76,7 +76,7 @@ def verify_command(path: Path, roots: tuple[str, ...], no_default_roots: bool,
     dynamic imports and torch ops resolve, Python compiles, CMake sources and includes exist,
     kept targets are defined. Exit 8 with one `path:line: what` per problem."""
     from analyzer.analysis.roots import RootError
-    from analyzer.config.profile import ProfileError
+    from analyzer.config.types import ProfileError
     from analyzer.discover.walk import DiscoveryError
     from analyzer.outputs.manifest import totals
     from analyzer.pipeline.scan import ScanError

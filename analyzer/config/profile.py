@@ -14,117 +14,14 @@ from __future__ import annotations
 
 import difflib
 import tomllib
-from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-REGISTRY_KINDS = ("decorator", "dict", "choices", "enum", "call")
-SELECT_MODES = ("roots", "all", "companion")
-
-
-class ProfileError(Exception):
-    """A profile that cannot be used. The message is one line: ``<file>:<line>: <what>``."""
-
-
-@dataclass(frozen=True)
-class Registry:
-    """A string-keyed registration point."""
-
-    name: str
-    kind: str  # "decorator" | "dict" | "choices" | "enum" | "call"
-    target: str  # qualified name of the decorator / dict / choice list / Enum / register function
-    key_arg: int = 0  # decorator, call: which positional argument holds the key
-    line: int = 0
-    value_arg: int = 1  # call: which positional argument holds the registered object
-
-
-@dataclass(frozen=True)
-class PluginFamily:
-    """A package whose modules are loaded dynamically (pkgutil, importlib with computed names)."""
-
-    name: str
-    package: str
-    select: str = "roots"  # "roots" | "all" | "companion"
-    recursive: bool = False
-    companion_of: str = ""  # select="companion": a module is live if it imports a live module here
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class Constant:
-    """A probe or flag with a known value on the target platform."""
-
-    name: str  # qualified name, "env:NAME", or an fnmatch glob over either
-    value: bool | int | str | None
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class Domain:
-    """Names whose string values range over a registry's keys."""
-
-    pattern: str  # fnmatch over the tail of a dotted name chain: "*.attention_backend"
-    registry: str
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class Feature:
-    """A part of the tree that can be dropped as a whole (``--drop NAME``)."""
-
-    name: str
-    description: str
-    registry_keys: dict[str, tuple[str, ...]]
-    paths: tuple[str, ...]
-    identifiers: tuple[str, ...]
-    constants: dict[str, bool | int | str | None]
-    cmake_options: dict[str, bool]
-    targets: tuple[str, ...]
-    extension_modules: tuple[str, ...]
-    fetches: tuple[str, ...]
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class KeepEntry:
-    """A ``never_delete`` entry: a path glob or a symbol, with the reason it must stay."""
-
-    path: str | None
-    symbol: str | None  # "pkg.mod:Name" (Name may be an fnmatch glob) or "pkg.mod"
-    reason: str
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class DynamicImportHint:
-    """A load static analysis cannot see: ``source`` imports ``targets`` at run time."""
-
-    source: str  # "pkg.mod" or "pkg.mod:function"
-    targets: tuple[str, ...]  # "pkg.mod", "pkg.mod:Name", "pkg.plugins.*", "pkg.plugins.**"
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class Profile:
-    name: str
-    source: str  # file path or "builtin:<name>"
-    description: str
-    detect: tuple[str, ...]
-    entry_points: tuple[str, ...]
-    plugin_families: tuple[PluginFamily, ...]
-    registries: tuple[Registry, ...]
-    constants: tuple[Constant, ...]
-    domains: tuple[Domain, ...]
-    features: dict[str, Feature]
-    default_drops: tuple[str, ...]
-    keep_targets: tuple[str, ...]
-    never_delete: tuple[KeepEntry, ...]
-    dynamic_imports: tuple[DynamicImportHint, ...]
-    test_paths: tuple[str, ...] = ()
-
-    def registry(self, name: str) -> Registry | None:
-        return next((r for r in self.registries if r.name == name), None)
-
+from analyzer.config.types import (
+    Constant,
+    Profile,
+    ProfileError,
+)
 
 # --------------------------------------------------------------------------- loading
 

@@ -13,7 +13,7 @@ import bisect
 import difflib
 from typing import Any
 
-from analyzer.config.profile import (
+from analyzer.config.types import (
     REGISTRY_KINDS,
     SELECT_MODES,
     Constant,

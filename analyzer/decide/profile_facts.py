@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from analyzer.config.profile import Feature, Profile, effective_constants
+from analyzer.config.profile import effective_constants
+from analyzer.config.types import Feature, Profile
 from analyzer.decide.guards import GuardContext
 from analyzer.decide.options import GraphOptions
 from analyzer.resolve.python import ModuleIndex

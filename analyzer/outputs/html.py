@@ -26,19 +26,21 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 import networkx as nx
 
-from analyzer.analysis.features import FeatureReport
 from analyzer.graph.native import is_tu
 from analyzer.graph.python import NOT_FOLLOWED
 from analyzer.model import Deletion
 from analyzer.nodes import SUPER_ROOT, describe
 from analyzer.outputs.manifest import build_summary, totals
-from analyzer.pipeline.scan import ScanResult
 from analyzer.util.data import data_dir
+
+if TYPE_CHECKING:
+    from analyzer.analysis.features import FeatureReport
+    from analyzer.pipeline.scan import ScanResult
 
 MAX_EXCERPT = 200  # source lines kept per file
 CONTEXT = 2  # lines shown around a deleted range

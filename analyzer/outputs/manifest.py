@@ -10,34 +10,22 @@ each with ``kind`` (``delete_file`` | ``delete_range`` | ``remove_import_names``
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from analyzer import __version__
 from analyzer.graph.native import is_tu
-from analyzer.pipeline.scan import ScanResult
-from analyzer.verify.checks import check
-from analyzer.verify.python import python_baseline
 
+if TYPE_CHECKING:
+    from analyzer.pipeline.scan import ScanResult
 
-def _folded(result: ScanResult) -> dict[str, list[tuple[int, int]]]:
-    out: dict[str, list[tuple[int, int]]] = {}
-    for d in result.plan.deletions:
-        if d.kind == "fold_branch" and d.start_line and d.end_line:
-            out.setdefault(d.path, []).append((d.start_line, d.end_line))
-    return out
-
-
-def _native_baseline(result: ScanResult) -> Any:
-    try:
-        from analyzer.verify.native import native_baseline
-    except ImportError:  # the native half of the baseline is optional
-        return None
-    return native_baseline(result)
 
 SCHEMA_VERSION = 1
 
 
-def manifest_dict(result: ScanResult) -> dict[str, Any]:
+def manifest_dict(result: ScanResult, baseline: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The manifest of a scan; ``baseline``: what verify compares a pruned tree with (the
+    ``verify_baseline*`` keys, computed by ``analyzer.verify.baseline`` before formatting)."""
+    baseline = baseline or {}
     deletions: list[dict[str, Any]] = []
     for d in result.plan.deletions:
         entry: dict[str, Any] = {"kind": d.kind, "path": d.path, "sha256": d.sha256}
@@ -69,13 +57,12 @@ def manifest_dict(result: ScanResult) -> dict[str, Any]:
         "profile": profile_summary(result),
         # deletions the soundness check cancelled (remaining code still needs them)
         "kept_for_soundness": kept_for_soundness(result),
-        # problems the tree has before pruning: `verify --before` reports only new ones
-        "verify_baseline": [str(p) for p in check(result, compile_paths=set())],
-        # the original of every Python file the plan edits, as verify compares it
-        "verify_baseline_python": python_baseline(
-            result.sources, {d.path for d in result.plan.deletions if d.kind != "delete_file"},
-            _folded(result)),
-        "verify_baseline_native": _native_baseline(result),
+        # problems the tree has before pruning: `verify --before` reports only new ones;
+        # the original of every Python file the plan edits and of the build, as verify
+        # compares them
+        "verify_baseline": baseline.get("verify_baseline", []),
+        "verify_baseline_python": baseline.get("verify_baseline_python", {}),
+        "verify_baseline_native": baseline.get("verify_baseline_native"),
         "deletions": deletions,
     }
 
@@ -152,5 +139,6 @@ def build_summary(result: ScanResult) -> dict[str, Any]:
     }
 
 
-def write_manifest(result: ScanResult, path) -> None:
-    path.write_text(json.dumps(manifest_dict(result), indent=2) + "\n", encoding="utf-8")
+def write_manifest(result: ScanResult, path, baseline: dict[str, Any] | None = None) -> None:
+    path.write_text(json.dumps(manifest_dict(result, baseline), indent=2) + "\n",
+                    encoding="utf-8")

@@ -7,10 +7,13 @@ features' reports, the native summary); nothing is analysed here.
 from __future__ import annotations
 
 from collections import Counter
+from typing import TYPE_CHECKING
 
-from analyzer.analysis.features import FeatureReport
 from analyzer.outputs.manifest import totals
-from analyzer.pipeline.scan import ScanResult
+
+if TYPE_CHECKING:
+    from analyzer.analysis.features import FeatureReport
+    from analyzer.pipeline.scan import ScanResult
 
 
 def _cell(text: object) -> str:

@@ -19,12 +19,13 @@ FILE_NAMES = {"json": "manifest.json", "html": "report.html", "md": "summary.md"
               "sarif": "depgraph.sarif"}
 
 
-def render(result: ScanResult, fmt: str) -> dict[str, bytes]:
-    """File name -> bytes of one format (``md`` also writes one file per dropped feature)."""
+def render(result: ScanResult, fmt: str, baseline: dict | None = None) -> dict[str, bytes]:
+    """File name -> bytes of one format (``md`` also writes one file per dropped feature);
+    ``baseline``: the manifest's verify baseline (``analyzer.verify.baseline``)."""
     if fmt == "json":
         from analyzer.outputs.manifest import manifest_dict
 
-        return {FILE_NAMES[fmt]: _json_bytes(manifest_dict(result))}
+        return {FILE_NAMES[fmt]: _json_bytes(manifest_dict(result, baseline))}
     if fmt == "html":
         from analyzer.outputs.html import render_html
 

@@ -6,10 +6,12 @@ level ``note``, the deletion's reason as message and its file/line range as loca
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from analyzer import __version__
-from analyzer.pipeline.scan import ScanResult
+
+if TYPE_CHECKING:
+    from analyzer.pipeline.scan import ScanResult
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"

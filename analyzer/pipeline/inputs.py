@@ -12,7 +12,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from analyzer.config.profile import Profile, select_profile
+from analyzer.config.profile import select_profile
+from analyzer.config.types import Profile
 from analyzer.discover.cache import discover_cached
 from analyzer.discover.digests import DigestIndex, now_ns
 from analyzer.discover.walk import Discovery, discover

@@ -64,3 +64,11 @@ def verify_scan(path: Path, root_names: list[str], *, use_default_roots: bool = 
     problems.extend(VerifyProblem(CLI_SOURCE, 0, f"kept target {name!r} (--keep-target) is "
                                   "defined by no CMake file") for name in missing)
     return Verification(result, sorted(set(problems)))
+
+
+def manifest_of(result: ScanResult) -> dict[str, Any]:
+    """The manifest of a scan with its verify baseline (what ``depgraph scan`` writes)."""
+    from analyzer.outputs.manifest import manifest_dict
+    from analyzer.verify.baseline import verify_baseline
+
+    return manifest_dict(result, verify_baseline(result))

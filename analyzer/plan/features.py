@@ -9,7 +9,7 @@ import networkx as nx
 
 from analyzer.analysis.features import feature_of_node
 from analyzer.config.globs import identifier_matches, path_matches
-from analyzer.config.profile import Feature
+from analyzer.config.types import Feature
 from analyzer.model import Deletion, Plan
 
 

@@ -1,0 +1,26 @@
+"""Verify stage, at scan time: what verify will compare a pruned tree with, recorded from the
+original (problems it already has, its edited Python files, its build), for the manifest."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from analyzer.verify.checks import check
+from analyzer.verify.native import native_baseline
+from analyzer.verify.python import python_baseline
+
+if TYPE_CHECKING:
+    from analyzer.pipeline.scan import ScanResult
+
+
+def verify_baseline(result: ScanResult) -> dict[str, Any]:
+    folded: dict[str, list[tuple[int, int]]] = {}
+    for d in result.plan.deletions:
+        if d.kind == "fold_branch" and d.start_line and d.end_line:
+            folded.setdefault(d.path, []).append((d.start_line, d.end_line))
+    edited = {d.path for d in result.plan.deletions if d.kind != "delete_file"}
+    return {
+        "verify_baseline": [str(p) for p in check(result, compile_paths=set())],
+        "verify_baseline_python": python_baseline(result.sources, edited, folded),
+        "verify_baseline_native": native_baseline(result),
+    }
