@@ -19,3 +19,25 @@ def write_tree(base: Path, files: dict[str, str | bytes]) -> Path:
         else:
             path.write_text(content, encoding="utf-8")
     return base
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file under ``root`` (``.git`` aside) by relative POSIX path."""
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(root.rglob("*")) if p.is_file() and ".git" not in p.parts}
+
+
+def run_apply(*args: str | Path) -> tuple[int, str, str]:
+    """``depgraph apply ARGS`` under a stand-in ``depgraph`` group: (exit code, stdout, stderr)."""
+    import click
+    from click.testing import CliRunner
+
+    from analyzer.cli.apply import apply_command
+
+    @click.group()
+    def cli() -> None:
+        """A stand-in for the real ``depgraph`` group."""
+
+    cli.add_command(apply_command, "apply")
+    res = CliRunner().invoke(cli, ["apply", *map(str, args)])
+    return res.exit_code, res.stdout, res.stderr

@@ -1,4 +1,5 @@
-"""Tests for the discover stage (``analyzer/discover.py``) and ``analyzer/gitignore.py``.
+"""Discover stage, the walk (``analyzer/discover/walk.py``): ignores, languages, Python roots
+and module names, symlinks, unreadable entries (gitignore matching: test_gitignore.py).
 
 Each test builds a throwaway tree in ``tmp_path`` and checks hand-written expectations.
 """
@@ -11,17 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.discover.gitignore import PatternList, compile_pattern, is_ignored
 from analyzer.discover.walk import Discovery, DiscoveryError, discover, language_of, module_name
-
-
-def make_tree(root: Path, files: dict[str, str]) -> Path:
-    """Create ``files`` (relative POSIX path -> text) under ``root``; return ``root``."""
-    for rel, text in files.items():
-        path = root / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return root
+from tests.helpers import write_tree
 
 
 def paths(found: Discovery) -> list[str]:
@@ -32,73 +24,10 @@ def kinds(found: Discovery) -> dict[str, str]:
     return {p.path: p.kind for p in found.problems}
 
 
-# --- gitignore matching --------------------------------------------------------------------
-
-def ignored(patterns: str, path: str, is_dir: bool = False, base: str = "") -> bool:
-    return is_ignored(path, is_dir, [PatternList.from_text(base, patterns)])
-
-
-@pytest.mark.parametrize(
-    ("patterns", "path", "is_dir", "expected"),
-    [
-        ("*.log", "a/b/x.log", False, True),
-        ("*.log", "a/b/x.logs", False, False),
-        ("foo", "a/foo", True, True),  # no slash: any depth, files and dirs
-        ("foo/", "a/foo", True, True),  # dir-only
-        ("foo/", "a/foo", False, False),
-        ("/foo", "foo", False, True),  # anchored
-        ("/foo", "a/foo", False, False),
-        ("a/foo", "a/foo", False, True),  # middle slash anchors too
-        ("a/foo", "x/a/foo", False, False),
-        ("**/foo", "x/y/foo", False, True),
-        ("**/foo", "foo", False, True),
-        ("**/foo/bar", "x/foo/bar", False, True),
-        ("abc/**", "abc/x/y", False, True),
-        ("abc/**", "abc", True, False),
-        ("a/**/b", "a/b", False, True),
-        ("a/**/b", "a/x/y/b", False, True),
-        ("a/**/b", "a/xb", False, False),
-        ("f?o", "fxo", False, True),
-        ("f?o", "f/o", False, False),
-        ("*.py[cod]", "m.pyc", False, True),
-        ("*.py[cod]", "m.py", False, False),
-        ("[!a]x", "bx", False, True),
-        ("[!a]x", "ax", False, False),
-        ("[a-c]z", "bz", False, True),
-        ("\\#keep", "#keep", False, True),
-        ("\\!bang", "!bang", False, True),
-        ("trail   ", "trail", False, True),
-        ("trail\\ ", "trail ", False, True),
-        ("# comment", "# comment", False, False),
-        ("*.log\n!keep.log", "keep.log", False, False),
-        ("*.log\n!keep.log", "other.log", False, True),
-        ("!keep.log\n*.log", "keep.log", False, True),  # last match wins
-        ("foo*bar", "foo/bar", False, False),  # '*' never crosses '/'
-    ],
-)
-def test_gitignore_patterns(patterns: str, path: str, is_dir: bool, expected: bool) -> None:
-    assert ignored(patterns, path, is_dir) is expected
-
-
-def test_gitignore_blank_and_comment_lines_compile_to_nothing() -> None:
-    assert compile_pattern("") is None
-    assert compile_pattern("   ") is None
-    assert compile_pattern("# x") is None
-    assert compile_pattern("!") is None
-
-
-def test_nested_pattern_list_only_applies_below_its_base() -> None:
-    plist = PatternList.from_text("sub", "/x.py\n")
-    assert plist.match("sub/x.py", False) is True
-    assert plist.match("x.py", False) is None
-    assert plist.match("sub/deep/x.py", False) is None
-    assert plist.match("subway/x.py", False) is None
-
-
 # --- discovery: ignores ---------------------------------------------------------------------
 
 def test_gitignore_in_walk(tmp_path: Path) -> None:
-    make_tree(tmp_path, {
+    write_tree(tmp_path, {
         ".gitignore": "*.py\n!keep.py\ngen/\n/top.cu\n**/cache/**\nlogs/\n!logs/ok.py\n",
         "keep.py": "",
         "drop.py": "",
@@ -123,7 +52,7 @@ def test_gitignore_in_walk(tmp_path: Path) -> None:
 
 
 def test_git_info_exclude_and_extra_excludes(tmp_path: Path) -> None:
-    make_tree(tmp_path, {
+    write_tree(tmp_path, {
         ".git/info/exclude": "secret.py\n",
         ".git/objects/x.py": "",
         "secret.py": "",
@@ -136,7 +65,7 @@ def test_git_info_exclude_and_extra_excludes(tmp_path: Path) -> None:
 
 
 def test_default_excludes(tmp_path: Path) -> None:
-    make_tree(tmp_path, {
+    write_tree(tmp_path, {
         "myenv/pyvenv.cfg": "home = /usr\n",
         "myenv/lib/site.py": "",
         "env/pyvenv.cfg": "",
@@ -175,7 +104,7 @@ def test_language_of(path: str, lang: str | None) -> None:
 
 
 def test_files_have_sizes_and_languages(tmp_path: Path) -> None:
-    make_tree(tmp_path, {"a.py": "x = 1\n", "k.cu": "", "CMakeLists.txt": "project(x)\n",
+    write_tree(tmp_path, {"a.py": "x = 1\n", "k.cu": "", "CMakeLists.txt": "project(x)\n",
                          "README.md": "hi"})
     found = discover(tmp_path)
     assert [(f.path, f.language, f.size) for f in found.files] == [
@@ -187,7 +116,7 @@ def test_files_have_sizes_and_languages(tmp_path: Path) -> None:
 # --- python roots and module names ------------------------------------------------------------
 
 def test_two_root_monorepo_with_namespace_package(tmp_path: Path) -> None:
-    make_tree(tmp_path, {
+    write_tree(tmp_path, {
         "python/pyproject.toml": "[project]\nname = 'pkg'\n",
         "python/pkg/__init__.py": "",
         "python/pkg/ns/mod.py": "",  # namespace gap: no __init__.py in ns/
@@ -233,7 +162,7 @@ def test_module_name_rules() -> None:
 
 
 def test_src_layout_and_declared_roots(tmp_path: Path) -> None:
-    make_tree(tmp_path, {
+    write_tree(tmp_path, {
         "proj/pyproject.toml": "[project]\nname = 'p'\n",
         "proj/src/nspkg/mod.py": "",  # pure namespace package: no __init__ anywhere
         "proj/tests/test_m.py": "",
@@ -270,7 +199,7 @@ def run_with_timeout(root: Path, seconds: float = 10.0) -> Discovery:
 
 
 def test_symlink_loop_to_parent(tmp_path: Path) -> None:
-    make_tree(tmp_path, {"a/m.py": "", "a/b/n.py": ""})
+    write_tree(tmp_path, {"a/m.py": "", "a/b/n.py": ""})
     os.symlink("..", tmp_path / "a" / "b" / "up")  # a/b/up -> a
     os.symlink(".", tmp_path / "self")  # root/self -> root
     found = run_with_timeout(tmp_path)
@@ -279,7 +208,7 @@ def test_symlink_loop_to_parent(tmp_path: Path) -> None:
 
 
 def test_self_referencing_link_and_dangling_link(tmp_path: Path) -> None:
-    make_tree(tmp_path, {"m.py": ""})
+    write_tree(tmp_path, {"m.py": ""})
     os.symlink("loop.py", tmp_path / "loop.py")
     os.symlink("missing.py", tmp_path / "dangling.py")
     found = run_with_timeout(tmp_path)
@@ -288,8 +217,8 @@ def test_self_referencing_link_and_dangling_link(tmp_path: Path) -> None:
 
 
 def test_symlinks_inside_and_outside_root(tmp_path: Path) -> None:
-    outside = make_tree(tmp_path / "outside", {"o.py": ""})
-    root = make_tree(tmp_path / "root", {"real/r.py": "abc", "x.py": ""})
+    outside = write_tree(tmp_path / "outside", {"o.py": ""})
+    root = write_tree(tmp_path / "root", {"real/r.py": "abc", "x.py": ""})
     os.symlink(outside, root / "out")
     os.symlink(outside / "o.py", root / "o.py")
     os.symlink("real", root / "alias")
@@ -301,7 +230,7 @@ def test_symlinks_inside_and_outside_root(tmp_path: Path) -> None:
 
 
 def test_unreadable_directory(tmp_path: Path) -> None:
-    make_tree(tmp_path, {"ok.py": "", "locked/x.py": ""})
+    write_tree(tmp_path, {"ok.py": "", "locked/x.py": ""})
     locked = tmp_path / "locked"
     locked.chmod(0)
     try:
@@ -316,7 +245,7 @@ def test_unreadable_directory(tmp_path: Path) -> None:
 
 def test_unreadable_directory_simulated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Same as above but independent of privileges: scandir raises PermissionError."""
-    make_tree(tmp_path, {"ok.py": "", "locked/x.py": ""})
+    write_tree(tmp_path, {"ok.py": "", "locked/x.py": ""})
     real_scandir = os.scandir
 
     def fake_scandir(path: str) -> object:
@@ -338,6 +267,6 @@ def test_missing_path_raises(tmp_path: Path) -> None:
 
 
 def test_file_path_raises(tmp_path: Path) -> None:
-    make_tree(tmp_path, {"f.py": ""})
+    write_tree(tmp_path, {"f.py": ""})
     with pytest.raises(DiscoveryError, match="not a directory"):
         discover(tmp_path / "f.py")

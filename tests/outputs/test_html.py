@@ -1,5 +1,5 @@
 """HTML report: the rendered page agrees with the manifest, facts known from reading the
-sample, and autoescapes hostile file names (no browser; see test_report_browser.py)."""
+sample, and autoescapes hostile file names (no browser; see tests/e2e/test_report_browser.py)."""
 
 from __future__ import annotations
 

@@ -12,8 +12,8 @@ import pytest
 
 from analyzer.extract.cmake import CMakeArg, CmakeFacts, extract
 from analyzer.model import from_jsonable, to_jsonable
+from tests.helpers import SAMPLES
 
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_repos"
 KERNEL = SAMPLES / "mini_sglang" / "sgl-kernel"
 EDGE = SAMPLES / "native_edge_cases"
 

@@ -21,8 +21,8 @@ from analyzer.resolve.cmake import (
     Unresolved,
     evaluate,
 )
+from tests.helpers import SAMPLES
 
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_repos"
 MINI = SAMPLES / "mini_sglang"
 EDGE = SAMPLES / "native_edge_cases"
 K = "sgl-kernel"

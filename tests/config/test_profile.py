@@ -22,8 +22,9 @@ from analyzer.config.profile import (
 )
 from analyzer.config.types import Constant, Domain, PluginFamily, Profile, ProfileError, Registry
 from analyzer.config.validate import Locator
+from tests.helpers import MINI_SGLANG
 
-SAMPLE = Path(__file__).resolve().parent.parent / "sample_repos" / "mini_sglang"
+SAMPLE = MINI_SGLANG
 
 
 def _load(text: str) -> Profile:

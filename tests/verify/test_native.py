@@ -1,7 +1,7 @@
 """Verify stage, native half: ``native_baseline`` of sample_repos/native_macro_ops, and
 ``check_native`` naming each way a pruning can break its build (a deliberately wrong pruned
 copy per class). Expected problems are written by hand from reading the sample (line numbers
-as listed in tests/test_native_macro_ops.py's docstring; ``cmake/utils.cmake``:
+as listed in tests/plan/test_native_macro_ops.py's docstring; ``cmake/utils.cmake``:
 ``define_ext_target`` opens on line 11, ``target_include_directories`` is line 20).
 """
 

@@ -5,13 +5,13 @@ derived from the generator's design in its module docstring, not from depgraph's
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
 
 from analyzer.pipeline.scan import run_scan
+from tests.helpers import ROOT
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+sys.path.insert(0, str(ROOT / "bench"))
 
 import synth  # bench/ is a folder of scripts, not a package
 

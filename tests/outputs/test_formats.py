@@ -1,18 +1,16 @@
-"""Output formats: Markdown summary and feature description, SARIF, graph exports."""
+"""Output formats: Markdown summary and feature description, SARIF, graph exports (the
+``depgraph graph`` command: tests/cli/test_graph.py)."""
 
 from __future__ import annotations
 
 import io
 import json
 import re
-from pathlib import Path
 
 import networkx as nx
 import pytest
-from click.testing import CliRunner
 
 from analyzer import __version__
-from analyzer.cli.graph import graph_command
 from analyzer.outputs.graph_export import export_graph
 from analyzer.outputs.markdown import render_feature_markdown, render_markdown
 from analyzer.outputs.sarif import render_sarif
@@ -126,34 +124,3 @@ def test_mermaid_export(result: ScanResult) -> None:
 def test_unknown_format(result: ScanResult) -> None:
     with pytest.raises(ValueError):
         export_graph(result.graph, "svg")
-
-
-def test_graph_command_live_only(tmp_path: Path, result: ScanResult) -> None:
-    out = tmp_path / "g.json"
-    run = CliRunner().invoke(graph_command, [str(MINI_SGLANG), "--roots", "deepseek_v2",
-                                             "--format", "json", "--live-only",
-                                             "--out", str(out)])
-    assert run.exit_code == 0, run.output
-    g = nx.node_link_graph(json.loads(out.read_text()), edges="edges")
-    assert set(g.nodes) == result.liveness.live
-    # llama.py is dead: not exported; deepseek_v2 is the root
-    assert "py:minisgl.srt.models.llama" not in g
-    assert "py:minisgl.srt.models.deepseek_v2" in g
-
-
-def test_graph_command_stdout_mermaid() -> None:
-    run = CliRunner().invoke(graph_command, [str(MINI_SGLANG), "--roots", "deepseek_v2",
-                                             "--format", "mermaid"])
-    assert run.exit_code == 0, run.output
-    assert run.stdout.startswith("graph LR\n")
-
-
-def test_pre_commit_hook() -> None:
-    text = (Path(__file__).resolve().parents[1] / ".pre-commit-hooks.yaml").read_text()
-    assert "- id: depgraph\n" in text
-    entry = re.search(r"^\s+entry: (.+)$", text, re.M)
-    assert entry is not None
-    assert entry.group(1).split()[:2] == ["depgraph", "scan"]
-    assert {"--quiet", "--fail-on-removable"} <= set(entry.group(1).split())
-    for line in ("language: python", "pass_filenames: false", "always_run: true"):
-        assert f"  {line}\n" in text

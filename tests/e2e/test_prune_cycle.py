@@ -6,6 +6,7 @@ import json
 import shutil
 
 from analyzer.codemod.apply import run_apply
+from analyzer.config.options import ScanOptions
 from analyzer.outputs.manifest import write_manifest
 from analyzer.pipeline.scan import run_scan
 from analyzer.pipeline.verify import verify_scan
@@ -22,7 +23,8 @@ def test_pruned_sample_verifies_and_has_nothing_left_to_drop(tmp_path):
     applied = run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
     assert applied.changes and not applied.skipped
 
-    verification = verify_scan(tree, ["deepseek_v2"], before=json.loads(manifest.read_text()))
+    verification = verify_scan(tree, ScanOptions(roots=("deepseek_v2",)),
+                               before=json.loads(manifest.read_text()))
     assert verification.problems == []
 
     after = run_scan(tree, ["deepseek_v2"])

@@ -1,9 +1,11 @@
-"""The installed package (CI installs a built wheel, not -e) carries its data and runs."""
+"""The installed package (CI installs a built wheel, not -e) carries its data and runs; the
+pre-commit hook the repository declares runs it."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -40,3 +42,14 @@ def test_installed_package_runs_the_bundled_sample(tmp_path):
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
     assert manifest["roots"] == ["deepseek_v2"]
     assert (tmp_path / "out" / "report.html").stat().st_size > 0
+
+
+def test_pre_commit_hook() -> None:
+    text = (ROOT / ".pre-commit-hooks.yaml").read_text()
+    assert "- id: depgraph\n" in text
+    entry = re.search(r"^\s+entry: (.+)$", text, re.M)
+    assert entry is not None
+    assert entry.group(1).split()[:2] == ["depgraph", "scan"]
+    assert {"--quiet", "--fail-on-removable"} <= set(entry.group(1).split())
+    for line in ("language: python", "pass_filenames: false", "always_run: true"):
+        assert f"  {line}\n" in text

@@ -1,0 +1,1 @@
+"""End-to-end tests: whole scan/apply/verify cycles on samples, the browser report, packaging."""
