@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from analyzer.cli.verify import EXIT_VERIFY, verify_command
+from analyzer.config.options import ScanOptions
 from analyzer.pipeline.scan import run_scan
 from analyzer.pipeline.verify import manifest_of, verify_scan
 from tests.helpers import MINI_SGLANG
@@ -27,7 +28,9 @@ def tree(tmp_path: Path) -> Path:
 
 
 def problems(tree: Path, **kw) -> list[str]:
-    return [str(p) for p in verify_scan(tree, ["deepseek_v2"], **kw).problems]
+    before = kw.pop("before", None)
+    options = ScanOptions(roots=("deepseek_v2",), **kw)
+    return [str(p) for p in verify_scan(tree, options, before=before).problems]
 
 
 def replace(path: Path, old: str, new: str) -> None:
@@ -169,3 +172,18 @@ def test_import_in_folded_branch_is_checked_without_profile(tree: Path) -> None:
         "such module, package or extension target in the tree",
         f"{PY}/model_executor/model_runner.py:23: importlib.import_module("
         "'minisgl.srt.hardware_backend.npu.npu_ops') names nothing in the tree"]
+
+
+def test_verify_replays_the_options_the_manifest_recorded(tree: Path, tmp_path: Path) -> None:
+    # the manifest says the scan used --roots deepseek_v2 --drop fa3; verify --before with no
+    # option replays them, an option typed on the command line overrides its field
+    manifest = tmp_path / "manifest.json"
+    data = manifest_of(run_scan(tree, ["deepseek_v2"], drop=("fa3",)))
+    assert data["options"]["roots"] == ["deepseek_v2"] and data["options"]["drop"] == ["fa3"]
+    data["options"]["drop"] = ["no_such_feature"]  # a replay would now fail on it
+    manifest.write_text(json.dumps(data))
+    out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
+    assert out.exit_code == 6 and "unknown feature 'no_such_feature'" in out.output
+    out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest),
+                                              "--drop", "fa3"])
+    assert out.exit_code == 0, out.output

@@ -8,13 +8,12 @@ A root may be a module's short name (``deepseek_v2``), a dotted module
 from __future__ import annotations
 
 import contextlib
-import difflib
 import fnmatch
 from pathlib import Path
 
 import networkx as nx
 
-from analyzer.errors import RootError
+from analyzer.errors import RootError, suggest
 from analyzer.graph.native import NativeIndex
 from analyzer.nodes import file_node, module_node, op_node, symbol_node, target_node
 
@@ -38,7 +37,7 @@ def _resolve_one(raw: str, modules: dict[str, dict], by_path: dict[str, str],
             symbols = [d["name"] for _, d in graph.nodes(data=True)
                        if d.get("kind") == "symbol" and d.get("module") == module]
             raise RootError(f"unknown root {raw!r}: {module} defines no function or class "
-                            f"{sym!r}{_suggest(sym, symbols)}")
+                            f"{sym!r}{suggest(sym, symbols, several=True)}")
         return node
     return module_node(_module_of(raw, modules, by_path, scan_root))
 
@@ -54,7 +53,7 @@ def _module_of(raw: str, modules: dict[str, dict], by_path: dict[str, str],
             if cand.as_posix() in by_path:
                 return by_path[cand.as_posix()]
         raise RootError(f"unknown root {raw!r}: no Python module at that path"
-                        f"{_suggest(raw, list(by_path))}")
+                        f"{suggest(raw, list(by_path), several=True)}")
     if raw in modules:
         return raw
     short = [m for m in modules if m.rsplit(".", 1)[-1] == raw]
@@ -67,12 +66,7 @@ def _module_of(raw: str, modules: dict[str, dict], by_path: dict[str, str],
         raise RootError(f"ambiguous root {raw!r}: matches {len(short)} modules: {listed}; "
                         "give the dotted name")
     pool = sorted({m.rsplit(".", 1)[-1] for m in modules} | set(modules))
-    raise RootError(f"unknown root {raw!r}{_suggest(raw, pool)}")
-
-
-def _suggest(word: str, pool: list[str]) -> str:
-    close = difflib.get_close_matches(word, pool, n=5, cutoff=0.6)
-    return f"; did you mean: {', '.join(close)}" if close else "; no similar name found"
+    raise RootError(f"unknown root {raw!r}{suggest(raw, pool, several=True)}")
 
 
 def resolve_targets(names: tuple[str, ...] | list[str], graph: nx.DiGraph,
@@ -84,7 +78,7 @@ def resolve_targets(names: tuple[str, ...] | list[str], graph: nx.DiGraph,
     for raw in names:
         hits = [t for t in all_targets if fnmatch.fnmatchcase(t, raw)]
         if not hits:
-            raise RootError(f"unknown target {raw!r}{_suggest(raw, all_targets)}")
+            raise RootError(f"unknown target {raw!r}{suggest(raw, all_targets, several=True)}")
         for name in hits:
             nodes.append(target_node(name))
             target = next(t for t in native.project.targets if t.name == name)

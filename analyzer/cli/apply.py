@@ -1,6 +1,6 @@
 """Codemod stage, command line: ``depgraph apply MANIFEST [--root DIR] [--write] ...``.
 
-Registered by ``analyzer/cli.py`` as ``main.add_command(apply_command, "apply")``. Dry run by
+Registered by ``analyzer.cli.main`` as ``main.add_command(apply_command, "apply")``. Dry run by
 default (unified diff on stdout, summary on stderr); ``--write`` edits the tree, saves a
 reverse patch and records the run in ``ROOT/.depgraph-apply.json``. Exit codes: 0 done (or
 nothing to do, "already applied"), 2 usage error, 7 refused (stale file, unsafe path, invalid
@@ -15,10 +15,10 @@ from pathlib import Path
 
 import click
 
-EXIT_REFUSED = 7  # = analyzer.codemod.apply.EXIT_REFUSED (imported lazily: LibCST is slow)
+from analyzer.cli.options import DepgraphCommand
 
 
-@click.command("apply")
+@click.command("apply", cls=DepgraphCommand)
 @click.argument("manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Tree to edit (default: the manifest's root).")
@@ -32,15 +32,11 @@ EXIT_REFUSED = 7  # = analyzer.codemod.apply.EXIT_REFUSED (imported lazily: LibC
 def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: bool,
                   feature: str | None, patch_out: Path | None) -> None:
     """Apply MANIFEST (from depgraph scan): delete files, ranges, imports and dead branches."""
-    from analyzer.codemod.apply import ApplyError, run_apply
+    from analyzer.codemod.apply import run_apply
 
     if feature is not None:
         _check_feature(manifest, feature)
-    try:
-        result = run_apply(manifest, root, write=write, feature=feature, patch_out=patch_out)
-    except ApplyError as exc:
-        click.echo(f"depgraph: error: {exc}", err=True)
-        ctx.exit(EXIT_REFUSED)
+    result = run_apply(manifest, root, write=write, feature=feature, patch_out=patch_out)
     if not write and result.diff:
         click.echo(result.diff, nl=False)
     for c in result.changes if write else ():

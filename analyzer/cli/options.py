@@ -1,16 +1,96 @@
-"""Command line, shared options: ``--jobs``, ``--cache-dir`` and ``--no-cache`` for every
-command that scans (scan, why, verify, graph), and the keyword arguments they become for
-``analyzer.pipeline.scan.run_scan`` (worker count, cache folder, progress callback).
+"""Command line, shared options: one click decorator gives ``scan``, ``why``, ``graph`` and
+``verify`` the same scan options, handed to the command as one ``ScanOptions`` value
+(``options``) and one ``RunSettings`` value (``settings``: ``--jobs``, ``--cache-dir``,
+``--no-cache``, the progress bar).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
+
+from analyzer.config.options import ScanOptions
+from analyzer.errors import DepgraphError, ProfileError
+
+if TYPE_CHECKING:
+    from analyzer.pipeline.scan import RunSettings, ScanResult
+
+
+class DepgraphCommand(click.Command):
+    """Every depgraph command: a ``DepgraphError`` a stage raises becomes ``depgraph: error:
+    <message>`` on stderr and its exit code -- the one place errors map to exit codes."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except DepgraphError as exc:
+            click.echo(f"depgraph: error: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+
+# name of the command's parameter -> (ScanOptions field, how the value maps)
+_FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
+    "roots": ("roots", tuple),
+    "no_default_roots": ("use_default_roots", lambda v: not v),
+    "keep_targets": ("keep_targets", tuple),
+    "excludes": ("excludes", tuple),
+    "profile": ("profile", lambda v: v),
+    "drop": ("drop", tuple),
+    "keep": ("keep", tuple),
+    "no_profile": ("use_profile", lambda v: not v),
+    "strict": ("strict", bool),
+}
+
+_OPTIONS = [
+    click.option("--roots", "-r", "roots", multiple=True,
+                 help="Root to keep live: short module name, dotted module, file path or "
+                      "module:Symbol. Repeatable."),
+    click.option("--no-default-roots", is_flag=True,
+                 help="Do not add the entry points the repository declares (pyproject "
+                      "scripts, __main__ modules) as roots."),
+    click.option("--keep-target", "keep_targets", multiple=True,
+                 help="CMake target to keep whole (a root of the build). Globs allowed. "
+                      "Repeatable."),
+    click.option("--exclude", "excludes", multiple=True,
+                 help="Extra gitignore-style pattern to skip. Repeatable."),
+    click.option("--profile", "profile", default=None,
+                 help="Profile file or built-in name (default: depgraph.toml, [tool.depgraph] "
+                      "in pyproject.toml, or a built-in one that detects the tree)."),
+    click.option("--drop", "drop", multiple=True,
+                 help="Feature to drop (on top of the profile's defaults). Repeatable."),
+    click.option("--keep", "keep", multiple=True,
+                 help="Feature to keep although the profile drops it. Repeatable."),
+    click.option("--strict", is_flag=True,
+                 help="Stale profile entries (matching nothing) are errors."),
+    click.option("--no-profile", is_flag=True, help="Use no profile, not even a detected one."),
+]
+
+
+def scan_options(func: Any) -> Any:
+    """The scan options and --jobs/--cache-dir/--no-cache; the command receives ``options``
+    (a ``ScanOptions``), ``given`` (the option fields typed on the command line) and ``jobs``,
+    ``cache_dir``, ``no_cache``."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        ctx = click.get_current_context()
+        values: dict[str, Any] = {}
+        given: set[str] = set()
+        for param, (name, convert) in _FIELDS.items():
+            values[name] = convert(kwargs.pop(param))
+            source = ctx.get_parameter_source(param)
+            if source is not None and source.name == "COMMANDLINE":
+                given.add(name)
+        return func(*args, options=ScanOptions(**values), given=frozenset(given), **kwargs)
+
+    for option in reversed(_OPTIONS):
+        wrapper = option(wrapper)
+    return perf_options(wrapper)
 
 
 def perf_options(func: Any) -> Any:
@@ -24,12 +104,27 @@ def perf_options(func: Any) -> Any:
                         help="Worker processes for extraction (default: all cores).")(func)
 
 
-def perf_settings(jobs: int | None, cache_dir: Path | None, no_cache: bool,
-                  quiet: bool) -> dict[str, Any]:
-    """run_scan keywords; a progress bar only on a terminal and when not ``quiet``."""
+def run_settings(jobs: int | None, cache_dir: Path | None, no_cache: bool, quiet: bool) -> Any:
+    """How the pipeline runs; a progress bar only on a terminal and when not ``quiet``."""
     from analyzer.extract.runner import ProgressBar
+    from analyzer.pipeline.scan import RunSettings
     from analyzer.util.fingerprint import default_cache_dir
 
-    return {"jobs": jobs or os.cpu_count() or 1,
-            "cache_dir": None if no_cache else (cache_dir or default_cache_dir()),
-            "progress": ProgressBar() if not quiet and sys.stderr.isatty() else None}
+    return RunSettings(jobs or os.cpu_count() or 1,
+                       None if no_cache else (cache_dir or default_cache_dir()),
+                       ProgressBar() if not quiet and sys.stderr.isatty() else None)
+
+
+def check_strict(stale: list[str], options: ScanOptions) -> None:
+    if options.strict and stale:
+        raise ProfileError(f"stale profile entry: {stale[0]}"
+                           + (f" (and {len(stale) - 1} more)" if len(stale) > 1 else ""))
+
+
+def scan_tree(path: Path, options: ScanOptions, settings: RunSettings) -> ScanResult:
+    """The pipeline, as why/graph/verify run it (--strict checked)."""
+    from analyzer.pipeline.scan import scan as run_pipeline
+
+    result = run_pipeline(path, options, settings)
+    check_strict(result.profile.stale, options)
+    return result

@@ -11,7 +11,7 @@ The names below load ``apply`` (and LibCST) on first use, so the CLI starts fast
 
 from typing import Any
 
-__all__ = ["EXIT_REFUSED", "ApplyError", "ApplyResult", "run_apply"]
+__all__ = ["ApplyError", "ApplyResult", "run_apply"]
 
 
 def __getattr__(name: str) -> Any:

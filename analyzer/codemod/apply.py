@@ -46,22 +46,20 @@ from analyzer.codemod.apply_state import (
     State,
     StateError,
     Step,
-    atomic_write,
     sha256,
 )
 from analyzer.codemod.manifest_check import validate
 from analyzer.codemod.python_edits import PyEdit, edit_python
 from analyzer.codemod.text_edits import EditError, delete_lines, split_lines
+from analyzer.errors import ApplyError
+from analyzer.util.atomic import atomic_write, exclusive_write
 
-__all__ = ["EXIT_REFUSED", "ApplyError", "ApplyResult", "atomic_write", "entry_id",
+__all__ = ["ApplyError", "ApplyResult", "atomic_write", "entry_id",
            "run_apply", "sha256", "unapplied_entries"]
 
-EXIT_REFUSED = 7
 PYTHON_SUFFIXES = (".py", ".pyi")
 
 
-class ApplyError(Exception):
-    """A refusal: nothing has been written."""
 
 
 @dataclass
@@ -358,7 +356,7 @@ def run_apply(manifest_path: Path, root: Path | None = None, *, write: bool = Fa
         if not patch.parent.is_dir():
             raise ApplyError(f"--patch-out {patch}: no such directory {patch.parent}")
         try:
-            apply_state.exclusive_write(
+            exclusive_write(
                 patch, _patch_text(result).encode("utf-8", "surrogateescape"))
         except FileExistsError as exc:
             raise ApplyError(f"{patch} exists: a reverse patch never overwrites a file") \

@@ -28,9 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import tempfile
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -38,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.codemod.text_edits import split_lines
+from analyzer.util.atomic import atomic_write
 
 STATE_NAME = ".depgraph-apply.json"
 STATE_FORMAT = "depgraph-apply-state"
@@ -225,52 +224,6 @@ def save(root: Path, steps: list[Step]) -> Path:
     path = state_path(root)
     atomic_write(path, (json.dumps(state.to_json(), indent=1) + "\n").encode("utf-8"))
     return path
-
-
-def _synced_temp(path: Path, data: bytes) -> str:
-    """A temp file next to ``path`` holding ``data``, flushed to disk; its name."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".depgraph")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return tmp
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data``: temp file in the same folder, fsync, ``os.replace``."""
-    tmp = _synced_temp(path, data)
-    try:
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def exclusive_write(path: Path, data: bytes) -> None:
-    """Create ``path`` with ``data``; FileExistsError (nothing written) when it exists. The
-    content appears whole: written to a temp file, then hard-linked into place."""
-    tmp = _synced_temp(path, data)
-    try:
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            raise
-        except OSError:  # no hard links on this file system: create exclusively, then write
-            with path.open("xb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 # -- undoing a reverse patch's hunks ------------------------------------------------------

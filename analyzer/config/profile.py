@@ -12,7 +12,6 @@ Validation and the line locator live in :mod:`analyzer.config.validate`.
 
 from __future__ import annotations
 
-import difflib
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -22,6 +21,7 @@ from analyzer.config.types import (
     Profile,
     ProfileError,
 )
+from analyzer.errors import suggest
 
 # --------------------------------------------------------------------------- loading
 
@@ -66,7 +66,7 @@ def builtin_profile(name: str) -> Profile:
     names = builtin_names()
     if name not in names:
         raise ProfileError(f"builtin:{name}:0: no built-in profile {name!r}"
-                           f"{_suggest(name, names)}; available: {', '.join(names) or 'none'}")
+                           f"{suggest(name, names)}; available: {', '.join(names) or 'none'}")
     folder = resources.files("analyzer.config") / "profiles"
     text = (folder / f"{name}.toml").read_text(encoding="utf-8")
     return load_profile_text(text, f"builtin:{name}")
@@ -90,7 +90,7 @@ def select_profile(scan_root: Path, explicit: str | None) -> Profile | None:
             raise ProfileError(f"{explicit}:0: profile file does not exist")
         names = builtin_names()
         raise ProfileError(f"{explicit}:0: not a profile file nor a built-in profile"
-                           f"{_suggest(explicit, names)}; built-ins: {', '.join(names)}")
+                           f"{suggest(explicit, names)}; built-ins: {', '.join(names)}")
     own = root / "depgraph.toml"
     if own.is_file():
         return load_profile_file(own)
@@ -139,7 +139,7 @@ def merge_drops(profile: Profile | None, drop: tuple[str, ...], keep: tuple[str,
             if name not in known:
                 where = profile.source if profile else "no profile"
                 listing = ", ".join(known) if known else "none (the profile defines no features)"
-                raise ProfileError(f"{flag}: unknown feature {name!r}{_suggest(name, known)} "
+                raise ProfileError(f"{flag}: unknown feature {name!r}{suggest(name, known)} "
                                    f"({where}); known features: {listing}")
     out: list[str] = []
     for name in (*(profile.default_drops if profile else ()), *drop):
@@ -171,11 +171,6 @@ def effective_constants(profile: Profile | None, drops: tuple[str, ...],
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _suggest(word: str, choices: list[str] | tuple[str, ...]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _default_name(source: str) -> str:

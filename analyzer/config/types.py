@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from analyzer.errors import ProfileError  # re-exported: the profile's error
+
+__all__ = ["REGISTRY_KINDS", "SELECT_MODES", "Constant", "Domain", "DynamicImportHint", "Feature",
+           "KeepEntry", "PluginFamily", "Profile", "ProfileError", "Registry"]
+
 REGISTRY_KINDS = ("decorator", "dict", "choices", "enum", "call")
 SELECT_MODES = ("roots", "all", "companion")
 
-
-class ProfileError(Exception):
-    """A profile that cannot be used. The message is one line: ``<file>:<line>: <what>``."""
 
 
 @dataclass(frozen=True)

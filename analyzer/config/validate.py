@@ -10,7 +10,6 @@ text once and maps every key path -- ``("features", "fa3", "paths")``, ``("regis
 from __future__ import annotations
 
 import bisect
-import difflib
 from typing import Any
 
 from analyzer.config.types import (
@@ -26,6 +25,7 @@ from analyzer.config.types import (
     ProfileError,
     Registry,
 )
+from analyzer.errors import suggest
 
 Path_ = tuple[str | int, ...]
 
@@ -214,11 +214,6 @@ def _label(path: Path_) -> str:
     return out or "profile"
 
 
-def _suggest(word: str, choices: tuple[str, ...] | list[str]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 def _type_name(value: object) -> str:
     return {bool: "boolean", int: "integer", float: "float", str: "string", list: "array",
             dict: "table"}.get(type(value), type(value).__name__)
@@ -241,7 +236,7 @@ class _Builder:
         for key in table:
             if key not in allowed:
                 where = f" in {_label(path)}" if path else ""
-                raise self.error((*path, key), f"unknown key {key!r}{where}{_suggest(key, allowed)}"
+                raise self.error((*path, key), f"unknown key {key!r}{where}{suggest(key, allowed)}"
                                                f"; allowed: {', '.join(allowed)}")
 
     def expect(self, value: object, types: tuple[type, ...], path: Path_, what: str) -> None:
@@ -293,7 +288,7 @@ class _Builder:
         value = self.string(table, key, path, required=default is None, default=default or "")
         if value not in allowed:
             raise self.error((*path, key), f"{_label((*path, key))} must be one of "
-                             f"{', '.join(allowed)}; got {value!r}{_suggest(value, allowed)}")
+                             f"{', '.join(allowed)}; got {value!r}{suggest(value, allowed)}")
         return value
 
     def scalar_map(self, table: dict[str, Any], path: Path_, types: tuple[type, ...],
@@ -363,7 +358,7 @@ def _known(b: _Builder, name: str, known: tuple[str, ...], path: Path_, what: st
     if name not in known:
         listing = ", ".join(known) if known else "none defined"
         plural = "registries" if what == "registry" else what + "s"
-        raise b.error(path, f"unknown {what} {name!r}{_suggest(name, known)}; "
+        raise b.error(path, f"unknown {what} {name!r}{suggest(name, known)}; "
                             f"known {plural}: {listing}")
 
 

@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.discover.gitignore import PatternList, is_ignored, parse_lines
+from analyzer.errors import InputError
 from analyzer.model import ParseProblem, SourceFile
 
 __all__ = ["DEFAULT_EXCLUDES", "Discovery", "DiscoveryError", "discover", "language_of",
@@ -64,7 +65,7 @@ _CUDA_SUFFIXES = frozenset({".cu", ".cuh", ".cc", ".cpp", ".cxx", ".c", ".h", ".
 _PROJECT_FILES = ("pyproject.toml", "setup.py", "setup.cfg")
 
 
-class DiscoveryError(Exception):
+class DiscoveryError(InputError):
     """The scanned path cannot be walked at all (missing, not a directory, unreadable)."""
 
 

@@ -52,6 +52,8 @@ def manifest_dict(result: ScanResult, baseline: dict[str, Any] | None = None) ->
         "roots": result.root_names,
         "default_roots": [r for r in result.default_roots],
         "keep_targets": result.keep_targets,
+        # the options of the scan, as `verify --before` replays them
+        "options": result.options.to_json(),
         "totals": totals(result),
         "build": build_summary(result),
         "profile": profile_summary(result),

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
+from analyzer.config.options import ScanOptions
 from analyzer.config.profile import select_profile
 from analyzer.config.types import Profile
 from analyzer.discover.cache import discover_cached
@@ -62,12 +63,13 @@ class ScanInputs:
         return out
 
 
-def gather_inputs(path: Path, *, excludes: tuple[str, ...] = (), profile: str | None = None,
-                  use_profile: bool = True, cache_dir: Path | None = None) -> ScanInputs:
+def gather_inputs(path: Path, options: ScanOptions, *,
+                  cache_dir: Path | None = None) -> ScanInputs:
     """Discover, choose the profile and fingerprint every file (stages 1 and 2's input).
 
     With ``cache_dir``, files whose stat signature is unchanged since they were last hashed
     are not read (:class:`analyzer.discover.digests.DigestIndex`)."""
+    excludes, profile, use_profile = options.excludes, options.profile, options.use_profile
     t0 = time.perf_counter()
     found = (discover_cached(path, excludes, cache_dir) if cache_dir is not None
              else discover(path, extra_excludes=excludes))

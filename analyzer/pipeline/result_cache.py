@@ -23,6 +23,7 @@ import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from analyzer.config.options import ScanOptions
 from analyzer.pipeline.inputs import ScanInputs
 from analyzer.util.cache_files import read_checked, write_checked
 from analyzer.util.fingerprint import tool_fingerprint
@@ -42,8 +43,9 @@ class CachedScan:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-def scan_key(inputs: ScanInputs, options: dict[str, object]) -> str:
-    """Hash of every input of a scan (see the module docstring)."""
+def scan_key(inputs: ScanInputs, options: ScanOptions) -> str:
+    """Hash of every input of a scan (see the module docstring); the options by
+    ``ScanOptions.cache_key`` (every field that changes the analysis)."""
     h = hashlib.sha256()
 
     def put(*parts: object) -> None:
@@ -53,7 +55,7 @@ def scan_key(inputs: ScanInputs, options: dict[str, object]) -> str:
 
     found = inputs.discovery
     put("depgraph-scan", tool_fingerprint(), str(found.root), found.python_roots,
-        found.problems, inputs.use_profile, inputs.profile, sorted(options.items()))
+        found.problems, inputs.use_profile, inputs.profile, options.cache_key())
     for i, source in enumerate(found.files):
         put(source.path, source.language, inputs.digests[i], inputs.errors.get(i))
     for rel, data in sorted(inputs.entry_point_files.items()):

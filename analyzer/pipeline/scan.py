@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 import networkx as nx
 
@@ -25,6 +26,7 @@ from analyzer.analysis.profile_roots import (
 )
 from analyzer.analysis.roots import resolve_roots, resolve_targets
 from analyzer.config.globs import path_matches
+from analyzer.config.options import ScanOptions
 from analyzer.config.profile import merge_drops
 from analyzer.decide.guards import DeadRegion, fold_all
 from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_context, profile_use
@@ -79,6 +81,7 @@ class ScanResult:
     unresolved: list[dict[str, object]]
     timings: dict[str, float] = field(default_factory=dict)
     sources: dict[str, bytes] = field(default_factory=dict)  # bytes as scanned, by path
+    options: ScanOptions = field(default_factory=ScanOptions)  # what the scan was asked
     # what the soundness rounds kept, and why (plan_check.Conflict)
     conflicts: list[Conflict] = field(default_factory=list)
 
@@ -144,34 +147,42 @@ class _Retained:
                 len(self.roots)) != before
 
 
-def run_scan(path: Path, root_names: list[str], *, use_default_roots: bool = True,
-             excludes: tuple[str, ...] = (), keep_targets: tuple[str, ...] = (),
-             profile: str | None = None, drop: tuple[str, ...] = (),
-             keep: tuple[str, ...] = (), use_profile: bool = True, jobs: int = 1,
+@dataclass(frozen=True)
+class RunSettings:
+    """How a scan runs (not what it computes): worker processes, cache folder, progress."""
+
+    jobs: int = 1
+    cache_dir: Path | None = None
+    progress: Callable[[Progress], None] | None = None
+
+
+def scan(path: Path, options: ScanOptions, settings: RunSettings = RunSettings()) -> ScanResult:
+    """The whole pipeline on ``path``: inputs, then :func:`analyze`."""
+    return analyze(gather_inputs(path, options, cache_dir=settings.cache_dir), options, settings)
+
+
+def run_scan(path: Path, root_names: list[str], *, jobs: int = 1,
              cache_dir: Path | None = None,
-             progress: Callable[[Progress], None] | None = None) -> ScanResult:
-    inputs = gather_inputs(path, excludes=excludes, profile=profile, use_profile=use_profile,
-                           cache_dir=cache_dir)
-    return analyze(inputs, root_names, use_default_roots=use_default_roots,
-                   keep_targets=keep_targets, drop=drop, keep=keep, jobs=jobs,
-                   cache_dir=cache_dir, progress=progress)
+             progress: Callable[[Progress], None] | None = None, **options: Any) -> ScanResult:
+    """:func:`scan` with the options as keywords (``use_profile=False``, ``drop=(...)``...):
+    the convenience of the API and the tests."""
+    opts = ScanOptions(roots=tuple(root_names), **{k: tuple(v) if isinstance(v, list) else v
+                                                   for k, v in options.items()})
+    return scan(Path(path), opts, RunSettings(jobs, cache_dir, progress))
 
 
-def analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: bool = True,
-            keep_targets: tuple[str, ...] = (), drop: tuple[str, ...] = (),
-            keep: tuple[str, ...] = (), jobs: int = 1, cache_dir: Path | None = None,
-            progress: Callable[[Progress], None] | None = None) -> ScanResult:
-    """Extract -> resolve -> graph -> liveness -> plan over inputs already read."""
+def analyze(inputs: ScanInputs, options: ScanOptions,
+            settings: RunSettings = RunSettings()) -> ScanResult:
+    """Extract -> resolve -> decide -> graph -> liveness -> plan over inputs already read."""
     with gc_paused():
-        return _analyze(inputs, root_names, use_default_roots=use_default_roots,
-                        keep_targets=keep_targets, drop=drop, keep=keep, jobs=jobs,
-                        cache_dir=cache_dir, progress=progress)
+        return _analyze(inputs, options, settings)
 
 
-def _analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: bool,
-             keep_targets: tuple[str, ...], drop: tuple[str, ...], keep: tuple[str, ...],
-             jobs: int, cache_dir: Path | None,
-             progress: Callable[[Progress], None] | None) -> ScanResult:
+def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings) -> ScanResult:
+    root_names = list(options.roots)
+    use_default_roots, keep_targets = options.use_default_roots, options.keep_targets
+    drop, keep = options.drop, options.keep
+    jobs, cache_dir, progress = settings.jobs, settings.cache_dir, settings.progress
     found, chosen = inputs.discovery, inputs.profile
     timings = dict(inputs.timings)
     use = profile_use(chosen, merge_drops(chosen, drop, keep))
@@ -320,7 +331,7 @@ def _analyze(inputs: ScanInputs, root_names: list[str], *, use_default_roots: bo
                       default_roots, liveness, plan, native, native_summary, list(kept),
                       use, features, in_scope,
                       problems, unresolved, timings,
-                      sources, conflicts=state.log)
+                      sources, options=options, conflicts=state.log)
 
 
 def _drop_convicted(plan: Plan, conflicts: list[Conflict], index: ModuleIndex) -> None:

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from analyzer.config.options import ScanOptions
 from analyzer.errors import RootError
-from analyzer.pipeline.scan import ScanResult, run_scan
+from analyzer.pipeline.scan import RunSettings, ScanResult, scan
 from analyzer.verify.checks import (
     _LINE,
     _UNKNOWN_TARGET,
@@ -29,21 +30,17 @@ class Verification:
         return not self.problems
 
 
-def verify_scan(path: Path, root_names: list[str], *, use_default_roots: bool = True,
-                excludes: tuple[str, ...] = (), keep_targets: tuple[str, ...] = (),
-                profile: str | None = None, drop: tuple[str, ...] = (),
-                keep: tuple[str, ...] = (), use_profile: bool = True,
-                before: dict | None = None, **perf: Any) -> Verification:
+def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None = None, *,
+                before: dict | None = None) -> Verification:
     """Re-scan ``path`` and check it. A ``--keep-target`` naming no target is a problem of
     the tree (the pruning removed it), not a usage error: the scan is retried without it.
     Other scan errors (``ScanError``, ``RootError`` for roots, ``ProfileError``) propagate."""
     missing: list[str] = []
-    kept = list(keep_targets)
+    kept = list(options.keep_targets)
     while True:
         try:
-            result = run_scan(path, root_names, use_default_roots=use_default_roots,
-                              excludes=excludes, keep_targets=tuple(kept), profile=profile,
-                              drop=drop, keep=keep, use_profile=use_profile, **perf)
+            result = scan(path, options.replace(keep_targets=tuple(kept)),
+                          settings or RunSettings())
             break
         except RootError as exc:
             m = _UNKNOWN_TARGET.search(str(exc))

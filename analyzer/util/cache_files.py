@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 from pathlib import Path
+
+from analyzer.util.atomic import atomic_write
 
 
 def read_checked(path: Path) -> bytes | None:
@@ -29,12 +30,7 @@ def read_checked(path: Path) -> bytes | None:
 
 def write_checked(path: Path, payload: bytes) -> None:
     """Atomically write ``payload`` with its digest; failures are ignored."""
-    tmp = path.with_name(f".tmp-{os.getpid()}-{path.name}")
-    try:
+    with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as f:
-            f.write(hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
-        os.replace(tmp, path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        atomic_write(path, hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload,
+                     sync=False)
