@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from analyzer.codemod.apply import sha256
 from tests.helpers import run_apply, snapshot, write_tree
 
@@ -47,16 +49,21 @@ def test_refuses_stale_file(tmp_path: Path) -> None:
     refused(root, manifest, "a.py")
 
 
-def test_refuses_absolute_path(tmp_path: Path) -> None:
-    root, manifest = tiny(tmp_path, [{"path": "b.txt"},
-                                     {"path": str(tmp_path / "t" / "a.py"), "sha256": "0" * 64}])
-    refused(root, manifest, "absolute")
-
-
-def test_refuses_dotdot(tmp_path: Path) -> None:
-    root, manifest = tiny(tmp_path, [{"path": "b.txt"}, {"path": "x/../a.py",
-                                                        "sha256": "0" * 64}])
-    refused(root, manifest, "..")
+@pytest.mark.parametrize(("entries", "needle"), [
+    # "{root}" is the tree's absolute path
+    pytest.param([{"path": "b.txt"}, {"path": "{root}/a.py", "sha256": "0" * 64}], "absolute",
+                 id="absolute-path"),
+    pytest.param([{"path": "b.txt"}, {"path": "x/../a.py", "sha256": "0" * 64}], "..",
+                 id="dotdot"),
+    pytest.param([{"path": "b.txt"}, {"path": "a.py", "start_line": 1, "end_line": 2},
+                  {"path": "a.py", "start_line": 2, "end_line": 2}], "overlapping",
+                 id="overlapping-entries"),
+])
+def test_refuses_entry(tmp_path: Path, entries: list[dict], needle: str) -> None:
+    root = tmp_path / "t"
+    entries = [{**e, "path": e["path"].replace("{root}", str(root))} for e in entries]
+    root, manifest = tiny(tmp_path, entries)
+    refused(root, manifest, needle)
 
 
 def test_refuses_symlink_out_of_root(tmp_path: Path) -> None:
@@ -77,13 +84,6 @@ def test_refuses_invalid_manifest(tmp_path: Path) -> None:
     data["deletions"][0]["path"] = 3
     manifest.write_text(json.dumps(data))
     refused(root, manifest, "manifest.json: deletions[0].path: expected string")
-
-
-def test_refuses_overlapping_entries(tmp_path: Path) -> None:
-    root, manifest = tiny(tmp_path, [
-        {"path": "b.txt"}, {"path": "a.py", "start_line": 1, "end_line": 2},
-        {"path": "a.py", "start_line": 2, "end_line": 2}])
-    refused(root, manifest, "overlapping")
 
 
 def test_text_edits_keep_crlf_and_missing_final_newline(tmp_path: Path) -> None:

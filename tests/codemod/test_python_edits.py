@@ -59,13 +59,6 @@ def test_unwrap_else_with_nested_blocks() -> None:
         """)
 
 
-def test_unwrap_if_keeps_head_body() -> None:
-    src = "if True_:\n    a = 1\nelse:\n    a = 2\nprint(a)\n"
-    out = edit_python(src, [PyEdit("fold_branch", 3, 4, rewrite="unwrap_if",
-                                   statement=(1, 4), keep=(2, 2))])
-    assert out == "a = 1\nprint(a)\n"
-
-
 def test_decorated_function_and_inner_comments_go_comment_above_stays() -> None:
     src = d("""
         import x
@@ -136,12 +129,6 @@ def test_remove_names_from_parenthesised_import() -> None:
     assert out == "x = 1\n"
 
 
-def test_remove_names_single_line_and_alias() -> None:
-    src = "from m import a, b as bb, c\nprint(a, c)\n"
-    out = edit_python(src, [PyEdit("remove_import_names", 1, 1, names=("bb", "c"))])
-    assert out == "from m import a\nprint(a, c)\n"
-
-
 def test_if_whose_only_statement_is_deleted_gets_pass() -> None:
     src = d("""
         def f():
@@ -158,57 +145,53 @@ def test_if_whose_only_statement_is_deleted_gets_pass() -> None:
         """)
 
 
-def test_fold_delete_in_function_body_gets_pass() -> None:
-    src = "def f(x):\n    if _is_npu:\n        return g(x)\n"
-    out = edit_python(src, [PyEdit("fold_branch", 2, 3, rewrite="delete", statement=(2, 3))])
-    assert out == "def f(x):\n    pass\n"
+# Small sources: (source, edits, the text after them), written by hand.
+SMALL_EDITS = [
+    pytest.param("if True_:\n    a = 1\nelse:\n    a = 2\nprint(a)\n",
+                 [PyEdit("fold_branch", 3, 4, rewrite="unwrap_if", statement=(1, 4),
+                         keep=(2, 2))],
+                 "a = 1\nprint(a)\n", id="unwrap-if-keeps-head-body"),
+    pytest.param("from m import a, b as bb, c\nprint(a, c)\n",
+                 [PyEdit("remove_import_names", 1, 1, names=("bb", "c"))],
+                 "from m import a\nprint(a, c)\n", id="remove-names-single-line-and-alias"),
+    pytest.param("def f(x):\n    if _is_npu:\n        return g(x)\n",
+                 [PyEdit("fold_branch", 2, 3, rewrite="delete", statement=(2, 3))],
+                 "def f(x):\n    pass\n", id="fold-delete-in-function-body-gets-pass"),
+    pytest.param('CHOICES = ["triton", "fa3", "flashmla"]\nT = ("fa3", "x")\n',
+                 [PyEdit("remove_list_element", 1, 1, names=("fa3",)),
+                  PyEdit("remove_list_element", 1, 1, names=("flashmla",)),
+                  PyEdit("remove_list_element", 2, 2, names=("fa3",))],
+                 'CHOICES = ["triton"]\nT = ("x",)\n', id="list-elements-on-shared-line"),
+    pytest.param('B = {"fa3": FA, "triton": T}\nL = ["fa3", "b"]\n',
+                 [PyEdit("remove_list_element", 1, 1, names=("fa3",)),
+                  PyEdit("remove_list_element", 2, 2, names=("fa3",))],
+                 'B = {"triton": T}\nL = ["b"]\n', id="dict-entry-and-first-element"),
+    pytest.param('B = {\n    "triton": T,\n    "fa3": FA,\n}\n',
+                 [PyEdit("delete_range", 3, 3)],
+                 'B = {\n    "triton": T,\n}\n', id="delete-range-of-dict-entry-on-its-own-line"),
+    pytest.param('dev = (get() if is_cuda() else "cpu")\nother = 1 if a else 2\n',
+                 [PyEdit("fold_branch", 1, 1, rewrite="ifexp", statement=(1, 1), keep=(1, 1),
+                         reason="... if is_cuda() else ...: folds to True (x)")],
+                 'dev = (get())\nother = 1 if a else 2\n', id="ifexp-keeps-the-live-arm"),
+    pytest.param('CHOICES = [\n    "triton",\n    "fa3",\n    "flashinfer",\n    "flashmla",\n]\n',
+                 [PyEdit("delete_range", 3, 3), PyEdit("delete_range", 5, 5)],
+                 'CHOICES = [\n    "triton",\n    "flashinfer",\n]\n',
+                 id="several-elements-of-one-list-in-separate-edits"),
+]
 
 
-def test_list_elements_on_shared_line() -> None:
-    src = 'CHOICES = ["triton", "fa3", "flashmla"]\nT = ("fa3", "x")\n'
-    out = edit_python(src, [PyEdit("remove_list_element", 1, 1, names=("fa3",)),
-                            PyEdit("remove_list_element", 1, 1, names=("flashmla",)),
-                            PyEdit("remove_list_element", 2, 2, names=("fa3",))])
-    assert out == 'CHOICES = ["triton"]\nT = ("x",)\n'
+@pytest.mark.parametrize(("src", "edits", "expected"), SMALL_EDITS)
+def test_small_edit(src: str, edits: list[PyEdit], expected: str) -> None:
+    assert edit_python(src, edits) == expected
 
 
-def test_dict_entry_and_first_element() -> None:
-    src = 'B = {"fa3": FA, "triton": T}\nL = ["fa3", "b"]\n'
-    out = edit_python(src, [PyEdit("remove_list_element", 1, 1, names=("fa3",)),
-                            PyEdit("remove_list_element", 2, 2, names=("fa3",))])
-    assert out == 'B = {"triton": T}\nL = ["b"]\n'
-
-
-def test_delete_range_of_dict_entry_on_its_own_line() -> None:
-    src = 'B = {\n    "triton": T,\n    "fa3": FA,\n}\n'
-    out = edit_python(src, [PyEdit("delete_range", 3, 3)])
-    assert out == 'B = {\n    "triton": T,\n}\n'
-
-
-def test_ifexp_keeps_the_live_arm() -> None:
-    src = 'dev = (get() if is_cuda() else "cpu")\nother = 1 if a else 2\n'
-    out = edit_python(src, [PyEdit("fold_branch", 1, 1, rewrite="ifexp", statement=(1, 1),
-                                   keep=(1, 1), reason="... if is_cuda() else ...: folds to "
-                                                       "True (x)")])
-    assert out == 'dev = (get())\nother = 1 if a else 2\n'
-
-
-def test_overlapping_edits_are_refused() -> None:
-    src = "def f():\n    return 1\n"
-    with pytest.raises(EditError, match="overlapping"):
-        edit_python(src, [PyEdit("delete_range", 1, 2), PyEdit("delete_range", 2, 2)])
-
-
-def test_range_that_is_not_whole_statements_is_refused() -> None:
-    src = "x = (\n    1,\n)\ny = 2\n"
-    with pytest.raises(EditError):
-        edit_python(src, [PyEdit("delete_range", 1, 2)])
-
-
-def test_several_elements_of_one_list_in_separate_edits():
-    from analyzer.codemod.python_edits import PyEdit, edit_python
-
-    src = 'CHOICES = [\n    "triton",\n    "fa3",\n    "flashinfer",\n    "flashmla",\n]\n'
-    edits = [PyEdit(kind="delete_range", start=3, end=3),
-             PyEdit(kind="delete_range", start=5, end=5)]
-    assert edit_python(src, edits) == 'CHOICES = [\n    "triton",\n    "flashinfer",\n]\n'
+@pytest.mark.parametrize(("src", "edits", "match"), [
+    pytest.param("def f():\n    return 1\n",
+                 [PyEdit("delete_range", 1, 2), PyEdit("delete_range", 2, 2)], "overlapping",
+                 id="overlapping-edits"),
+    pytest.param("x = (\n    1,\n)\ny = 2\n", [PyEdit("delete_range", 1, 2)], None,
+                 id="range-that-is-not-whole-statements"),
+])
+def test_refused(src: str, edits: list[PyEdit], match: str | None) -> None:
+    with pytest.raises(EditError, match=match):
+        edit_python(src, edits)

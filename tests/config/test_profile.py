@@ -126,26 +126,20 @@ def test_builtin_sglang() -> None:
 # --------------------------------------------------------------------------- errors
 
 
-def test_invalid_toml_reports_tomllib_line() -> None:
-    assert _error("""
+# Each bad profile (line numbers counted in the TOML after dedent) with the start of its one-line
+# message and, when there is a close name, the suggestion it makes.
+ERRORS = [
+    pytest.param("""
         name = "x"
         registries = [
         [features.fa3
-        """).startswith("p.toml:3: invalid TOML")
-
-
-def test_unknown_top_key_with_suggestion() -> None:
-    msg = _error("""
+        """, "p.toml:3: invalid TOML", None, id="invalid-toml-line"),
+    pytest.param("""
         name = "x"
 
         registrys = []
-        """)
-    assert msg.startswith("p.toml:3: unknown key 'registrys'")
-    assert "did you mean 'registries'?" in msg
-
-
-def test_unknown_key_in_array_of_tables() -> None:
-    msg = _error("""
+        """, "p.toml:3: unknown key 'registrys'", "registries", id="unknown-top-key"),
+    pytest.param("""
         [[registries]]
         name = "a"
         kind = "dict"
@@ -155,83 +149,69 @@ def test_unknown_key_in_array_of_tables() -> None:
         name = "b"
         kind = "dict"
         targte = "m.B"
-        """)
-    assert msg.startswith("p.toml:9: unknown key 'targte' in registries[1]")
-    assert "did you mean 'target'?" in msg
-
-
-def test_unknown_key_in_feature_table() -> None:
-    msg = _error("""
+        """, "p.toml:9: unknown key 'targte' in registries[1]", "target",
+        id="unknown-key-in-array-of-tables"),
+    pytest.param("""
         [features.fa3]
         description = "x"
         path = ["a.py"]
-        """)
-    assert msg.startswith("p.toml:3: unknown key 'path' in features.fa3")
-    assert "did you mean 'paths'?" in msg
-
-
-def test_wrong_types() -> None:
-    assert _error("""
+        """, "p.toml:3: unknown key 'path' in features.fa3", "paths",
+        id="unknown-key-in-feature-table"),
+    pytest.param("""
         name = "x"
         detect = "python/x.py"
-        """).startswith("p.toml:2: detect must be an array of strings, got string")
-    assert _error("""
+        """, "p.toml:2: detect must be an array of strings, got string", None,
+        id="type-string-for-array"),
+    pytest.param("""
         entry_points = [
             "a",
             3,
         ]
-        """).startswith("p.toml:3: entry_points[1] must be a string, got integer")
-    assert _error("""
+        """, "p.toml:3: entry_points[1] must be a string, got integer", None,
+        id="type-integer-in-string-array"),
+    pytest.param("""
         [[plugin_families]]
         package = "m"
         recursive = "yes"
-        """).startswith("p.toml:3: plugin_families[0].recursive must be a boolean")
-    assert _error("""
+        """, "p.toml:3: plugin_families[0].recursive must be a boolean", None,
+        id="type-string-for-boolean"),
+    pytest.param("""
         [[registries]]
         name = "a"
         kind = "decorator"
         target = "m.f"
         key_arg = true
-        """).startswith("p.toml:5: registries[0].key_arg must be an integer, got boolean")
-    assert _error("""
+        """, "p.toml:5: registries[0].key_arg must be an integer, got boolean", None,
+        id="type-boolean-for-integer"),
+    pytest.param("""
         [constants]
         "m.is_npu" = false
         "m.ratio" = 0.5
-        """).startswith('p.toml:3: constants."m.ratio" must be a boolean, integer or string')
-    assert _error("""
+        """, 'p.toml:3: constants."m.ratio" must be a boolean, integer or string', None,
+        id="type-float-constant"),
+    pytest.param("""
         [features.fa3]
         cmake_options = { ENABLE_FA3 = "OFF" }
-        """).startswith("p.toml:2: features.fa3.cmake_options.ENABLE_FA3 must be a boolean")
-
-
-def test_unquoted_dotted_constant() -> None:
-    assert _error("""
+        """, "p.toml:2: features.fa3.cmake_options.ENABLE_FA3 must be a boolean", None,
+        id="type-string-cmake-option"),
+    pytest.param("""
         [constants]
         m.is_npu = false
-        """).startswith("p.toml:2: constants.m is a table: quote dotted constant names")
-
-
-def test_bad_registry_kind() -> None:
-    msg = _error("""
+        """, "p.toml:2: constants.m is a table: quote dotted constant names", None,
+        id="unquoted-dotted-constant"),
+    pytest.param("""
         [[registries]]
         name = "a"
         kind = "decorater"
         target = "m.f"
-        """)
-    assert msg.startswith("p.toml:3: registries[0].kind must be one of decorator, dict, choices")
-    assert "did you mean 'decorator'?" in msg
-
-
-def test_registry_needs_target() -> None:
-    assert _error("""
+        """, "p.toml:3: registries[0].kind must be one of decorator, dict, choices",
+        "decorator", id="bad-registry-kind"),
+    pytest.param("""
         [[registries]]
         name = "a"
         kind = "dict"
-        """).startswith("p.toml:1: registries[0] needs 'target'")
-
-
-def test_feature_unknown_registry() -> None:
-    text = """
+        """, "p.toml:1: registries[0] needs 'target'", None, id="registry-needs-target"),
+    pytest.param("""
         [[registries]]
         name = "attention_backends"
         kind = "decorator"
@@ -242,19 +222,14 @@ def test_feature_unknown_registry() -> None:
 
         [features.fa3.registry_keys]
         attention_backend = ["fa3"]
-        """
-    msg = _error(text)
-    assert msg.startswith("p.toml:10: unknown registry 'attention_backend'")
-    assert "did you mean 'attention_backends'?" in msg
-    inline = _error("""
+        """, "p.toml:10: unknown registry 'attention_backend'", "attention_backends",
+        id="feature-unknown-registry"),
+    pytest.param("""
         [features.fa3]
         registry_keys = { nope = ["fa3"] }
-        """)
-    assert inline.startswith("p.toml:2: unknown registry 'nope'; known registries: none")
-
-
-def test_domain_unknown_registry() -> None:
-    msg = _error("""
+        """, "p.toml:2: unknown registry 'nope'; known registries: none", None,
+        id="feature-unknown-registry-inline"),
+    pytest.param("""
         [[registries]]
         name = "attn"
         kind = "choices"
@@ -263,12 +238,8 @@ def test_domain_unknown_registry() -> None:
         [domains]
         "*.attention_backend" = "attn"
         "*.sampling_backend" = "sampling"
-        """)
-    assert msg.startswith("p.toml:8: unknown registry 'sampling'")
-
-
-def test_default_drops_unknown_feature() -> None:
-    msg = _error("""
+        """, "p.toml:8: unknown registry 'sampling'", None, id="domain-unknown-registry"),
+    pytest.param("""
         default_drops = [
             "fa3",
             "fa5",
@@ -276,56 +247,59 @@ def test_default_drops_unknown_feature() -> None:
 
         [features.fa3]
         description = "x"
-        """)
-    assert msg.startswith("p.toml:3: unknown feature 'fa5' (did you mean 'fa3'?)")
-
-
-def test_never_delete_rules() -> None:
-    assert _error("""
+        """, "p.toml:3: unknown feature 'fa5' (did you mean 'fa3'?)", None,
+        id="default-drops-unknown-feature"),
+    pytest.param("""
         [[never_delete]]
         path = "a.py"
         reason = "needed"
 
         [[never_delete]]
         symbol = "m:f"
-        """).startswith("p.toml:5: never_delete[1] needs a non-empty 'reason'")
-    assert _error("""
+        """, "p.toml:5: never_delete[1] needs a non-empty 'reason'", None,
+        id="never-delete-without-reason"),
+    pytest.param("""
         [[never_delete]]
         path = "a.py"
         symbol = "m:f"
         reason = "r"
-        """).startswith("p.toml:1: never_delete[0] has both 'path' and 'symbol'")
-    assert _error("""
+        """, "p.toml:1: never_delete[0] has both 'path' and 'symbol'", None,
+        id="never-delete-path-and-symbol"),
+    pytest.param("""
         never_delete = [
             { path = "a.py", reason = "r" },
             { reason = "r" },
         ]
-        """).startswith("p.toml:3: never_delete[1] has neither 'path' nor 'symbol'")
-
-
-def test_bad_select() -> None:
-    msg = _error("""
+        """, "p.toml:3: never_delete[1] has neither 'path' nor 'symbol'", None,
+        id="never-delete-neither"),
+    pytest.param("""
         [[plugin_families]]
         name = "models"
         package = "m.models"
         select = "root"
-        """)
-    assert msg.startswith("p.toml:4: plugin_families[0].select must be one of roots, all")
-    assert "did you mean 'roots'?" in msg
-    assert _error("""
+        """, "p.toml:4: plugin_families[0].select must be one of roots, all", "roots",
+        id="bad-select"),
+    pytest.param("""
         [[plugin_families]]
         package = "m.processors"
         select = "companion"
-        """).startswith("p.toml:3: plugin_families[0]: select = \"companion\" needs companion_of")
-
-
-def test_duplicate_registry() -> None:
-    assert _error("""
+        """, "p.toml:3: plugin_families[0]: select = \"companion\" needs companion_of", None,
+        id="companion-without-companion-of"),
+    pytest.param("""
         registries = [
             { name = "a", kind = "dict", target = "m.A" },
             { name = "a", kind = "dict", target = "m.B" },
         ]
-        """).startswith("p.toml:3: duplicate registry 'a'")
+        """, "p.toml:3: duplicate registry 'a'", None, id="duplicate-registry"),
+]
+
+
+@pytest.mark.parametrize(("text", "start", "suggestion"), ERRORS)
+def test_profile_error(text: str, start: str, suggestion: str | None) -> None:
+    msg = _error(text)
+    assert msg.startswith(start), msg
+    if suggestion is not None:
+        assert f"did you mean '{suggestion}'?" in msg
 
 
 def test_pyproject_table_lines() -> None:

@@ -83,18 +83,47 @@ def test_flag_folds_across_two_modules(tmp_path):
     assert evaluate("pkg.a", "", Cond("call", "is_npu"), index, CTX) is False
 
 
-def test_head_dead_first_live_elif_is_promoted(tmp_path):
-    src = ("from pkg.utils import is_npu, is_hip\n"  # 1
-           "if is_npu():\n"                         # 2
-           "    a = 1\n"                            # 3
-           "elif probe():\n"                        # 4
-           "    b = 1\n"                            # 5
-           "elif is_hip():\n"                       # 6
-           "    c = 1\n"                            # 7
-           "else:\n"                                # 8
-           "    d = 1\n")                           # 9
-    assert brief(fold(tmp_path, src)) == [(2, 3, "promote_elif", None),
-                                         (6, 7, "delete_clause", None)]
+@pytest.mark.parametrize(("src", "expected"), [
+    pytest.param("from pkg.utils import is_npu, is_hip\n"  # 1
+                 "if is_npu():\n"                         # 2
+                 "    a = 1\n"                            # 3
+                 "elif probe():\n"                        # 4
+                 "    b = 1\n"                            # 5
+                 "elif is_hip():\n"                       # 6
+                 "    c = 1\n"                            # 7
+                 "else:\n"                                # 8
+                 "    d = 1\n",                           # 9
+                 [(2, 3, "promote_elif", None), (6, 7, "delete_clause", None)],
+                 id="head-dead-first-live-elif-is-promoted"),
+    pytest.param("from pkg.utils import is_cuda, is_npu\n"  # 1
+                 "if probe():\n"                           # 2
+                 "    a = 1\n"                             # 3
+                 "elif is_npu():\n"                        # 4
+                 "    b = 1\n"                             # 5
+                 "elif is_cuda():\n"                       # 6
+                 "    c = 1\n"                             # 7
+                 "elif other():\n"                         # 8
+                 "    d = 1\n"                             # 9
+                 "else:\n"                                 # 10
+                 "    e = 1\n",                            # 11
+                 [(4, 5, "delete_clause", None), (8, 11, "delete_clause", None)],
+                 id="later-true-elif-deletes-following-clauses"),
+    pytest.param("from pkg.utils import is_npu\n"   # 1
+                 "fa_ver = 3\n"                     # 2
+                 "DEBUG = False\n"                  # 3
+                 "_is_npu = is_npu()\n"             # 4
+                 "def set_ver(v):\n"                # 5
+                 "    global fa_ver, _is_npu\n"     # 6
+                 "    fa_ver = v\n"                 # 7
+                 "if fa_ver == 4:\n    a = 1\n"     # 8
+                 "if DEBUG:\n    b = 1\n"           # 10
+                 "if _is_npu:\n    c = 1\n"         # 12
+                 "if False:\n    d = 1\n",          # 14
+                 [(14, 15, "delete", None)],
+                 id="literal-and-global-module-variables-stay-unknown"),
+])
+def test_if_chain_regions(tmp_path, src, expected):
+    assert brief(fold(tmp_path, src)) == expected
 
 
 def test_dead_head_and_elifs_unwrap_else(tmp_path):
@@ -128,42 +157,27 @@ def test_true_head_unwraps_if_and_kills_the_rest(tmp_path):
     assert "unreachable: if utils.is_cuda(): folds to True" in regions[0].reason
 
 
-def test_later_true_elif_deletes_following_clauses(tmp_path):
-    src = ("from pkg.utils import is_cuda, is_npu\n"  # 1
-           "if probe():\n"                           # 2
-           "    a = 1\n"                             # 3
-           "elif is_npu():\n"                        # 4
-           "    b = 1\n"                             # 5
-           "elif is_cuda():\n"                       # 6
-           "    c = 1\n"                             # 7
-           "elif other():\n"                         # 8
-           "    d = 1\n"                             # 9
-           "else:\n"                                 # 10
-           "    e = 1\n")                            # 11
-    assert brief(fold(tmp_path, src)) == [(4, 5, "delete_clause", None),
-                                         (8, 11, "delete_clause", None)]
+THREE_VALUED = ("from pkg.utils import is_hip, is_npu, get_bool_env_var\n"
+                "_is_hip = is_hip()\n"
+                "_is_npu = is_npu()\n"
+                "_use_aiter = get_bool_env_var('SGLANG_USE_AITER') and probe()\n"
+                "_either = probe() or is_cuda_like()\n")
 
 
-def test_and_or_not_three_valued(tmp_path):
-    src = ("from pkg.utils import is_hip, is_npu, get_bool_env_var\n"
-           "_is_hip = is_hip()\n"
-           "_is_npu = is_npu()\n"
-           "_use_aiter = get_bool_env_var('SGLANG_USE_AITER') and probe()\n"
-           "_either = probe() or is_cuda_like()\n")
-    index = build(tmp_path, {"pkg/mod.py": src})
-
-    def ev(text: str) -> object:
-        facts = extract("x.py", f"if {text}:\n    pass\n".encode())
-        return evaluate("pkg.mod", "", facts.branches[0].clauses[0].cond, index, CTX)
-
-    assert ev("_use_aiter") is False
-    assert ev("not _is_npu") is True
-    assert ev("probe() and _is_hip") is False
-    assert ev("probe() or not _is_hip") is True
-    assert ev("probe() and not _is_hip") is None
-    assert ev("_either") is None
-    assert ev("not (_is_npu or _is_hip)") is True
-    assert ev("_is_npu or _is_hip or probe()") is None
+@pytest.mark.parametrize(("condition", "value"), [
+    pytest.param("_use_aiter", False, id="env-flag-false-and-unknown"),
+    pytest.param("not _is_npu", True, id="not-false"),
+    pytest.param("probe() and _is_hip", False, id="unknown-and-false"),
+    pytest.param("probe() or not _is_hip", True, id="unknown-or-true"),
+    pytest.param("probe() and not _is_hip", None, id="unknown-and-true"),
+    pytest.param("_either", None, id="unknown-or-unknown"),
+    pytest.param("not (_is_npu or _is_hip)", True, id="not-false-or-false"),
+    pytest.param("_is_npu or _is_hip or probe()", None, id="false-or-false-or-unknown"),
+])
+def test_and_or_not_three_valued(tmp_path, condition, value):
+    index = build(tmp_path, {"pkg/mod.py": THREE_VALUED})
+    facts = extract("x.py", f"if {condition}:\n    pass\n".encode())
+    assert evaluate("pkg.mod", "", facts.branches[0].clauses[0].cond, index, CTX) is value
 
 
 def test_domain_comparisons(tmp_path):
@@ -358,21 +372,6 @@ def test_new_facts_round_trip_through_json(tmp_path):
     facts = extract("pkg/mod.py", src.encode())
     assert facts.branches and facts.assigns
     assert from_jsonable(PythonFacts, to_jsonable(facts)) == facts
-
-
-def test_literal_and_global_module_variables_stay_unknown(tmp_path):
-    src = ("from pkg.utils import is_npu\n"   # 1
-           "fa_ver = 3\n"                     # 2
-           "DEBUG = False\n"                  # 3
-           "_is_npu = is_npu()\n"             # 4
-           "def set_ver(v):\n"                # 5
-           "    global fa_ver, _is_npu\n"     # 6
-           "    fa_ver = v\n"                 # 7
-           "if fa_ver == 4:\n    a = 1\n"     # 8
-           "if DEBUG:\n    b = 1\n"           # 10
-           "if _is_npu:\n    c = 1\n"         # 12
-           "if False:\n    d = 1\n")          # 14
-    assert brief(fold(tmp_path, src)) == [(14, 15, "delete", None)]
 
 
 def test_hasattr_probe_named_by_the_profile(tmp_path):

@@ -115,6 +115,9 @@ def test_files_have_sizes_and_languages(tmp_path: Path) -> None:
 
 # --- python roots and module names ------------------------------------------------------------
 
+MONO = ("", "sgl-kernel/python", "python")  # a monorepo's Python roots
+
+
 def test_two_root_monorepo_with_namespace_package(tmp_path: Path) -> None:
     write_tree(tmp_path, {
         "python/pyproject.toml": "[project]\nname = 'pkg'\n",
@@ -145,20 +148,22 @@ def test_two_root_monorepo_with_namespace_package(tmp_path: Path) -> None:
     }
 
 
-def test_module_name_rules() -> None:
-    roots = ("", "sgl-kernel/python", "python")
-    assert module_name("python/a/b/__init__.py", roots) == "a.b"
-    assert module_name("python/a/b/c.py", roots) == "a.b.c"
-    assert module_name("sgl-kernel/python/sgl_kernel/x.py", roots) == "sgl_kernel.x"  # longest
-    assert module_name("sgl-kernel/setup.py", roots) is None  # "sgl-kernel" not an identifier
-    assert module_name("python/a/my-mod.py", roots) is None
-    assert module_name("python/a/class.py", roots) is None  # keyword
-    assert module_name("python/a/x.cu", roots) is None
-    assert module_name("tool.py", roots) == "tool"
-    assert module_name("__init__.py", roots) is None
-    assert module_name("python/x.py", ("python",)) == "x"
-    assert module_name("other/x.py", ("python",)) is None
-    assert module_name("pythonic/x.py", ("python",)) is None
+@pytest.mark.parametrize(("path", "roots", "expected"), [
+    pytest.param("python/a/b/__init__.py", MONO, "a.b", id="package"),
+    pytest.param("python/a/b/c.py", MONO, "a.b.c", id="module"),
+    pytest.param("sgl-kernel/python/sgl_kernel/x.py", MONO, "sgl_kernel.x", id="longest-root"),
+    pytest.param("sgl-kernel/setup.py", MONO, None, id="dash-is-no-identifier"),
+    pytest.param("python/a/my-mod.py", MONO, None, id="dash-in-file-name"),
+    pytest.param("python/a/class.py", MONO, None, id="keyword"),
+    pytest.param("python/a/x.cu", MONO, None, id="not-python"),
+    pytest.param("tool.py", MONO, "tool", id="top-level-file"),
+    pytest.param("__init__.py", MONO, None, id="root-init"),
+    pytest.param("python/x.py", ("python",), "x", id="only-root"),
+    pytest.param("other/x.py", ("python",), None, id="outside-every-root"),
+    pytest.param("pythonic/x.py", ("python",), None, id="root-is-a-folder-not-a-prefix"),
+])
+def test_module_name_rules(path: str, roots: tuple[str, ...], expected: str | None) -> None:
+    assert module_name(path, roots) == expected
 
 
 def test_src_layout_and_declared_roots(tmp_path: Path) -> None:

@@ -86,61 +86,89 @@ def test_untouched_tree_has_no_problem(baseline: dict) -> None:
     assert check_native(result, None) == []
 
 
-def test_registration_in_a_macro_namespace_removed(tree: Path, baseline: dict) -> None:
-    edit(tree / "csrc/torch_bindings.cpp", """\
+MACRO_WHY = (f"the namespace is not a literal (namespace {CACHE_NS} is a macro expression): "
+             "Python may call it, so its registrations are never deleted")
+
+# One removal from a copy of the sample: (file, the text removed, the problems verify names).
+REMOVALS = [
+    pytest.param("csrc/torch_bindings.cpp", """\
   cache_ops.def(
       "concat_and_cache_mla(Tensor kv_c, Tensor k_pe, Tensor! kv_cache, "
       "Tensor slot_mapping) -> ()");
   cache_ops.impl("concat_and_cache_mla", torch::kCUDA, &concat_and_cache_mla);
-""")
-    why = (f"the namespace is not a literal (namespace {CACHE_NS} is a macro expression): "
-           "Python may call it, so its registrations are never deleted")
-    assert problems(tree, baseline) == [
+""", [
         f'csrc/torch_bindings.cpp:23: m.def("concat_and_cache_mla") in namespace {CACHE_NS} '
-        f"was removed, but {why}",
+        f"was removed, but {MACRO_WHY}",
         f'csrc/torch_bindings.cpp:26: m.impl("concat_and_cache_mla") in namespace {CACHE_NS} '
-        f"was removed, but {why}"]
-
-
-def test_definition_of_a_called_op_removed(tree: Path, baseline: dict) -> None:
+        f"was removed, but {MACRO_WHY}"], id="registration-in-a-macro-namespace"),
     # the m.impl stays, so the op still exists for analyzer.verify.checks; the schema is gone
-    edit(tree / "csrc/extra/extra_bindings.cpp",
-         '  m.def("gelu_fast(Tensor! out, Tensor input) -> ()");\n')
-    assert problems(tree, baseline) == [
+    pytest.param("csrc/extra/extra_bindings.cpp",
+                 '  m.def("gelu_fast(Tensor! out, Tensor input) -> ()");\n', [
         'csrc/extra/extra_bindings.cpp:10: m.def("gelu_fast") in namespace macro_extra was '
         "removed, but live Python still calls torch.ops.macro_extra.gelu_fast "
-        "(macrollm/_custom_ops.py:18)"]
-
-
-def test_op_of_a_namespace_read_whole_removed(tree: Path, baseline: dict) -> None:
-    edit(tree / "csrc/quant/quant_bindings.cpp", """\
+        "(macrollm/_custom_ops.py:18)"], id="definition-of-a-called-op"),
+    pytest.param("csrc/quant/quant_bindings.cpp", """\
   m.def("unused_quant(Tensor! out) -> ()");
   m.impl("unused_quant", torch::kCUDA, &unused_quant);
-""")
-    assert problems(tree, baseline) == [
-        f'csrc/quant/quant_bindings.cpp:{line}: m.{kind}("unused_quant") in namespace '
-        "macro_quant was removed, but live Python still reads torch.ops.macro_quant whole "
-        "(macrollm/quant.py:5)" for line, kind in ((10, "def"), (11, "impl"))]
-
-
-def test_fetch_used_through_a_variable_removed(tree: Path, baseline: dict) -> None:
-    edit(tree / "CMakeLists.txt", """\
+""", [
+        'csrc/quant/quant_bindings.cpp:10: m.def("unused_quant") in namespace macro_quant was '
+        "removed, but live Python still reads torch.ops.macro_quant whole (macrollm/quant.py:5)",
+        'csrc/quant/quant_bindings.cpp:11: m.impl("unused_quant") in namespace macro_quant was '
+        "removed, but live Python still reads torch.ops.macro_quant whole (macrollm/quant.py:5)",
+    ], id="op-of-a-namespace-read-whole"),
+    # six lines gone: set(CUTLASS_INCLUDE_DIR ...) is now line 8, the _C call opens on 31
+    pytest.param("CMakeLists.txt", """\
 FetchContent_Declare(
   cutlass
   GIT_REPOSITORY https://example.com/cutlass-lite.git
   GIT_TAG v1.0.0
 )
 FetchContent_MakeAvailable(cutlass)
-""")
-    # six lines gone: set(CUTLASS_INCLUDE_DIR ...) is now line 8, the _C call opens on 31
-    assert problems(tree, baseline) == [
+""", [
         "CMakeLists.txt:8: set() uses ${cutlass_SOURCE_DIR} of fetched repository cutlass, "
         "whose declaration is gone",
         "CMakeLists.txt:31: fetched repository cutlass (FetchContent_MakeAvailable, whose "
         "CMake may define targets) is gone, but _C, _extra_C, _legacy_C, _moe_C link "
         "libraries no in-tree target defines (torch)",
         "CMakeLists.txt:31: target _C uses fetched repository cutlass, whose declaration is "
-        "gone"]
+        "gone"], id="fetch-used-through-a-variable"),
+    pytest.param("cmake/utils.cmake",
+                 "  target_include_directories(${MOD_NAME} PRIVATE csrc "
+                 "${ARG_INCLUDE_DIRECTORIES})\n", [
+        "cmake/utils.cmake:11: function define_ext_target(): body command "
+        "target_include_directories(${MOD_NAME} PRIVATE csrc ${ARG_INCLUDE_DIRECTORIES}) "
+        "(was cmake/utils.cmake:20) is gone; a body serves every call"],
+        id="line-of-a-shared-function-body"),
+    # one line gone: set(CUTLASS_INCLUDE_DIR ...) is line 13, the _C call opens on 36
+    pytest.param("CMakeLists.txt", "FetchContent_MakeAvailable(cutlass)\n", [
+        "CMakeLists.txt:13: set() uses ${cutlass_SOURCE_DIR} of fetched repository cutlass, "
+        "whose populate call is gone",
+        "CMakeLists.txt:36: fetched repository cutlass (FetchContent_MakeAvailable, whose "
+        "CMake may define targets) is gone, but _C, _extra_C, _legacy_C, _moe_C link "
+        "libraries no in-tree target defines (torch)",
+        "CMakeLists.txt:36: target _C uses fetched repository cutlass, whose populate call is "
+        "gone"], id="fetch-declared-but-no-longer-made-available"),
+    pytest.param("CMakeLists.txt",
+                 "add_library(cumem_allocator SHARED csrc/cumem_allocator.cpp)\n", [
+        "CMakeLists.txt:28: target cumem_allocator was removed, but the scan kept it as "
+        "unresolved (nothing is shown to load it: not installed into a package Python "
+        "imports, not linked by another target)"], id="unresolved-target"),
+    # one line gone: the _C call now opens on line 36
+    pytest.param("CMakeLists.txt",
+                 "add_library(macro_utils STATIC csrc/utils/dispatch_utils.cpp)\n", [
+        "CMakeLists.txt:36: target _C links macro_utils, which no longer exists"],
+        id="linked-target"),
+    pytest.param("CMakeLists.txt", "set(CUTLASS_INCLUDE_DIR ${cutlass_SOURCE_DIR}/include)\n", [
+        "CMakeLists.txt:36: target _C uses ${CUTLASS_INCLUDE_DIR}, which nothing in the tree "
+        "sets any more"], id="variable-a-target-uses-no-longer-set"),
+]
+
+
+@pytest.mark.parametrize(("path", "removed", "expected"), REMOVALS)
+def test_removal_is_named(tree: Path, baseline: dict, path: str, removed: str,
+                          expected: list[str]) -> None:
+    edit(tree / path, removed)
+    assert problems(tree, baseline) == expected
 
 
 def test_fetch_used_by_an_install_command_removed(tree: Path, baseline: dict) -> None:
@@ -164,15 +192,6 @@ FetchContent_Populate(oldlib)
         "declaration is gone"]
 
 
-def test_line_of_a_shared_function_body_removed(tree: Path, baseline: dict) -> None:
-    edit(tree / "cmake/utils.cmake",
-         "  target_include_directories(${MOD_NAME} PRIVATE csrc ${ARG_INCLUDE_DIRECTORIES})\n")
-    assert problems(tree, baseline) == [
-        "cmake/utils.cmake:11: function define_ext_target(): body command "
-        "target_include_directories(${MOD_NAME} PRIVATE csrc ${ARG_INCLUDE_DIRECTORIES}) "
-        "(was cmake/utils.cmake:20) is gone; a body serves every call"]
-
-
 def test_function_definition_removed_while_called(tree: Path, baseline: dict) -> None:
     text = (tree / "cmake/utils.cmake").read_text()
     start = text.index("function(define_ext_target")
@@ -181,42 +200,6 @@ def test_function_definition_removed_while_called(tree: Path, baseline: dict) ->
     assert problems(tree, baseline) == [
         "CMakeLists.txt:37: define_ext_target() is called, but its function() definition "
         "(cmake/utils.cmake) is gone"]
-
-
-def test_fetch_declared_but_no_longer_made_available(tree: Path, baseline: dict) -> None:
-    edit(tree / "CMakeLists.txt", "FetchContent_MakeAvailable(cutlass)\n")
-    # one line gone: set(CUTLASS_INCLUDE_DIR ...) is line 13, the _C call opens on 36
-    assert problems(tree, baseline) == [
-        "CMakeLists.txt:13: set() uses ${cutlass_SOURCE_DIR} of fetched repository cutlass, "
-        "whose populate call is gone",
-        "CMakeLists.txt:36: fetched repository cutlass (FetchContent_MakeAvailable, whose "
-        "CMake may define targets) is gone, but _C, _extra_C, _legacy_C, _moe_C link "
-        "libraries no in-tree target defines (torch)",
-        "CMakeLists.txt:36: target _C uses fetched repository cutlass, whose populate call is "
-        "gone"]
-
-
-def test_unresolved_target_removed(tree: Path, baseline: dict) -> None:
-    edit(tree / "CMakeLists.txt",
-         "add_library(cumem_allocator SHARED csrc/cumem_allocator.cpp)\n")
-    assert problems(tree, baseline) == [
-        "CMakeLists.txt:28: target cumem_allocator was removed, but the scan kept it as "
-        "unresolved (nothing is shown to load it: not installed into a package Python "
-        "imports, not linked by another target)"]
-
-
-def test_linked_target_removed(tree: Path, baseline: dict) -> None:
-    edit(tree / "CMakeLists.txt", "add_library(macro_utils STATIC csrc/utils/dispatch_utils.cpp)\n")
-    # one line gone: the _C call now opens on line 36
-    assert problems(tree, baseline) == [
-        "CMakeLists.txt:36: target _C links macro_utils, which no longer exists"]
-
-
-def test_variable_a_target_uses_no_longer_set(tree: Path, baseline: dict) -> None:
-    edit(tree / "CMakeLists.txt", "set(CUTLASS_INCLUDE_DIR ${cutlass_SOURCE_DIR}/include)\n")
-    assert problems(tree, baseline) == [
-        "CMakeLists.txt:36: target _C uses ${CUTLASS_INCLUDE_DIR}, which nothing in the tree "
-        "sets any more"]
 
 
 def test_applied_plan_passes(tree: Path, tmp_path: Path, baseline: dict) -> None:
