@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import fnmatch
 
-import networkx as nx
-
 from analyzer.config.globs import path_matches
 from analyzer.decide.profile_facts import ProfileUse
-from analyzer.nodes import module_node, symbol_node
+from analyzer.nodes import Graph, module_node, symbol_node
 from analyzer.resolve.python import ModuleIndex
 
 
-def entry_point_nodes(use: ProfileUse, graph: nx.DiGraph) -> list[str]:
+def entry_point_nodes(use: ProfileUse, graph: Graph) -> tuple[list[str], list[str]]:
+    """The profile's entry points as nodes, and those that match nothing (stale)."""
+    stale: list[str] = []
     if use.profile is None:
-        return []
+        return [], stale
     nodes: list[str] = []
     for ep in use.profile.entry_points:
         mod, _, sym = ep.partition(":")
@@ -24,8 +24,8 @@ def entry_point_nodes(use: ProfileUse, graph: nx.DiGraph) -> list[str]:
         if node in graph:
             nodes.append(node)
         else:
-            use.stale.append(f"{use.profile.source}: entry point {ep} matches nothing")
-    return nodes
+            stale.append(f"{use.profile.source}: entry point {ep} matches nothing")
+    return nodes, stale
 
 
 def all_family_modules(use: ProfileUse, index: ModuleIndex) -> list[str]:
@@ -40,9 +40,11 @@ def all_family_modules(use: ProfileUse, index: ModuleIndex) -> list[str]:
     return out
 
 
-def never_delete_nodes(use: ProfileUse, graph: nx.DiGraph) -> list[str]:
+def never_delete_nodes(use: ProfileUse, graph: Graph) -> tuple[list[str], list[str]]:
+    """The ``never_delete`` entries as nodes, and those that match nothing (stale)."""
+    stale: list[str] = []
     if use.profile is None:
-        return []
+        return [], stale
     nodes: list[str] = []
     for entry in use.profile.never_delete:
         hits: list[str] = []
@@ -57,19 +59,19 @@ def never_delete_nodes(use: ProfileUse, graph: nx.DiGraph) -> list[str]:
                     if d.get("kind") in ("module", "native_file", "cmake_file")
                     and path_matches(d.get("path", ""), (entry.path,))]
         if not hits:
-            use.stale.append(f"{use.profile.source}:{entry.line}: never_delete entry "
-                             f"{entry.symbol or entry.path} matches nothing (stale)")
+            stale.append(f"{use.profile.source}:{entry.line}: never_delete entry "
+                         f"{entry.symbol or entry.path} matches nothing (stale)")
         nodes.extend(hits)
-    return nodes
+    return nodes, stale
 
 
-def _symbols_in_graph(graph: nx.DiGraph, module: str, pattern: str) -> list[str]:
+def _symbols_in_graph(graph: Graph, module: str, pattern: str) -> list[str]:
     prefix = symbol_node(module, "")
     return [n for n in graph.nodes if n.startswith(prefix)
             and fnmatch.fnmatchcase(n[len(prefix):], pattern)]
 
 
-def without_dropped(roots: list[str], graph: nx.DiGraph, use: ProfileUse) -> list[str]:
+def without_dropped(roots: list[str], graph: Graph, use: ProfileUse) -> list[str]:
     """Default roots inside a dropped feature (a backend's self-test `__main__`) are no
     roots: they would keep the feature alive by themselves."""
     from analyzer.analysis.features import feature_of_node
@@ -78,14 +80,17 @@ def without_dropped(roots: list[str], graph: nx.DiGraph, use: ProfileUse) -> lis
                                                 use.kept_features) is None]
 
 
-def keep_target_names(use: ProfileUse, cli: tuple[str, ...], all_targets: list[str]) -> tuple[
-        str, ...]:
+def keep_target_names(use: ProfileUse, cli: tuple[str, ...], all_targets: list[str]
+                      ) -> tuple[tuple[str, ...], list[str]]:
+    """The targets to keep (command line and profile), and profile patterns that match no
+    target (stale)."""
+    stale: list[str] = []
     names = list(cli)
     if use.profile is not None:
         for pattern in use.profile.keep_targets:
             if any(fnmatch.fnmatchcase(t, pattern) for t in all_targets):
                 names.append(pattern)
             elif all_targets:
-                use.stale.append(f"{use.profile.source}: keep_targets {pattern} matches no "
-                                 "target")
-    return tuple(dict.fromkeys(names))
+                stale.append(f"{use.profile.source}: keep_targets {pattern} matches no "
+                             "target")
+    return tuple(dict.fromkeys(names)), stale

@@ -45,24 +45,27 @@ def profile_use(profile: Profile | None, drops: tuple[str, ...]) -> ProfileUse:
 
 def graph_options(use: ProfileUse, index: ModuleIndex,
                   dead_lines: dict[str, tuple[tuple[int, int], ...]] | None = None,
-                  frozen_imports: frozenset[str] = frozenset()) -> GraphOptions:
+                  frozen_imports: frozenset[str] = frozenset()
+                  ) -> tuple[GraphOptions, list[str]]:
+    """The graph stage's options, and the profile's declarations they found stale."""
     profile = use.profile
+    stale: list[str] = []
     if profile is None:
-        return GraphOptions(dead_lines=dead_lines or {}, frozen_imports=frozen_imports)
+        return GraphOptions(dead_lines=dead_lines or {}, frozen_imports=frozen_imports), stale
     registries = {r.target: (r.key_arg, use.dropped_keys(r.name))
                   for r in profile.registries if r.kind == "decorator"}
     families = frozenset(f.package for f in profile.plugin_families
                          if f.select in ("roots", "companion"))
     for fam in profile.plugin_families:
         if not index.is_module(fam.package):
-            use.stale.append(f"{profile.source}:{fam.line}: plugin family {fam.package} "
+            stale.append(f"{profile.source}:{fam.line}: plugin family {fam.package} "
                              "matches no package")
     for reg in profile.registries:
         if index.resolve_dotted(reg.target).kind in ("unresolved", "external"):
-            use.stale.append(f"{profile.source}:{reg.line}: registry {reg.name} target "
+            stale.append(f"{profile.source}:{reg.line}: registry {reg.name} target "
                              f"{reg.target} matches no definition")
     return GraphOptions(dead_lines=dead_lines or {}, registries=registries,
-                        restricted_families=families, frozen_imports=frozen_imports)
+                        restricted_families=families, frozen_imports=frozen_imports), stale
 
 
 def guard_context(use: ProfileUse, keep: tuple[str, ...]) -> GuardContext | None:

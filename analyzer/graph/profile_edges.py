@@ -6,18 +6,18 @@ from __future__ import annotations
 import fnmatch
 import re
 
-import networkx as nx
-
 from analyzer.decide.profile_facts import ProfileUse
-from analyzer.nodes import module_node, symbol_node
+from analyzer.nodes import Graph, add_edge, module_node, symbol_node
 from analyzer.resolve.python import ModuleIndex
 
 
-def add_profile_edges(use: ProfileUse, graph: nx.DiGraph, index: ModuleIndex) -> None:
-    """Edges only the profile knows: companion families and dynamic-import hints."""
+def add_profile_edges(use: ProfileUse, graph: Graph, index: ModuleIndex) -> list[str]:
+    """Edges only the profile knows: companion families and dynamic-import hints; returns
+    the hints that match nothing (stale)."""
     profile = use.profile
+    stale: list[str] = []
     if profile is None:
-        return
+        return stale
     for fam in profile.plugin_families:
         if fam.select != "companion":
             continue
@@ -32,22 +32,22 @@ def add_profile_edges(use: ProfileUse, graph: nx.DiGraph, index: ModuleIndex) ->
                 if mod == fam.companion_of or mod.startswith(fam.companion_of + "."):
                     owner = module_node(mod)
                     if owner in graph and not graph.has_edge(owner, me):
-                        graph.add_edge(owner, me, kind="companion", file=profile.source,
-                                       line=fam.line)
+                        add_edge(graph, owner, me, "companion", profile.source, fam.line)
     for hint in profile.dynamic_imports:
         mod, _, func = hint.source.partition(":")
         src = symbol_node(mod, func) if func else module_node(mod)
         targets = [t for pattern in hint.targets for t in _hint_targets(pattern, index, graph)]
         if src not in graph or not targets:
-            use.stale.append(f"{profile.source}:{hint.line}: dynamic import hint "
+            stale.append(f"{profile.source}:{hint.line}: dynamic import hint "
                              f"{hint.source} -> {', '.join(hint.targets)} matches nothing")
             continue
         for dst in targets:
             if dst != src and not graph.has_edge(src, dst):
-                graph.add_edge(src, dst, kind="hint", file=profile.source, line=hint.line)
+                add_edge(graph, src, dst, "hint", profile.source, hint.line)
+    return stale
 
 
-def _hint_targets(pattern: str, index: ModuleIndex, graph: nx.DiGraph) -> list[str]:
+def _hint_targets(pattern: str, index: ModuleIndex, graph: Graph) -> list[str]:
     mod, _, sym = pattern.partition(":")
     if "*" in mod:
         regex = re.compile("^" + re.escape(mod).replace(r"\*\*", ".+").replace(r"\*", "[^.]+")
@@ -65,7 +65,7 @@ def _hint_targets(pattern: str, index: ModuleIndex, graph: nx.DiGraph) -> list[s
     return out
 
 
-def _symbols(graph: nx.DiGraph, index: ModuleIndex, module: str, pattern: str) -> list[str]:
+def _symbols(graph: Graph, index: ModuleIndex, module: str, pattern: str) -> list[str]:
     mod = index.modules.get(module)
     if mod is None:
         return []

@@ -33,6 +33,7 @@ edge names one concrete origin.
 from __future__ import annotations
 
 from bisect import bisect_right
+from dataclasses import dataclass
 
 import networkx as nx
 
@@ -46,10 +47,20 @@ NOT_FOLLOWED = frozenset({"type_checking"})
 MODULE_HOOKS = frozenset({"__getattr__", "__dir__"})
 
 
-def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None
-                       ) -> tuple[nx.DiGraph, list[dict[str, object]]]:
-    """The graph and the list of unresolved in-tree names (for the report). Decisions the
-    options caused are kept in ``graph.graph["decisions"]`` as evidence."""
+@dataclass(frozen=True)
+class PythonGraph:
+    """What the graph stage hands on: the graph, the in-tree names that resolved to nothing
+    (for the report) and the import bindings other modules resolved through (module, name):
+    re-exports the plan must keep."""
+
+    graph: nx.DiGraph
+    unresolved: list[dict[str, object]]
+    reexported: frozenset[tuple[str, str]]
+
+
+def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None) -> PythonGraph:
+    """The Python graph of ``index``. Decisions the options caused are kept in
+    ``graph.graph["decisions"]`` as evidence."""
     options = options or GraphOptions()
     graph = nx.DiGraph(decisions=[])
     unresolved: list[dict[str, object]] = []
@@ -71,7 +82,7 @@ def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None
         graph.add_node(module_node(package), kind="installed_package", module=package)
     for name in sorted(index.modules):
         _ModuleEdges(index, graph, index.modules[name], unresolved, options).add_all()
-    return graph, unresolved
+    return PythonGraph(graph, unresolved, frozenset(index.reexports_used))
 
 
 class _ModuleEdges:

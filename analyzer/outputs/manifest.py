@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer import __version__
 from analyzer.graph.native import is_tu
+from analyzer.model import Deletion
 
 if TYPE_CHECKING:
     from analyzer.pipeline.scan import ScanResult
@@ -26,25 +27,7 @@ def manifest_dict(result: ScanResult, baseline: dict[str, Any] | None = None) ->
     """The manifest of a scan; ``baseline``: what verify compares a pruned tree with (the
     ``verify_baseline*`` keys, computed by ``analyzer.verify.baseline`` before formatting)."""
     baseline = baseline or {}
-    deletions: list[dict[str, Any]] = []
-    for d in result.plan.deletions:
-        entry: dict[str, Any] = {"kind": d.kind, "path": d.path, "sha256": d.sha256}
-        if d.start_line is not None:
-            entry["start_line"] = d.start_line
-            entry["end_line"] = d.end_line
-        entry["lines"] = d.lines
-        if d.symbol:
-            entry["symbol"] = d.symbol
-        if d.names:
-            entry["names"] = list(d.names)
-        if d.rewrite:
-            entry["rewrite"] = d.rewrite
-            entry["statement"] = list(d.statement) if d.statement else None
-            entry["keep"] = list(d.keep) if d.keep else None
-        entry["category"] = d.category
-        entry["feature"] = d.feature
-        entry["reason"] = d.reason
-        deletions.append(entry)
+    deletions = [deletion_entry(d) for d in result.plan.deletions]
     return {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "depgraph", "version": __version__},
@@ -78,6 +61,27 @@ def kept_for_soundness(result: ScanResult) -> list[dict[str, Any]]:
         out.setdefault((c.path, c.line, c.what, kept), {
             "path": c.path, "line": c.line, "needs": c.what, "kept": kept})
     return list(out.values())
+
+
+def deletion_entry(d: Deletion) -> dict[str, Any]:
+    """One deletion as the manifest (and SARIF's properties) spell it."""
+    entry: dict[str, Any] = {"kind": d.kind, "path": d.path, "sha256": d.sha256}
+    if d.start_line is not None:
+        entry["start_line"] = d.start_line
+        entry["end_line"] = d.end_line
+    entry["lines"] = d.lines
+    if d.symbol:
+        entry["symbol"] = d.symbol
+    if d.names:
+        entry["names"] = list(d.names)
+    if d.rewrite:
+        entry["rewrite"] = d.rewrite
+        entry["statement"] = list(d.statement) if d.statement else None
+        entry["keep"] = list(d.keep) if d.keep else None
+    entry["category"] = d.category
+    entry["feature"] = d.feature
+    entry["reason"] = d.reason
+    return entry
 
 
 def totals(result: ScanResult) -> dict[str, int]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from analyzer import __version__
+from analyzer.outputs.manifest import deletion_entry
 
 if TYPE_CHECKING:
     from analyzer.pipeline.scan import ScanResult
@@ -31,6 +32,11 @@ RULES: dict[str, str] = {
 }
 
 
+# the manifest's fields SARIF carries as properties (always the first three, others if set)
+_PROPERTIES = ("kind", "lines", "sha256", "feature", "symbol", "names", "rewrite")
+_ALWAYS = frozenset({"kind", "lines", "sha256"})
+
+
 def _rule_id(category: str, kind: str) -> str:
     return category or kind
 
@@ -46,15 +52,8 @@ def render_sarif(result: ScanResult) -> dict[str, Any]:
         rule = _rule_id(d.category, d.kind)
         start = d.start_line or 1
         end = d.end_line or (d.lines if d.start_line is None and d.lines else start)
-        props: dict[str, Any] = {"kind": d.kind, "lines": d.lines, "sha256": d.sha256}
-        if d.feature:
-            props["feature"] = d.feature
-        if d.symbol:
-            props["symbol"] = d.symbol
-        if d.names:
-            props["names"] = list(d.names)
-        if d.rewrite:
-            props["rewrite"] = d.rewrite
+        entry = deletion_entry(d)
+        props = {k: entry[k] for k in _PROPERTIES if entry.get(k) or k in _ALWAYS}
         results.append({
             "ruleId": rule,
             "ruleIndex": index[rule],

@@ -34,13 +34,15 @@ from analyzer.resolve.python import ModuleIndex, PyModule, Target
 def build_plan(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
                files: dict[str, FileInfo], in_scope: set[str],
                keep_imports: frozenset[tuple[str, int]] = frozenset(),
-               unparsed: frozenset[str] = frozenset()) -> Plan:
+               unparsed: frozenset[str] = frozenset(),
+               reexported: frozenset[tuple[str, str]] = frozenset()) -> Plan:
     """Dead modules and definitions of the deletion scope, and imports nothing remaining
-    reads. ``keep_imports`` holds (path, line) of import statements a soundness
+    reads. ``reexported``: (module, name) import bindings other modules resolve through (the
+    graph stage returns them). ``keep_imports`` holds (path, line) of import statements a
+    soundness
     check found still needed; files in ``unparsed`` (read or parse problems) are never
     planned: what depgraph could not read, it cannot prove dead."""
     plan = Plan()
-    reexported = frozenset(index.reexports_used)  # as the graph stage left it
     for name in sorted(index.modules):
         mod = index.modules[name]
         if mod.path not in in_scope:

@@ -115,8 +115,8 @@ class ModuleIndex:
         self._is_module: dict[str, bool] = {}
         self._lookups: dict[tuple[str, str, str], list[Binding] | str | None] = {}
         self._attrs: dict[tuple[str, str], Target] = {}
-        # module -> line ranges folded away (set by the scan before edges are built): an
-        # import binding there does not count when the name has another one
+        # module -> line ranges folded away (with_dead_lines): an import binding there does
+        # not count when the name has another one
         self._dead_lines: dict[str, list[tuple[int, int]]] = {}
         self.top_level = {name.split(".")[0] for name in self.modules} | {
             p.split(".")[0] for p in self.packages} | {
@@ -128,11 +128,17 @@ class ModuleIndex:
     def dead_lines(self) -> dict[str, list[tuple[int, int]]]:
         return self._dead_lines
 
-    @dead_lines.setter
-    def dead_lines(self, value: dict[str, list[tuple[int, int]]]) -> None:
-        self._dead_lines = value
-        self._lookups.clear()
-        self._attrs.clear()
+    def with_dead_lines(self, dead: dict[str, list[tuple[int, int]]]) -> ModuleIndex:
+        """This index with ``dead`` (module -> line ranges folded away) deciding which binding
+        of a name resolution prefers: a copy sharing the modules, with its own memo tables
+        and its own record of the re-exports resolution goes through (``reexports_used``)."""
+        copy = object.__new__(ModuleIndex)
+        copy.__dict__.update(self.__dict__)
+        copy._dead_lines = {m: sorted(r) for m, r in dead.items()}
+        copy._lookups = {}
+        copy._attrs = {}
+        copy.reexports_used = set()
+        return copy
 
     # -- modules -------------------------------------------------------------------------------
     def is_module(self, name: str) -> bool:

@@ -154,9 +154,10 @@ def test_name_imported_in_one_branch_and_defined_in_the_other_keeps_both(tmp_pat
 
 def test_out_of_rounds_the_plan_still_holds_nothing_that_breaks(monkeypatch, tmp_path: Path):
     # the soundness rounds stop early: what the last check convicts is dropped all the same
+    import analyzer.pipeline.rounds as rounds
     import analyzer.pipeline.scan as scan
 
-    monkeypatch.setattr(scan, "MAX_ROUNDS", 1)
+    monkeypatch.setattr(rounds, "MAX_ROUNDS", 1)
     tree = tmp_path / "tree"
     shutil.copytree(SAMPLE, tree)
     path = tree / "app/server_args.py"

@@ -1,0 +1,278 @@
+"""Pipeline: decide -> graph -> liveness -> plan, in rounds until the plan breaks nothing.
+
+One round folds what the profile decides (guards, registries), builds the graph, computes
+liveness from the roots and plans the deletions. Then the plan is checked against the code it
+leaves (``analyzer.plan.check``): code that stays but nothing live uses becomes a root, a
+dropped key live code still produces is blocked (or its conditional arm folded), and a
+deletion that would break remaining code is cancelled. Each of those only keeps more, so the
+rounds end (a fixpoint); out of rounds, whatever the last check convicts is dropped.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from analyzer.analysis.liveness import Liveness, compute_liveness
+from analyzer.analysis.profile_roots import (
+    all_family_modules,
+    entry_point_nodes,
+    keep_target_names,
+    never_delete_nodes,
+    without_dropped,
+)
+from analyzer.analysis.roots import resolve_roots, resolve_targets
+from analyzer.config.options import ScanOptions
+from analyzer.decide.guards import DeadRegion, fold_all
+from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_context
+from analyzer.decide.registries import decide_registries
+from analyzer.discover import entry_points
+from analyzer.graph.native import NativeIndex, add_native_graph
+from analyzer.graph.profile_edges import add_profile_edges
+from analyzer.graph.python import build_python_graph
+from analyzer.model import ParseProblem, Plan
+from analyzer.nodes import module_node, symbol_node
+from analyzer.pipeline.inputs import ScanInputs
+from analyzer.pipeline.timing import StageTimer
+from analyzer.pipeline.tree import Scope, Tree, is_test_path
+from analyzer.plan.check import Conflict, check_plan, produced_keys
+from analyzer.plan.python import build_plan, kept_roots, plan_folded, plan_peripheral
+from analyzer.resolve.python import ModuleIndex
+
+MAX_ROUNDS = 60
+
+
+@dataclass
+class Planned:
+    """The last round: what the rest of the pipeline reports on."""
+
+    index: ModuleIndex
+    graph: nx.DiGraph
+    unresolved: list[dict[str, object]]
+    native: NativeIndex
+    roots: list[str]
+    default_roots: list[str]
+    keep_targets: tuple[str, ...]
+    liveness: Liveness
+    plan: Plan
+    use: ProfileUse
+    conflicts: list[Conflict]
+
+
+@dataclass
+class _Retained:
+    """What the soundness rounds keep: folded regions and registry entries not deleted
+    after all, import statements kept, nodes made roots; and the conflicts that said so."""
+
+    regions: set[tuple[str, int, int]] = field(default_factory=set)
+    entries: set[tuple[str, int]] = field(default_factory=set)
+    imports: set[tuple[str, int]] = field(default_factory=set)
+    roots: set[str] = field(default_factory=set)
+    log: list[Conflict] = field(default_factory=list)
+    arms: dict[str, list[DeadRegion]] = field(default_factory=dict)  # producer arms folded
+
+    def absorb(self, conflicts: list[Conflict], index: ModuleIndex) -> bool:
+        """Turn conflicts into kept items; False when they ask nothing new (done)."""
+        before = (len(self.regions), len(self.entries), len(self.imports), len(self.roots))
+        for c in conflicts:
+            self.log.append(c)
+            d = c.deletion
+            if c.root is not None:
+                self.roots.add(c.root)
+            elif d is None:
+                continue
+            elif d.category == "python-branch":
+                self.regions.add((d.path, d.start_line or 0, d.end_line or 0))
+            elif d.category == "registry-entry":
+                self.entries.add((d.path, d.start_line or 0))
+            elif d.category == "python-symbol" and d.symbol:
+                self.roots.add(symbol_node(*d.symbol.split(":", 1)))
+            elif d.category == "python-import":
+                module = index.by_path.get(d.path)
+                facts = index.modules[module].facts.imports if module else ()
+                self.imports.update((d.path, f.start_line) for f in facts
+                                    if (d.start_line or 0) <= f.start_line <= (d.end_line or 0))
+            elif d.kind == "delete_file" and d.path in index.by_path:
+                self.roots.add(module_node(index.by_path[d.path]))
+        return (len(self.regions), len(self.entries), len(self.imports),
+                len(self.roots)) != before
+
+
+class Rounds:
+    """The rounds of one scan over one tree."""
+
+    def __init__(self, inputs: ScanInputs, options: ScanOptions, use: ProfileUse, tree: Tree,
+                 scope: Scope, sources: dict[str, bytes], timer: StageTimer) -> None:
+        self.inputs, self.options, self.use = inputs, options, use
+        self.tree, self.scope, self.sources, self.timer = tree, scope, sources, timer
+        self.test_globs = tuple(use.profile.test_paths) if use.profile is not None else ()
+        self.state = _Retained()
+        self.sims: dict = {}
+        self.declared = _declared_entry_points(inputs.entry_point_files, tree.problems)
+        with timer("fold"):
+            self.regions = self._fold()
+
+    def run(self) -> Planned:
+        graph = nx.DiGraph()
+        for _round in range(MAX_ROUNDS):
+            # the last round's graph: its views hold it in cycles the paused collector would
+            # not free; emptied, its memory is freed now
+            graph.clear()
+            last = self._round()
+            graph = last.graph
+            retained = plan_peripheral(graph, last.liveness, last.index, self.tree.files,
+                                       set(self.scope.peripheral), last.plan,
+                                       self.scope.unparsed) + kept_roots(last.plan, graph)
+            new_roots = {r for r in retained if not last.liveness.is_live(r)} - self.state.roots
+            if new_roots:  # code that stays but nothing live uses: what it uses stays too
+                self.state.roots |= new_roots
+                continue
+            with self.timer("check"):
+                if self._selected(last):
+                    continue
+                conflicts = check_plan(last.plan, last.index, self.sources, self.sims)
+            if not self.state.absorb(conflicts, last.index):
+                # nothing new to keep: done, or conflicts no round can settle, whose
+                # deletions are dropped as a last resort (no plan holds a breaking deletion)
+                _drop_convicted(last.plan, conflicts, last.index)
+                break
+        else:  # out of rounds: the plan is checked once more, and whatever breaks is dropped
+            _drop_convicted(last.plan, check_plan(last.plan, last.index, self.sources,
+                                                  self.sims), last.index)
+        return dataclasses.replace(last, conflicts=self.state.log)
+
+    # -- one round --------------------------------------------------------------------------
+    def _fold(self) -> dict[str, list[DeadRegion]]:
+        ctx = guard_context(self.use, self.options.keep)
+        regions = fold_all(self.tree.index, ctx) if ctx is not None else {}
+        for m, rs in self.state.arms.items():
+            regions[m] = sorted([*regions.get(m, []), *rs],
+                                key=lambda r: (r.start_line, r.end_line))
+        return regions
+
+    def _round(self) -> Planned:
+        tree, scope, use, timer = self.tree, self.scope, self.use, self.timer
+        with timer("graph"):
+            regions = {m: kept for m, rs in self.regions.items()
+                       if (kept := [r for r in rs if (tree.index.modules[m].path, r.start_line,
+                                                       r.end_line) not in self.state.regions])}
+            registry = decide_registries(use, tree.index, tree.files,
+                                         frozenset(self.state.entries))
+            dead: dict[str, list[tuple[int, int]]] = {
+                m: [(r.start_line, r.end_line) for r in rs if not r.partial]
+                for m, rs in regions.items()}
+            for m, ranges in registry.dead_lines.items():
+                dead.setdefault(m, []).extend(ranges)
+            index = tree.index.with_dead_lines(dead)
+            options, stale = graph_options(use, index, {m: tuple(sorted(r))
+                                                        for m, r in dead.items()},
+                                           scope.frozen)
+            built = build_python_graph(index, options)
+            graph = built.graph
+            graph.graph["decisions"].extend(registry.decisions)
+            graph.graph["decisions"].extend(
+                {"path": index.modules[m].path, "line": r.start_line,
+                 "what": f"{m}:{r.start_line}", "reason": r.reason}
+                for m, rs in regions.items() for r in rs)
+            native = add_native_graph(graph, index, tree.native_facts, tree.project,
+                                      tree.cmake_facts, {p: f.lines for p, f in tree.files.items()})
+            stale += add_profile_edges(use, graph, index)
+            unresolved = [*built.unresolved, *native.unresolved, *(
+                {"path": u.file, "line": u.line, "kind": "cmake", "name": u.what,
+                 "reason": u.reason} for u in tree.project.unresolved)]
+        with timer("liveness"):
+            roots, default_roots, kept, more_stale = self._roots(graph, index, native)
+            liveness = compute_liveness(graph, roots)
+        with timer("plan"):
+            plan = build_plan(graph, liveness, index, tree.files, set(scope.in_scope),
+                              frozenset(self.state.imports), scope.unparsed, built.reexported)
+            plan_folded(liveness, index, tree.files, regions, registry.deletions, plan,
+                        set(scope.in_scope))
+            plan.deletions[:] = [d for d in plan.deletions if d.path not in scope.unparsed]
+        final_use = dataclasses.replace(use, stale=[*stale, *more_stale])
+        return Planned(index, graph, unresolved, native, roots, default_roots, kept, liveness,
+                       plan, final_use, [])
+
+    def _roots(self, graph: nx.DiGraph, index: ModuleIndex, native: NativeIndex
+               ) -> tuple[list[str], list[str], tuple[str, ...], list[str]]:
+        """(roots, the declared entry points among them, kept targets, stale declarations)."""
+        tree, use, options = self.tree, self.use, self.options
+        found = self.inputs.discovery
+        declared = (_default_roots(self.declared, graph, self.test_globs)
+                    if options.use_default_roots else [])
+        profile_entries, stale = entry_point_nodes(use, graph)
+        default_roots = without_dropped(declared + profile_entries, graph, use)
+        kept, kept_stale = keep_target_names(use, options.keep_targets,
+                                             [t.name for t in tree.project.targets])
+        never, never_stale = never_delete_nodes(use, graph)
+        roots = list(dict.fromkeys(
+            resolve_roots(list(options.roots), graph, found.root) + default_roots
+            + resolve_targets(kept, graph, native) + all_family_modules(use, index)
+            + never + unparsed_roots(index, self.scope.unparsed) + native.kept_roots
+            + sorted(r for r in self.state.roots if r in graph)))
+        return roots, default_roots, kept, [*stale, *kept_stale, *never_stale]
+
+    def _selected(self, last: Planned) -> bool:
+        """Dropped keys live code still produces: block them (or fold the producing arm);
+        True when that changed anything (the folds are redone)."""
+        selected, arms = produced_keys(last.plan, last.index, last.liveness,
+                                       self.use.all_dropped_keys())
+        if not selected and not arms:
+            return False
+        self.use = dataclasses.replace(self.use,
+                                       blocked_keys={**self.use.blocked_keys, **selected})
+        for m, rs in arms.items():
+            self.state.arms.setdefault(m, []).extend(rs)
+        self.regions = self._fold()
+        return True
+
+
+def unparsed_roots(index: ModuleIndex, unparsed: frozenset[str]) -> list[str]:
+    """Modules depgraph could not read whole stay, and so does what they import."""
+    return [module_node(index.by_path[p]) for p in sorted(unparsed) if p in index.by_path]
+
+
+def _drop_convicted(plan: Plan, conflicts: list[Conflict], index: ModuleIndex) -> None:
+    convicted = {c.deletion for c in conflicts if c.deletion is not None}
+    rooted = {index.modules[c.root[3:]].path for c in conflicts
+              if c.root and c.root[3:] in index.modules}
+    plan.deletions[:] = [d for d in plan.deletions if d not in convicted
+                         and not (d.kind == "delete_file" and d.path in rooted)]
+
+
+def _declared_entry_points(entry_files: dict[str, bytes | str],
+                           problems: list[ParseProblem]) -> list[tuple[str, str]]:
+    """(module, attribute) of every entry point packaging metadata declares; files that
+    cannot be read or parsed are added to ``problems`` (once per scan)."""
+    out: list[tuple[str, str]] = []
+    for rel, data in entry_files.items():
+        if isinstance(data, str):
+            problems.append(ParseProblem(rel, 0, "unreadable", data))
+            continue
+        eps, errs = entry_points.extract(rel, data)
+        problems.extend(errs)
+        for ep in eps:
+            mod, _, attr = ep.value.partition(":")
+            out.append((mod.strip(), attr.split(".")[0].strip()))
+    return out
+
+
+def _default_roots(declared: list[tuple[str, str]], graph: nx.DiGraph,
+                   test_globs: tuple[str, ...] = ()) -> list[str]:
+    """Entry points declared by packaging metadata, ``__main__`` modules, and modules of
+    regular packages that run as scripts (``if __name__ == "__main__":``), tests excepted."""
+    roots: list[str] = []
+    for mod, attr in declared:
+        node = symbol_node(mod, attr) if attr else module_node(mod)
+        if node not in graph:
+            node = module_node(mod)
+        if node in graph:
+            roots.append(node)
+    for node, data in graph.nodes(data=True):
+        if data.get("kind") != "module" or is_test_path(data["path"], test_globs):
+            continue
+        if data["module"].endswith(".__main__") or data.get("main_guard"):
+            roots.append(node)
+    return sorted(set(roots))

@@ -1,0 +1,116 @@
+"""Pipeline: the scanned tree as the stages after extraction see it -- per-file info, Python
+modules in an index, C/C++/CUDA and CMake facts, the evaluated CMake project -- and the
+deletion scope (what may be edited, what goes whole or stays whole, what was not understood).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from analyzer.config.globs import path_matches
+from analyzer.discover.walk import Discovery, module_name
+from analyzer.extract.cmake import CmakeFacts
+from analyzer.extract.cuda import CudaFacts
+from analyzer.extract.runner import ExtractedFile
+from analyzer.graph.native import extension_modules
+from analyzer.model import FileInfo, ParseProblem
+from analyzer.resolve import cmake as cmake_eval
+from analyzer.resolve.cmake_model import CMakeProject
+from analyzer.resolve.python import ModuleIndex, PyModule
+
+_TEST_DIR = re.compile(r"^(tests?|testing|e2e_tests?|\w+_tests?)$")
+# problems that leave a file not (wholly) understood: it is kept, never planned
+UNPARSED_KINDS = frozenset({"syntax-error", "binary", "invalid-utf8", "unreadable",
+                            "symlink-loop"})
+
+
+def is_test_path(path: str, globs: tuple[str, ...] = ()) -> bool:
+    """Test files by convention, or by the profile's ``test_paths`` globs."""
+    p = PurePosixPath(path)
+    if any(_TEST_DIR.match(part) for part in p.parts[:-1]):
+        return True
+    if p.name.startswith("test_") or p.name.endswith("_test.py") or p.name == "conftest.py":
+        return True
+    return bool(globs) and path_matches(path, globs)
+
+
+@dataclass
+class Tree:
+    files: dict[str, FileInfo]
+    modules: list[PyModule]
+    index: ModuleIndex
+    native_facts: dict[str, CudaFacts]
+    cmake_facts: dict[str, CmakeFacts]
+    project: CMakeProject
+    problems: list[ParseProblem]
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Deletion scope: modules of regular top-level packages (an ``__init__.py`` at the top)
+    are edited; every other Python file (tests, scripts, benchmarks, examples) is
+    ``peripheral``: it goes whole or stays whole, and what it imports must keep existing
+    (``frozen``). ``unparsed`` files are never planned."""
+
+    tests: frozenset[str]
+    in_scope: frozenset[str]
+    peripheral: frozenset[str]
+    frozen: frozenset[str]
+    unparsed: frozenset[str]
+
+
+def build_tree(found: Discovery, extracted: list[ExtractedFile]) -> Tree:
+    """Resolve stage over the extracted facts: the module index and the CMake project."""
+    problems = list(found.problems)
+    files: dict[str, FileInfo] = {}
+    modules: list[PyModule] = []
+    native_facts: dict[str, CudaFacts] = {}
+    cmake_facts: dict[str, CmakeFacts] = {}
+    for ex in extracted:
+        problems.extend(ex.problems)
+        files[ex.path] = FileInfo(ex.path, ex.sha256, ex.lines, ex.language)
+        if ex.facts is None:
+            continue
+        if ex.language == "cuda":
+            native_facts[ex.path] = ex.facts
+            continue
+        if ex.language == "cmake":
+            cmake_facts[ex.path] = ex.facts
+            continue
+        name = module_name(ex.path, found.python_roots)
+        if name is None:
+            continue
+        is_package = ex.path.endswith("/__init__.py") or ex.path == "__init__.py"
+        modules.append(PyModule(name, ex.path, is_package, ex.facts))
+    modules = _dedupe(modules, problems)
+    project = cmake_eval.evaluate(cmake_facts, frozenset(files))
+    problems.extend(project.problems)
+    index = ModuleIndex(modules, extension_modules(project))
+    return Tree(files, modules, index, native_facts, cmake_facts, project, problems)
+
+
+def deletion_scope(tree: Tree, test_globs: tuple[str, ...]) -> Scope:
+    modules = tree.modules
+    tests = frozenset(m.path for m in modules if is_test_path(m.path, test_globs))
+    in_scope = frozenset(m.path for m in modules if m.path not in tests
+                         and (top := tree.index.modules.get(m.name.split(".")[0])) is not None
+                         and top.is_package)
+    peripheral = frozenset(m.path for m in modules) - in_scope
+    frozen = frozenset(m.name for m in modules if m.path in peripheral)
+    unparsed = frozenset(p.path for p in tree.problems if p.kind in UNPARSED_KINDS)
+    return Scope(tests, in_scope, peripheral, frozen, unparsed)
+
+
+def _dedupe(modules: list[PyModule], problems: list[ParseProblem]) -> list[PyModule]:
+    """Two files claiming one module name (e.g. copies in two roots): keep the first."""
+    seen: dict[str, PyModule] = {}
+    for m in modules:
+        if m.name in seen:
+            problems.append(ParseProblem(m.path, 0, "duplicate-module",
+                                         f"module {m.name} also defined by {seen[m.name].path}; "
+                                         "this copy is ignored"))
+            continue
+        seen[m.name] = m
+    return list(seen.values())
