@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import jinja2
-import networkx as nx
 
 from analyzer.graph.native import is_tu
 from analyzer.graph.python import NOT_FOLLOWED
@@ -257,30 +256,8 @@ def feature_graph(result: ScanResult, feature: FeatureReport) -> dict[str, Any]:
     reaches). Edges that keep an item live are marked ``blocking``."""
     graph, live = result.graph, result.liveness
     items = {i.node: i for i in feature.items}
-    touched: set[str] = set()
-    outside: set[str] = set()
-    sources: set[str] = set()
-    for node in items:
-        preds = set(graph.predecessors(node))
-        live_outside = {p for p in preds if p not in items and live.is_live(p)}
-        outside |= live_outside
-        if live_outside:
-            touched.add(node)
-        if live_outside or not any(p in items and p != node for p in preds):
-            sources.add(node)
-    inner = graph.subgraph(items)
-    depth = dict(nx.multi_source_dijkstra_path_length(inner, sources)) if sources else {}
-    for node in items:
-        depth.setdefault(node, 0)
-    levels = sorted(set(depth.values()))
-    columns: list[list[str]] = [sorted(outside)]
-    heads = ["live, outside the feature"]
-    for k, lvl in enumerate(levels[:4]):
-        last = k == 3 and len(levels) > 4
-        columns.append(sorted(n for n, d in depth.items() if d == lvl or (last and d > lvl)))
-        heads.append(f"{feature.name} items" if k == 0 else f"{k} step(s) in{'+' if last else ''}")
-    for col in columns[1:]:  # blocked first, then what live code touches: a cut keeps them
-        col.sort(key=lambda n: (items[n].status != "blocked", n not in touched, n))
+    layers = result.feature_columns[feature.name]
+    columns, heads, outside = layers.columns, layers.heads, layers.outside
     pos: dict[str, tuple[float, float]] = {}
     boxes: list[dict[str, Any]] = []
     more: list[dict[str, Any]] = []

@@ -15,6 +15,7 @@ from typing import Any
 
 import networkx as nx
 
+from analyzer.analysis.feature_columns import FeatureColumns, feature_columns
 from analyzer.analysis.features import FeatureReport, analyze_features, feature_nodes
 from analyzer.analysis.liveness import Liveness
 from analyzer.config.options import ScanOptions
@@ -61,6 +62,8 @@ class ScanResult:
     timings: dict[str, float] = field(default_factory=dict)
     sources: dict[str, bytes] = field(default_factory=dict)  # bytes as scanned, by path
     options: ScanOptions = field(default_factory=ScanOptions)  # what the scan was asked
+    # per dropped feature: its items by depth and the live nodes reaching in (report view)
+    feature_columns: dict[str, FeatureColumns] = field(default_factory=dict)
     # what the soundness rounds kept, and why (plan_check.Conflict)
     conflicts: list[Conflict] = field(default_factory=list)
 
@@ -119,8 +122,10 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings) ->
         plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
         features = analyze_features(graph, live, use.features,
                                     feature_nodes(graph, use.features, use.kept_features), plan)
+        columns = {f.name: feature_columns(graph, live, f) for f in features}
     return ScanResult(found.root, found, tree.files, last.index, graph, last.roots,
                       list(options.roots), last.default_roots, live, plan, last.native,
                       native_summary, list(last.keep_targets), use, features,
                       set(scope.in_scope), tree.problems, last.unresolved, timer.seconds,
-                      sources, options=options, conflicts=last.conflicts)
+                      sources, options=options, conflicts=last.conflicts,
+                      feature_columns=columns)
