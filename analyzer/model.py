@@ -4,6 +4,11 @@ Every stage takes and returns plain frozen dataclasses from here (or from the ex
 module that owns a language's facts), so each stage can be tested, cached and run in
 parallel on its own. Facts are serialisable: ``to_jsonable`` / ``from_jsonable`` turn any
 of them into JSON-ready values and back.
+
+The string vocabularies that travel between stages are typed here, once: ``Language`` (a
+file's), and the plan's ``DeletionKind``, ``DeletionCategory`` and ``FoldRewrite`` (the
+manifest's ``kind``, ``category`` and ``rewrite``; ``outputs/manifest.schema.json`` lists the
+same values). Graph node and edge kinds live with the node ids, in ``analyzer/nodes.py``.
 """
 
 from __future__ import annotations
@@ -13,9 +18,36 @@ import types
 import typing
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeAlias, TypeVar
 
 T = TypeVar("T")
+
+# what a discovered file is parsed as (discover/walk.py decides, by name)
+Language: TypeAlias = Literal["python", "cuda", "cmake"]
+
+# how the codemod applies a deletion
+DeletionKind: TypeAlias = Literal[
+    "delete_file",  # the whole file
+    "delete_range",  # whole statements (Python) or lines (any other file)
+    "remove_import_names",  # names of one import statement
+    "remove_list_element",  # one element of a collection literal (a registry entry)
+    "fold_branch",  # a branch the profile decides: see FoldRewrite
+]
+# what a deletion removes, for the reports (SARIF rule ids, summaries)
+DeletionCategory: TypeAlias = Literal[
+    "python-file", "python-symbol", "python-import", "python-branch", "registry-entry",
+    "test-file", "native-file", "cmake-file", "cmake-block", "op-registration",
+]
+# how a folded branch keeps the code valid (decide/guards.py chooses, codemod applies)
+FoldRewrite: TypeAlias = Literal[
+    "delete",  # the whole statement goes
+    "delete_clause",  # elif/else clauses go, the statement stays
+    "promote_elif",  # the dead leading clauses go, the first live elif becomes the if
+    "unwrap_if",  # only the if body stays, dedented
+    "unwrap_else",  # only the else body stays, dedented
+    "try_unwrap",  # a try/except ImportError folded onto one of its bodies
+    "ifexp",  # a conditional expression replaced by its live arm
+]
 
 
 @dataclass(frozen=True)
@@ -34,7 +66,7 @@ class SourceFile:
     the stat signature (size, mtime_ns, ctime_ns, inode) that tells an unchanged file."""
 
     path: str
-    language: str  # "python" | "cuda" | "cmake"
+    language: Language
     size: int
     stat_key: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
@@ -52,12 +84,12 @@ def to_jsonable(value: Any) -> Any:
 
 def from_jsonable(cls: type[T], data: Any) -> T:
     """Rebuild a dataclass written by :func:`to_jsonable` (inverse for the types used here)."""
-    return _build(cls, data)
+    return typing.cast(T, _build(cls, data))
 
 
 def _build(tp: Any, data: Any) -> Any:
     origin = typing.get_origin(tp)
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         hints = typing.get_type_hints(tp)
         return tp(**{f.name: _build(hints[f.name], data[f.name]) for f in dataclasses.fields(tp)})
     if origin is tuple:
@@ -82,12 +114,12 @@ class FileInfo:
     path: str
     sha256: str
     lines: int
-    language: str
+    language: Language
 
 
 @dataclass(frozen=True)
 class Deletion:
-    kind: str  # "delete_file" | "delete_range" | "remove_import_names"
+    kind: DeletionKind
     path: str
     sha256: str
     lines: int
@@ -96,11 +128,10 @@ class Deletion:
     end_line: int | None = None
     symbol: str | None = None
     names: tuple[str, ...] = ()
-    # python-file | python-symbol | python-import | native-file | cmake-file | cmake-block |
-    # op-registration | python-branch | test-file
-    category: str = ""
+    category: DeletionCategory | Literal[""] = ""
     feature: str = ""  # the dropped feature this deletion belongs to, if any
-    rewrite: str = ""  # folded branches: how the codemod keeps the code valid
+    # folded branches: how the codemod keeps the code valid
+    rewrite: FoldRewrite | Literal[""] = ""
     statement: tuple[int, int] | None = None  # folded branches: the whole statement
     keep: tuple[int, int] | None = None  # folded branches: the surviving body
 

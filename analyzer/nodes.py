@@ -5,11 +5,41 @@ A node id says what it is by its prefix: ``py:<module>`` (kind ``module``, or ``
 top-level function or class), ``ext:<package>`` (``external``), ``file:<path>``
 (``native_file``), ``cmake:<path>`` (``cmake_file``), ``target:<name>``, ``fetch:<name>``,
 ``op:<namespace>::<name>``. ``SUPER_ROOT`` is the virtual node liveness starts from.
+
+The vocabularies of the graph are typed here: ``NodeKind`` (a node's ``kind`` attribute) and
+``EdgeKind`` (an edge's ``kind``; what each means for liveness is told in
+``analyzer/graph/python.py`` and ``analyzer/graph/native.py``). ``Graph`` is the graph every
+stage from graph on hands over: node ids are strings, attributes plain dicts.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Literal, TypeAlias
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+Graph: TypeAlias = "nx.DiGraph[str]"
+
+NodeKind: TypeAlias = Literal[
+    # Python (graph/python.py)
+    "module", "symbol", "external", "extension", "installed_package",
+    # native (graph/native.py)
+    "native_file", "cmake_file", "target", "fetch", "op",
+]
+PyEdgeKind: TypeAlias = Literal[
+    "import", "optional_import", "reference", "parent_package", "defined_in", "registered",
+    "string_ref", "dynamic_import", "plugin_family", "star_import", "exported", "type_checking",
+]
+NativeEdgeKind: TypeAlias = Literal[
+    "torch_op", "built_by", "registered_in", "implemented_in", "compiled_by", "compiles",
+    "includes", "defined_in", "uses_fetch", "cmake_include", "installed_by", "links",
+    "links_fetched", "same_call",
+]
+# edges a profile adds (graph/profile_edges.py): a companion module, a declared hint
+ProfileEdgeKind: TypeAlias = Literal["companion", "hint"]
+# ``root``: SUPER_ROOT -> each root, added by liveness
+EdgeKind: TypeAlias = PyEdgeKind | NativeEdgeKind | ProfileEdgeKind | Literal["root"]
 
 SUPER_ROOT = "<roots>"
 PREFIXES = ("py:", "ext:", "file:", "cmake:", "target:", "fetch:", "op:")
@@ -47,7 +77,12 @@ def op_node(namespace: str, name: str) -> str:
     return f"op:{namespace}::{name.split('.')[0]}"
 
 
-def describe(graph: Any, node: str) -> str:
+def add_edge(graph: Graph, u: str, v: str, kind: EdgeKind, file: str, line: int) -> None:
+    """An edge of ``kind`` from ``u`` to ``v``, with the ``file:line`` it comes from."""
+    graph.add_edge(u, v, kind=kind, file=file, line=line)
+
+
+def describe(graph: Graph, node: str) -> str:
     """``name (path:line)`` of a node, for chains and reports."""
     data = graph.nodes[node]
     where = data.get("path", "")

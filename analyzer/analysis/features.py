@@ -13,21 +13,21 @@ registry keys and guards already folded away), each of its items is:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
-import networkx as nx
+from typing import Any
 
 from analyzer.analysis.liveness import Liveness
 from analyzer.analysis.why import chain_steps
 from analyzer.config.globs import identifier_matches, path_matches
 from analyzer.config.types import Feature
 from analyzer.model import Plan
+from analyzer.nodes import Graph, NodeKind
 
 
 @dataclass
 class FeatureItem:
     feature: str
     node: str
-    kind: str  # graph node kind
+    kind: NodeKind
     label: str
     status: str  # "removable" | "blocked"
     chain: list[str] = field(default_factory=list)
@@ -50,7 +50,7 @@ class FeatureReport:
         return [i for i in self.items if i.status == "removable"]
 
 
-def feature_of_node(data: dict, features: list[Feature],
+def feature_of_node(data: dict[str, Any], features: list[Feature],
                     kept: list[Feature] | tuple[Feature, ...] = ()) -> str | None:
     """The first dropped feature an item belongs to, or None. An item a kept feature also
     claims (a file shared by fa3 and fa4 when only fa3 goes) belongs to no dropped one."""
@@ -59,7 +59,7 @@ def feature_of_node(data: dict, features: list[Feature],
     return _claimed_by(data, features)
 
 
-def _claimed_by(data: dict, features: list[Feature] | tuple[Feature, ...]) -> str | None:
+def _claimed_by(data: dict[str, Any], features: list[Feature] | tuple[Feature, ...]) -> str | None:
     kind = data.get("kind")
     for f in features:
         if kind == "target" and data.get("name") in f.targets:
@@ -77,7 +77,7 @@ def _claimed_by(data: dict, features: list[Feature] | tuple[Feature, ...]) -> st
     return None
 
 
-def feature_nodes(graph: nx.DiGraph, features: list[Feature],
+def feature_nodes(graph: Graph, features: list[Feature],
                   kept: list[Feature] | tuple[Feature, ...] = ()) -> dict[str, str]:
     """node -> feature name, for every node belonging to a dropped feature."""
     out: dict[str, str] = {}
@@ -88,7 +88,7 @@ def feature_nodes(graph: nx.DiGraph, features: list[Feature],
     return out
 
 
-def analyze_features(graph: nx.DiGraph, live: Liveness, features: list[Feature],
+def analyze_features(graph: Graph, live: Liveness, features: list[Feature],
                      members: dict[str, str], plan: Plan) -> list[FeatureReport]:
     reports = {f.name: FeatureReport(f.name, f.description) for f in features}
     for node in sorted(members):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import networkx as nx
 
 from analyzer.graph.python import NOT_FOLLOWED
-from analyzer.nodes import SUPER_ROOT
+from analyzer.nodes import SUPER_ROOT, Graph
 
 
 @dataclass
@@ -34,12 +34,14 @@ class Liveness:
         return out[::-1]
 
 
-def followed_view(graph: nx.DiGraph) -> nx.DiGraph:
-    return nx.subgraph_view(graph, filter_edge=lambda u, v: graph.edges[u, v]["kind"]
-                            not in NOT_FOLLOWED)
+def followed_view(graph: Graph) -> Graph:
+    # annotated: the stubs' overloads (any graph class) give Any for a graph of Any attributes
+    view: Graph = nx.subgraph_view(graph, filter_edge=lambda u, v: graph.edges[u, v]["kind"]
+                                   not in NOT_FOLLOWED)
+    return view
 
 
-def compute_liveness(graph: nx.DiGraph, roots: list[str]) -> Liveness:
+def compute_liveness(graph: Graph, roots: list[str]) -> Liveness:
     """One BFS from a virtual super-root over the followed edges (the root's edges are added
     for the traversal and removed after it, so the graph is not copied)."""
     graph.add_edges_from((SUPER_ROOT, r) for r in roots)

@@ -10,15 +10,14 @@ from __future__ import annotations
 import contextlib
 import fnmatch
 from pathlib import Path
-
-import networkx as nx
+from typing import Any
 
 from analyzer.errors import RootError, suggest
 from analyzer.graph.native import NativeIndex
-from analyzer.nodes import file_node, module_node, op_node, symbol_node, target_node
+from analyzer.nodes import Graph, file_node, module_node, op_node, symbol_node, target_node
 
 
-def resolve_roots(names: list[str], graph: nx.DiGraph, scan_root: Path) -> list[str]:
+def resolve_roots(names: list[str], graph: Graph, scan_root: Path) -> list[str]:
     modules = {d["module"]: d for _, d in graph.nodes(data=True) if d.get("kind") == "module"}
     by_path = {d["path"]: m for m, d in modules.items()}
     nodes: list[str] = []
@@ -27,8 +26,8 @@ def resolve_roots(names: list[str], graph: nx.DiGraph, scan_root: Path) -> list[
     return nodes
 
 
-def _resolve_one(raw: str, modules: dict[str, dict], by_path: dict[str, str],
-                 graph: nx.DiGraph, scan_root: Path) -> str:
+def _resolve_one(raw: str, modules: dict[str, dict[str, Any]], by_path: dict[str, str],
+                 graph: Graph, scan_root: Path) -> str:
     if ":" in raw and not raw.endswith(".py"):
         mod_part, sym = raw.split(":", 1)
         module = _module_of(mod_part, modules, by_path, scan_root)
@@ -42,7 +41,7 @@ def _resolve_one(raw: str, modules: dict[str, dict], by_path: dict[str, str],
     return module_node(_module_of(raw, modules, by_path, scan_root))
 
 
-def _module_of(raw: str, modules: dict[str, dict], by_path: dict[str, str],
+def _module_of(raw: str, modules: dict[str, dict[str, Any]], by_path: dict[str, str],
                scan_root: Path) -> str:
     if raw.endswith(".py") or "/" in raw:
         path = Path(raw)
@@ -69,7 +68,7 @@ def _module_of(raw: str, modules: dict[str, dict], by_path: dict[str, str],
     raise RootError(f"unknown root {raw!r}{suggest(raw, pool, several=True)}")
 
 
-def resolve_targets(names: tuple[str, ...] | list[str], graph: nx.DiGraph,
+def resolve_targets(names: tuple[str, ...] | list[str], graph: Graph,
                     native: NativeIndex) -> list[str]:
     """``--keep-target`` names (fnmatch globs allowed) -> target nodes, plus every source
     of each kept target and every op they register: a kept target is kept whole."""

@@ -9,17 +9,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import networkx as nx
-
 from analyzer.analysis.liveness import Liveness
-from analyzer.nodes import describe
+from analyzer.nodes import Graph, describe
 
 _PREFIXES = ("py:", "ext:", "file:", "cmake:", "target:", "fetch:", "op:")
 
 
 
 
-def chain_steps(graph: nx.DiGraph, live: Liveness, node: str) -> list[str]:
+def chain_steps(graph: Graph, live: Liveness, node: str) -> list[str]:
     chain = live.chain(node)
     steps: list[str] = []
     for i, n in enumerate(chain):
@@ -32,7 +30,7 @@ def chain_steps(graph: nx.DiGraph, live: Liveness, node: str) -> list[str]:
     return steps
 
 
-def find_node(graph: nx.DiGraph, text: str, scan_root: Path) -> str | None:
+def find_node(graph: Graph, text: str, scan_root: Path) -> str | None:
     """A node by id (``target:flash_ops``, ``op:ns::name``), target name, or file path."""
     if text.startswith(_PREFIXES) and text in graph:
         return text
@@ -52,7 +50,7 @@ def find_node(graph: nx.DiGraph, text: str, scan_root: Path) -> str | None:
     return None
 
 
-def explain(graph: nx.DiGraph, live: Liveness, node: str, feature: str | None = None) -> str:
+def explain(graph: Graph, live: Liveness, node: str, feature: str | None = None) -> str:
     if live.is_live(node):
         lines = [f"{describe(graph, node)} is live:", *chain_steps(graph, live, node)]
         if feature:

@@ -126,7 +126,8 @@ def load_manifest(path: Path) -> dict[str, Any]:
     if errors:
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
         raise ApplyError(errors[0] + more)
-    return data
+    manifest: dict[str, Any] = data  # valid against the schema: an object
+    return manifest
 
 
 def safe_path(root: Path, rel: str) -> Path:

@@ -114,9 +114,9 @@ class State:
             return None
         chain: list[Step] = []
         node = current
-        while (s := prev[node]) is not None:
-            chain.append(s)
-            node = s.before
+        while (step := prev[node]) is not None:
+            chain.append(step)
+            node = step.before
         chain.reverse()
         hashes = {scanned, *(s.after for s in chain)}
         out = History(chain, set(), {})

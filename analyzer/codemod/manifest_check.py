@@ -26,13 +26,14 @@ _TYPES: dict[str, tuple[type, ...]] = {
 
 @cache
 def load_schema() -> dict[str, Any]:
-    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    return schema
 
 
 def validate(data: Any, schema: dict[str, Any] | None = None,
              name: str = "manifest.json") -> list[str]:
     """Every schema violation of ``data`` as a one-line message (empty when valid)."""
-    errors: list[str] = []
+    errors: list[tuple[str, str]] = []  # (where, what)
     _check(data, schema if schema is not None else load_schema(), "", errors)
     return [f"{name}: {where or '(top level)'}: {what}" for where, what in errors]
 

@@ -27,29 +27,36 @@ import re
 import tokenize
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, TypeAlias, TypeVar
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
 from analyzer.codemod.text_edits import EditError
+from analyzer.model import DeletionKind, FoldRewrite
 
 __all__ = ["EditError", "PyEdit", "edit_python"]
 
 
+Rewrite: TypeAlias = FoldRewrite | Literal[""]  # "" for every kind but fold_branch
+
+
 @dataclass(frozen=True)
 class PyEdit:
-    kind: str  # delete_range | remove_import_names | remove_list_element | fold_branch
+    kind: DeletionKind  # any but delete_file
     start: int
     end: int
     names: tuple[str, ...] = ()
-    rewrite: str = ""
+    rewrite: Rewrite = ""
     statement: tuple[int, int] | None = None
     keep: tuple[int, int] | None = None
     reason: str = ""
 
 
 Span = tuple[int, int]
+N = TypeVar("N", bound=cst.CSTNode)
+# the collection literals whose elements an edit may drop
+Collection = cst.List | cst.Tuple | cst.Set | cst.Dict
 StmtFix = Callable[[Any], tuple[list[cst.BaseStatement], list[cst.EmptyLine]]]
 
 
@@ -103,6 +110,10 @@ class _Planner:
         self.replace_stmt: dict[int, tuple[cst.CSTNode, StmtFix]] = {}
         self.replace_expr: dict[int, tuple[cst.CSTNode, Callable[[Any], Any]]] = {}
         self.claimed: list[tuple[int, int, str]] = []
+
+    def of_type(self, kind: type[N]) -> list[N]:
+        """The nodes of one type, in tree order (``nodes`` is keyed by ``type(node)``)."""
+        return [n for n in self.nodes.get(kind, []) if isinstance(n, kind)]
 
     def span(self, node: cst.CSTNode) -> tuple[int, int]:
         p = self.pos[node]
@@ -176,9 +187,10 @@ class _Planner:
         if not elements or any(not self._blank(x) for x in range(e.start, e.end + 1)
                                if x not in covered):
             raise EditError(f"lines {e.start}-{e.end} are not whole statements or elements")
-        by_parent: dict[int, tuple[cst.CSTNode, list[cst.CSTNode]]] = {}
+        by_parent: dict[int, tuple[Collection, list[cst.CSTNode]]] = {}
         for el in elements:
             owner = self.parent[el]
+            assert isinstance(owner, Collection)  # what LibCST puts elements in
             by_parent.setdefault(id(owner), (owner, []))[1].append(el)
         for owner, els in by_parent.values():
             self._drop_elements(owner, els)
@@ -192,7 +204,7 @@ class _Planner:
                 return True
         return False
 
-    def _drop_elements(self, owner: cst.CSTNode, els: list[cst.CSTNode]) -> None:
+    def _drop_elements(self, owner: Collection, els: list[cst.CSTNode]) -> None:
         """Drop elements of one collection; edits of other elements of it accumulate
         (several dropped choices in one list are the normal case)."""
         index = {i for i, el in enumerate(owner.elements) if any(el is x for x in els)}
@@ -205,11 +217,11 @@ class _Planner:
         self.replace_expr[id(owner)] = (owner, fix)
 
     def _import_names(self, e: PyEdit) -> None:
-        found = [n for n in self.nodes.get(cst.ImportFrom, [])
+        found = [n for n in self.of_type(cst.ImportFrom)
                  if self.span(n)[0] >= e.start and self.span(n)[1] <= e.end]
-        if len(found) != 1 or isinstance(found[0].names, cst.ImportStar):
+        node = found[0] if len(found) == 1 else None
+        if node is None or isinstance(node.names, cst.ImportStar):
             raise EditError(f"lines {e.start}-{e.end}: no single `from ... import` found")
-        node = found[0]
         aliases = list(node.names)
         bound = [a.evaluated_alias or a.evaluated_name for a in aliases]
         missing = [n for n in e.names if n not in bound]
@@ -229,10 +241,11 @@ class _Planner:
     def _elements(self, group: list[PyEdit]) -> None:
         line = group[0].start
         wanted = {n for e in group for n in e.names}
-        hits: dict[int, tuple[cst.CSTNode, list[cst.CSTNode]]] = {}
+        hits: dict[int, tuple[Collection, list[cst.CSTNode]]] = {}
         found: set[str] = set()
-        for t in (cst.List, cst.Tuple, cst.Set, cst.Dict):
-            for coll in self.nodes.get(t, []):
+        kinds: tuple[type[Collection], ...] = (cst.List, cst.Tuple, cst.Set, cst.Dict)
+        for t in kinds:
+            for coll in self.of_type(t):
                 for el in coll.elements:
                     value = getattr(el, "key", None) or getattr(el, "value", None)
                     if value is None or self.pos[el].start.line != line:
@@ -274,7 +287,7 @@ class _Planner:
 
     def _ifexp(self, e: PyEdit) -> None:
         stmt = e.statement or (e.start, e.end)
-        cands = [n for n in self.nodes.get(cst.IfExp, [])
+        cands = [n for n in self.of_type(cst.IfExp)
                  if stmt[0] <= self.span(n)[0] and self.span(n)[1] <= stmt[1]]
         match = re.search(r"\.\.\. if (.*) else \.\.\.: folds to (True|False)", e.reason)
         if len(cands) > 1 and match:
@@ -465,7 +478,7 @@ def _if_clauses(node: Any) -> list[Any]:
 
 
 def fold_if(node: cst.If, span: Callable[[Any], Span], dead: list[Span],
-            rewrites: set[str], covers: Callable[[Span, Span], bool] | None = None) -> StmtFix:
+            rewrites: set[Rewrite], covers: Callable[[Span, Span], bool] | None = None) -> StmtFix:
     """The rewrite of an if-chain whose clauses inside ``dead`` go: the first live ``elif``
     becomes ``if``; a sole live ``else`` (or the head, for ``unwrap_if``) is unwrapped.
     ``covers(outer, inner)``: whether a dead range holds a clause (default: plain nesting)."""
@@ -499,7 +512,7 @@ def fold_if(node: cst.If, span: Callable[[Any], Span], dead: list[Span],
 
 
 def fold_try(node: cst.Try, span: Callable[[Any], Span], dead: list[Span],
-             rewrites: set[str], keep: tuple[int, int] | None,
+             rewrites: set[Rewrite], keep: tuple[int, int] | None,
              same_end: Callable[[int, int], bool] | None = None) -> StmtFix:
     """``try_unwrap``: the body of the except clause ending at ``keep`` replaces the try.
     ``same_end(a, b)``: whether two end lines end the same code (default: equal)."""

@@ -10,7 +10,7 @@ text once and maps every key path -- ``("features", "fa3", "paths")``, ``("regis
 from __future__ import annotations
 
 import bisect
-from typing import Any
+from typing import Any, TypeVar
 
 from analyzer.config.types import (
     REGISTRY_KINDS,
@@ -28,6 +28,7 @@ from analyzer.config.types import (
 from analyzer.errors import suggest
 
 Path_ = tuple[str | int, ...]
+T = TypeVar("T")
 
 _BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
@@ -61,7 +62,8 @@ class Locator:
             self._record((*prefix, *keys[:end]), pos)
 
     def _scan(self) -> None:
-        text, pos, prefix = self.text, 0, ()
+        text, pos = self.text, 0
+        prefix: Path_ = ()
         while pos < len(text):
             pos = self._skip(pos, newlines=True)
             if pos >= len(text):
@@ -239,10 +241,11 @@ class _Builder:
                 raise self.error((*path, key), f"unknown key {key!r}{where}{suggest(key, allowed)}"
                                                f"; allowed: {', '.join(allowed)}")
 
-    def expect(self, value: object, types: tuple[type, ...], path: Path_, what: str) -> None:
-        ok = isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
-        if not ok:
-            raise self.error(path, f"{_label(path)} must be {what}, got {_type_name(value)}")
+    def expect(self, value: object, types: tuple[type[T], ...], path: Path_, what: str) -> T:
+        """``value``, if it is one of ``types`` (a boolean only if ``bool`` is listed)."""
+        if isinstance(value, types) and not (isinstance(value, bool) and bool not in types):
+            return value
+        raise self.error(path, f"{_label(path)} must be {what}, got {_type_name(value)}")
 
     def string(self, table: dict[str, Any], key: str, path: Path_, required: bool = False,
                default: str = "") -> str:
@@ -250,10 +253,10 @@ class _Builder:
             if required:
                 raise self.error(path, f"{_label(path)} needs {key!r}")
             return default
-        self.expect(table[key], (str,), (*path, key), "a string")
-        if required and not table[key].strip():
+        value = self.expect(table[key], (str,), (*path, key), "a string")
+        if required and not value.strip():
             raise self.error((*path, key), f"{_label((*path, key))} must not be empty")
-        return table[key]
+        return value
 
     def strings(self, table: dict[str, Any], key: str, path: Path_) -> tuple[str, ...]:
         value = table.get(key, [])
@@ -265,20 +268,17 @@ class _Builder:
         return tuple(value)
 
     def table(self, table: dict[str, Any], key: str, path: Path_) -> dict[str, Any]:
-        value = table.get(key, {})
-        self.expect(value, (dict,), (*path, key), "a table")
-        return value
+        return self.expect(table.get(key, {}), (dict,), (*path, key), "a table")
 
     def tables(self, table: dict[str, Any], key: str, path: Path_) -> list[dict[str, Any]]:
-        value = table.get(key, [])
-        self.expect(value, (list,), (*path, key), "an array of tables ([[" + key + "]])")
+        value = self.expect(table.get(key, []), (list,), (*path, key),
+                            "an array of tables ([[" + key + "]])")
         for i, item in enumerate(value):
             self.expect(item, (dict,), (*path, key, i), "a table")
         return value
 
     def integer(self, table: dict[str, Any], key: str, path: Path_, default: int) -> int:
-        value = table.get(key, default)
-        self.expect(value, (int,), (*path, key), "an integer")
+        value = self.expect(table.get(key, default), (int,), (*path, key), "an integer")
         if value < 0:
             raise self.error((*path, key), f"{_label((*path, key))} must be >= 0, got {value}")
         return value

@@ -33,6 +33,7 @@ from fnmatch import fnmatchcase
 
 from analyzer.decide.guards_eval import UNKNOWN, Evaluator, GuardContext, truth
 from analyzer.extract.python import Branch, Clause, Cond, ImportFact, PythonFacts
+from analyzer.model import FoldRewrite
 from analyzer.resolve.python import ModuleIndex
 
 __all__ = ["DeadRegion", "GuardContext", "arm_region", "evaluate", "fold_all", "fold_module",
@@ -46,8 +47,7 @@ class DeadRegion:
     start_line: int  # 1-based inclusive lines no edges come from
     end_line: int
     reason: str  # e.g. "if _is_npu: folds to False (pkg.utils.is_npu = False)"
-    rewrite: str  # delete | delete_clause | promote_elif | unwrap_else | unwrap_if | ifexp
-    #               | try_unwrap
+    rewrite: FoldRewrite
     statement: tuple[int, int]  # the whole if/try statement (or conditional expression)
     keep: tuple[int, int] | None  # the surviving body's lines when the rewrite keeps one
     scope: str
@@ -134,7 +134,7 @@ def _fold_if(module: str, b: Branch, ev: Evaluator, ctx: GuardContext
     stmt = (b.start_line, b.end_line)
     out: list[tuple[DeadRegion, tuple[int, int]]] = []
 
-    def add(first: int, last: int, start: int, end: int, rewrite: str,
+    def add(first: int, last: int, start: int, end: int, rewrite: FoldRewrite,
             keep: tuple[int, int] | None) -> None:
         reason = "; ".join(dict.fromkeys(w for w in why[first:last + 1] if w))
         out.append((DeadRegion(start, end, reason, rewrite, stmt, keep, b.scope),

@@ -14,6 +14,7 @@ calls nobody declared, bare references to functions) is unknown, which keeps cod
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
@@ -60,7 +61,7 @@ class GuardContext:
     blocks are reported as dead only when this is set (they feed type checkers).
     """
 
-    constants: dict[str, object]
+    constants: Mapping[str, object]
     domains: tuple[tuple[str, frozenset[str]], ...] = ()
     dead_imports: frozenset[str] = frozenset()
     fold_type_checking: bool = False

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from analyzer.decide.profile_facts import ProfileUse
+from analyzer.extract.python_literals import LiteralEntry
 from analyzer.model import Deletion, FileInfo
 from analyzer.resolve.python import ModuleIndex
 
@@ -47,8 +48,10 @@ def decide_registries(use: ProfileUse, index: ModuleIndex, files: dict[str, File
         if reg.kind in ("dict", "choices", "enum"):
             module, _, name = reg.target.rpartition(".")
             mod = index.modules.get(module)
+            if mod is None:
+                continue
             literal = next((lit for lit in getattr(mod.facts, "literals", ()) if lit.name == name),
-                           None) if mod else None
+                           None)
             if literal is None:
                 continue
             for entry in literal.entries:
@@ -70,7 +73,7 @@ def decide_registries(use: ProfileUse, index: ModuleIndex, files: dict[str, File
     return out
 
 
-def _entry_key(kind: str, entry, owner: dict[str, str]) -> str | None:
+def _entry_key(kind: str, entry: LiteralEntry, owner: dict[str, str]) -> str | None:
     if kind == "enum":
         for candidate in (entry.key, entry.value, (entry.key or "").lower()):
             if candidate in owner:

@@ -49,7 +49,7 @@ from typing import Any
 
 from analyzer.discover.gitignore import PatternList, is_ignored, parse_lines
 from analyzer.errors import InputError
-from analyzer.model import ParseProblem, SourceFile
+from analyzer.model import Language, ParseProblem, SourceFile
 
 __all__ = ["DEFAULT_EXCLUDES", "Discovery", "DiscoveryError", "discover", "language_of",
            "module_name"]
@@ -77,7 +77,7 @@ class Discovery:
     problems: tuple[ParseProblem, ...]  # symlink loops, unreadable dirs/files, ... (line=0)
 
 
-def language_of(path: str) -> str | None:
+def language_of(path: str) -> Language | None:
     """``"python"`` for ``.py``, ``"cuda"`` for CUDA/C/C++ sources and headers, ``"cmake"``."""
     name = posixpath.basename(path)
     if name == "CMakeLists.txt":
@@ -124,7 +124,7 @@ def _parent(rel: str) -> str:
 
 def _join(base: str, rel: str) -> str | None:
     """``base``/``rel`` normalised; ``None`` if it escapes the scanned root or is absolute."""
-    if not isinstance(rel, str) or posixpath.isabs(rel):
+    if posixpath.isabs(rel):
         return None
     joined = posixpath.normpath(posixpath.join(base, rel) if base else rel)
     if joined == ".":

@@ -17,6 +17,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from analyzer.model import Language
 from analyzer.util.cache_files import read_checked, write_checked
 from analyzer.util.fingerprint import tool_fingerprint
 
@@ -32,7 +33,7 @@ class FactsCache:
         self.hits = 0
         self.misses = 0
 
-    def _path(self, path: str, content_hash: str, language: str) -> Path:
+    def _path(self, path: str, content_hash: str, language: Language) -> Path:
         key = hashlib.sha256(f"{language}:{path}:{content_hash}".encode()).hexdigest()
         return self.dir / key[:2] / key[2:]
 
@@ -45,7 +46,7 @@ class FactsCache:
         for other in others:
             shutil.rmtree(other, ignore_errors=True)
 
-    def get(self, file: str, content_hash: str, language: str) -> Any | None:
+    def get(self, file: str, content_hash: str, language: Language) -> Any | None:
         payload = read_checked(self._path(file, content_hash, language))
         facts = None
         if payload is not None:
@@ -59,11 +60,11 @@ class FactsCache:
         self.hits += 1
         return facts
 
-    def put(self, file: str, content_hash: str, language: str, facts: Any) -> None:
+    def put(self, file: str, content_hash: str, language: Language, facts: Any) -> None:
         self.put_payload(file, content_hash, language,
                          pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL))
 
-    def put_payload(self, file: str, content_hash: str, language: str, payload: bytes) -> None:
+    def put_payload(self, file: str, content_hash: str, language: Language, payload: bytes) -> None:
         """Store already pickled facts (extraction workers pickle once, for this and for
         sending the facts back)."""
         write_checked(self._path(file, content_hash, language), payload)

@@ -271,13 +271,15 @@ class _Extractor:
         calls: dict[int, tuple[str, str, list[list[_Tok]]]] = {}  # offset -> receiver, method, args
         for node in self.caps.get("call", []):
             fn = node.child_by_field_name("function")
-            args = node.child_by_field_name("arguments")
-            if fn is None or args is None:
+            arg_list = node.child_by_field_name("arguments")
+            if fn is None or arg_list is None:
                 continue
-            recv = fn.child_by_field_name("argument")
-            method = fn.child_by_field_name("field")
-            toks = _tokens(self._latin(args.start_byte, args.end_byte), args.start_byte)
-            calls[node.start_byte] = (tsu.text(recv), tsu.text(method), _split_args(toks[1:-1]))
+            recv_node = fn.child_by_field_name("argument")
+            method_node = fn.child_by_field_name("field")
+            toks = _tokens(self._latin(arg_list.start_byte, arg_list.end_byte),
+                           arg_list.start_byte)
+            calls[node.start_byte] = (tsu.text(recv_node), tsu.text(method_node),
+                                      _split_args(toks[1:-1]))
         for offset, recv, method, args in _scan_calls(self.tokens):
             calls.setdefault(offset, (recv, method, args))
         ops: list[OpRegistration] = []
@@ -493,7 +495,7 @@ def _callable_arg(group: list[_Tok]) -> tuple[str | None, str | None]:
 
 
 # -- tree helpers --------------------------------------------------------------------------------
-def _function_declarator(node: ts.Node) -> ts.Node | None:
+def _function_declarator(node: ts.Node | None) -> ts.Node | None:
     while node is not None:
         if node.type == "function_declarator":
             return node

@@ -26,13 +26,11 @@ import tree_sitter as ts
 
 from analyzer.extract import python_literals
 from analyzer.extract import treesitter as tsu
-from analyzer.extract.python_branches import (  # noqa: F401  (re-exported fact types)
-    Branch,
-    BranchCollector,
-    Clause,
-    Cond,
-    ModuleAssign,
-)
+from analyzer.extract.python_branches import Branch as Branch  # re-exported: X as X
+from analyzer.extract.python_branches import BranchCollector
+from analyzer.extract.python_branches import Clause as Clause
+from analyzer.extract.python_branches import Cond as Cond
+from analyzer.extract.python_branches import ModuleAssign as ModuleAssign
 from analyzer.extract.python_literals import CallFact, Literal
 from analyzer.extract.python_nodes import (
     _catches_import_error,

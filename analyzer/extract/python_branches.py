@@ -113,11 +113,11 @@ class BranchCollector:
         for node in caps.get("branch.ifexp", []):
             arms = [c for c in node.named_children if c.type != "comment"]
             if len(arms) == 3:
-                body, cond, other = arms
-                arm = _clause("if", _cond(cond), body, body, body)
+                then, cond, other = arms
+                arm = _clause("if", _cond(cond), then, then, then)
                 alt = _clause("else", None, other, other, other)
                 out.append(self._branch(node, "ifexp", [
-                    replace(arm, own_lines=self._owns_lines(body)),
+                    replace(arm, own_lines=self._owns_lines(then)),
                     replace(alt, own_lines=self._owns_lines(other))]))
         for node in caps.get("branch.try", []):
             excepts = [c for c in node.named_children if c.type == "except_clause"]
@@ -173,7 +173,8 @@ class BranchCollector:
         for stmt in self.root.named_children:
             if stmt.type != "expression_statement" or len(stmt.named_children) != 1:
                 continue
-            expr, names = stmt.named_children[0], []
+            expr = stmt.named_children[0]
+            names: list[str] = []
             while expr.type == "assignment":
                 left, right = expr.child_by_field_name("left"), expr.child_by_field_name("right")
                 if left is None or right is None or left.type != "identifier":

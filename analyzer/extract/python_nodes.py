@@ -6,6 +6,8 @@ contents (f-strings and byte strings give None).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import tree_sitter as ts
 
 from analyzer.extract import treesitter as tsu
@@ -52,7 +54,7 @@ def _chain(node: ts.Node) -> str | None:
     return None
 
 
-def _walk(node: ts.Node):
+def _walk(node: ts.Node) -> Iterator[ts.Node]:
     stack = [node]
     while stack:
         n = stack.pop()

@@ -15,24 +15,24 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, assert_never
 
 from analyzer.extract.cache import FactsCache
-from analyzer.model import ParseProblem, SourceFile
+from analyzer.model import Language, ParseProblem, SourceFile
 from analyzer.util.gc_pause import gc_paused
 
 
 @dataclass(frozen=True)
 class ExtractedFile:
     path: str
-    language: str
+    language: Language
     sha256: str
     lines: int
     facts: Any  # PythonFacts | CudaFacts | CmakeFacts | None when unreadable
     problems: tuple[ParseProblem, ...]
 
 
-def _extractor(language: str):
+def _extractor(language: Language) -> Callable[[str, bytes], object]:
     if language == "python":
         from analyzer.extract import python
         return python.extract
@@ -42,14 +42,14 @@ def _extractor(language: str):
     if language == "cmake":
         from analyzer.extract import cmake
         return cmake.extract
-    raise ValueError(language)
+    assert_never(language)
 
 
 def count_lines(data: bytes) -> int:
     return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
 
 
-def extract_bytes(path: str, language: str, data: bytes) -> Any:
+def extract_bytes(path: str, language: Language, data: bytes) -> Any:
     """Facts of one file's bytes; an extractor bug becomes a problem, never an exception."""
     try:
         return _extractor(language)(path, data)
@@ -57,7 +57,7 @@ def extract_bytes(path: str, language: str, data: bytes) -> Any:
         return ParseProblem(path, 0, "extractor-error", f"{type(exc).__name__}: {exc}")
 
 
-def _extract_batch(batch: list[tuple[str, str, str, bytes]],
+def _extract_batch(batch: list[tuple[str, Language, str, bytes]],
                    cache_dir: Path | None) -> list[bytes | ParseProblem]:
     """Worker side: extract, pickle the facts once, store them in the cache from here, and
     send the same bytes back (the main process only unpickles)."""
@@ -76,7 +76,7 @@ def _extract_batch(batch: list[tuple[str, str, str, bytes]],
     return out
 
 
-def _extract_local(batch: list[tuple[str, str, str, bytes]],
+def _extract_local(batch: list[tuple[str, Language, str, bytes]],
                    cache: FactsCache | None) -> list[Any]:
     out = []
     for path, language, digest, data in batch:

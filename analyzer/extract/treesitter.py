@@ -7,38 +7,43 @@ source checkout they are read from the top-level ``queries/`` folder.
 from __future__ import annotations
 
 from functools import cache
+from typing import assert_never
 
 import tree_sitter as ts
 
-from analyzer.model import ParseProblem
+from analyzer.model import Language, ParseProblem
 from analyzer.util.data import data_dir
 
 
-def _grammar(language: str) -> object:
+def _grammar(language: Language) -> object:
     if language == "python":
-        import tree_sitter_python as mod
-    elif language == "cuda":
-        import tree_sitter_cuda as mod
-    elif language == "cmake":
-        import tree_sitter_cmake as mod
-    else:  # pragma: no cover - programming error
-        raise ValueError(f"no grammar for {language!r}")
-    return mod.language()
+        import tree_sitter_python
+
+        return tree_sitter_python.language()
+    if language == "cuda":
+        import tree_sitter_cuda
+
+        return tree_sitter_cuda.language()
+    if language == "cmake":
+        import tree_sitter_cmake
+
+        return tree_sitter_cmake.language()
+    assert_never(language)
 
 
 @cache
-def language(name: str) -> ts.Language:
+def language(name: Language) -> ts.Language:
     """The tree-sitter ``Language`` for ``python``, ``cuda`` or ``cmake``."""
     return ts.Language(_grammar(name))
 
 
-def parser(name: str) -> ts.Parser:
+def parser(name: Language) -> ts.Parser:
     """A fresh parser (parsers are cheap; not shared across threads)."""
     return ts.Parser(language(name))
 
 
 @cache
-def query(language_name: str, file_stem: str | None = None) -> ts.Query:
+def query(language_name: Language, file_stem: str | None = None) -> ts.Query:
     """Compile ``queries/<file_stem or language_name>.scm`` for the language."""
     text = (data_dir("queries") / f"{file_stem or language_name}.scm").read_text("utf-8")
     return ts.Query(language(language_name), text)
@@ -81,7 +86,7 @@ def error_lines(root: ts.Node, limit: int = 20) -> list[tuple[int, str]]:
     return sorted(out)
 
 
-def parse_source(path: str, data: bytes, language_name: str
+def parse_source(path: str, data: bytes, language_name: Language
                  ) -> tuple[ts.Node | None, bytes, list[ParseProblem]]:
     """The common start of every extractor: refuse binary files, decode invalid UTF-8
     leniently, parse, and list syntax errors. Returns (root or None if binary, the bytes that

@@ -50,11 +50,19 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-import networkx as nx
-
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.extract.cuda import CudaFacts, MacroDefine, OpRegistration
-from analyzer.nodes import cmake_node, fetch_node, file_node, module_node, op_node, target_node
+from analyzer.nodes import (
+    Graph,
+    NativeEdgeKind,
+    add_edge,
+    cmake_node,
+    fetch_node,
+    file_node,
+    module_node,
+    op_node,
+    target_node,
+)
 from analyzer.resolve.cmake_model import CMakeProject, CMakeTarget
 from analyzer.resolve.python import ModuleIndex, PyModule
 
@@ -202,7 +210,7 @@ def torch_ops_reads(mod: PyModule) -> list[tuple[str | None, str | None, str, in
     return out
 
 
-def add_native_graph(graph: nx.DiGraph, index: ModuleIndex, facts: dict[str, CudaFacts],
+def add_native_graph(graph: Graph, index: ModuleIndex, facts: dict[str, CudaFacts],
                      project: CMakeProject, cmake: dict[str, CmakeFacts],
                      lines: dict[str, int]) -> NativeIndex:
     native = NativeIndex(facts, project, cmake=cmake)
@@ -238,12 +246,12 @@ def add_native_graph(graph: nx.DiGraph, index: ModuleIndex, facts: dict[str, Cud
     return native
 
 
-def _edge(graph: nx.DiGraph, u: str, v: str, kind: str, file: str, line: int) -> None:
+def _edge(graph: Graph, u: str, v: str, kind: NativeEdgeKind, file: str, line: int) -> None:
     if u != v and u in graph and v in graph and not graph.has_edge(u, v):
-        graph.add_edge(u, v, kind=kind, file=file, line=line)
+        add_edge(graph, u, v, kind, file, line)
 
 
-def _add_ops(graph: nx.DiGraph, native: NativeIndex, index: ModuleIndex) -> None:
+def _add_ops(graph: Graph, native: NativeIndex, index: ModuleIndex) -> None:
     macros, wrappers = build_macros(native.facts, native.cmake)
     py_namespaces = python_namespaces(index)
     definitions: dict[str, list[str]] = {}
@@ -282,7 +290,7 @@ def _add_ops(graph: nx.DiGraph, native: NativeIndex, index: ModuleIndex) -> None
                         native.kernels.add(def_path)
 
 
-def _add_target_edges(graph: nx.DiGraph, native: NativeIndex, t: CMakeTarget) -> None:
+def _add_target_edges(graph: Graph, native: NativeIndex, t: CMakeTarget) -> None:
     me = target_node(t.name)
     _edge(graph, me, cmake_node(t.file), "defined_in", t.file, t.start_line)
     for name in t.fetches:
@@ -296,7 +304,7 @@ def _add_target_edges(graph: nx.DiGraph, native: NativeIndex, t: CMakeTarget) ->
             _edge(graph, me, src, "compiles", s.file, s.line)
 
 
-def _add_target_links(graph: nx.DiGraph, project: CMakeProject) -> None:
+def _add_target_links(graph: Graph, project: CMakeProject) -> None:
     names = {t.name for t in project.targets}
     available = [f for f in project.fetches if f.make_available]
     by_site: dict[tuple[str, int], list[CMakeTarget]] = {}
@@ -339,7 +347,7 @@ def python_imports(index: ModuleIndex) -> set[str]:
     return out
 
 
-def _keep_unknown_targets(graph: nx.DiGraph, native: NativeIndex, imported: set[str]) -> None:
+def _keep_unknown_targets(graph: Graph, native: NativeIndex, imported: set[str]) -> None:
     """Targets nothing is shown to load are kept whole (sources and their ops); so are targets
     created by a function call that cannot be removed alone."""
     project = native.project
@@ -351,8 +359,10 @@ def _keep_unknown_targets(graph: nx.DiGraph, native: NativeIndex, imported: set[
     while stack:  # a call's targets share their fate: one known loader covers all
         node = target_node(stack.pop())
         for v in graph.successors(node):
-            other = graph.nodes[v].get("name")
-            if graph.edges[node, v]["kind"] == "same_call" and other not in known:
+            if graph.edges[node, v]["kind"] != "same_call":
+                continue
+            other: str = graph.nodes[v]["name"]  # a target, as every same_call end is
+            if other not in known:
                 known.add(other)
                 stack.append(other)
     for name, defs in sorted(groups.items()):
@@ -380,7 +390,7 @@ def _keep_unknown_targets(graph: nx.DiGraph, native: NativeIndex, imported: set[
                                   "ops"})
 
 
-def _loader_known(graph: nx.DiGraph, name: str, imported: set[str]) -> bool:
+def _loader_known(graph: Graph, name: str, imported: set[str]) -> bool:
     """Python imports the module (or the build-created package) it is installed as, or
     another target links or depends on it."""
     node = target_node(name)
@@ -397,7 +407,7 @@ def _loader_known(graph: nx.DiGraph, name: str, imported: set[str]) -> bool:
     return False
 
 
-def _add_includes(graph: nx.DiGraph, native: NativeIndex) -> None:
+def _add_includes(graph: Graph, native: NativeIndex) -> None:
     include_dirs: list[str] = []
     for t in native.project.targets:
         include_dirs.extend(d for d in t.include_dirs if not d.startswith(("@", "$")))
@@ -413,7 +423,7 @@ def _add_includes(graph: nx.DiGraph, native: NativeIndex) -> None:
                 _edge(graph, file_node(path), file_node(hit), "includes", path, inc.line)
 
 
-def _add_cmake_includes(graph: nx.DiGraph, project: CMakeProject) -> None:
+def _add_cmake_includes(graph: Graph, project: CMakeProject) -> None:
     declaring = {t.file for t in project.targets} | {f.file for f in project.fetches}
     for inc in project.includes:
         if inc.to_file and inc.to_file not in declaring:
@@ -421,7 +431,7 @@ def _add_cmake_includes(graph: nx.DiGraph, project: CMakeProject) -> None:
                   inc.from_file, inc.line)
 
 
-def _add_installed_packages(graph: nx.DiGraph, index: ModuleIndex, project: CMakeProject,
+def _add_installed_packages(graph: Graph, index: ModuleIndex, project: CMakeProject,
                             cmake: dict[str, CmakeFacts]) -> None:
     providers: dict[str, list[tuple[str, str, int]]] = {}  # package -> (node, file, line)
     for t in project.targets:
@@ -449,7 +459,7 @@ def _add_installed_packages(graph: nx.DiGraph, index: ModuleIndex, project: CMak
             _edge(graph, src, node, "installed_by", file, line)
 
 
-def _add_python_ops(graph: nx.DiGraph, index: ModuleIndex, native: NativeIndex) -> None:
+def _add_python_ops(graph: Graph, index: ModuleIndex, native: NativeIndex) -> None:
     by_namespace: dict[str, list[str]] = {}
     for node, data in graph.nodes(data=True):
         if data.get("kind") == "op" and data.get("resolved"):

@@ -11,16 +11,14 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    import networkx as nx
-
+from analyzer.nodes import Graph
 
 FORMATS = ("dot", "graphml", "json", "mermaid")
 
 
-def export_graph(graph: nx.DiGraph, fmt: str) -> str:
+def export_graph(graph: Graph, fmt: str) -> str:
     if fmt == "dot":
         return to_dot(graph)
     if fmt == "graphml":
@@ -32,7 +30,7 @@ def export_graph(graph: nx.DiGraph, fmt: str) -> str:
     raise ValueError(f"unknown graph format {fmt!r}; one of {', '.join(FORMATS)}")
 
 
-def live_subgraph(graph: nx.DiGraph, live: Iterable[str]) -> nx.DiGraph:
+def live_subgraph(graph: Graph, live: Iterable[str]) -> Graph:
     """The graph restricted to the given (live) nodes, as a copy."""
     return graph.subgraph(n for n in live if n in graph).copy()
 
@@ -64,7 +62,7 @@ def _dot_attr_list(attrs: dict[str, Any]) -> str:
     return f" [{body}]"
 
 
-def to_dot(graph: nx.DiGraph) -> str:
+def to_dot(graph: Graph) -> str:
     lines = ["digraph depgraph {", "  rankdir=LR;"]
     for node, data in graph.nodes(data=True):
         lines.append(f"  {_dot_quote(node)}{_dot_attr_list(_attrs(data))};")
@@ -75,12 +73,12 @@ def to_dot(graph: nx.DiGraph) -> str:
 
 
 # -- GraphML / JSON ----------------------------------------------------------------------------
-def _clean_copy(graph: nx.DiGraph) -> nx.DiGraph:
+def _clean_copy(graph: Graph) -> Graph:
     """Same nodes and edges, attributes reduced to scalars, no graph-level attributes.
     A key whose values mix types (across nodes or edges) is written as text throughout."""
     import networkx as nx
 
-    out = nx.DiGraph()
+    out: Graph = nx.DiGraph()
     node_attrs = {n: _attrs(d) for n, d in graph.nodes(data=True)}
     edge_attrs = {(u, v): _attrs(d) for u, v, d in graph.edges(data=True)}
     _unify_types(node_attrs.values())
@@ -102,13 +100,13 @@ def _unify_types(records: Iterable[dict[str, Any]]) -> None:
             r[k] = str(r[k])
 
 
-def to_graphml(graph: nx.DiGraph) -> str:
+def to_graphml(graph: Graph) -> str:
     import networkx as nx
 
     return "\n".join(nx.generate_graphml(_clean_copy(graph))) + "\n"
 
 
-def to_json(graph: nx.DiGraph) -> str:
+def to_json(graph: Graph) -> str:
     import networkx as nx
 
     data = nx.node_link_data(_clean_copy(graph), edges="edges")
@@ -127,7 +125,7 @@ def _mermaid_class(kind: object) -> str:
     return re.sub(r"[^A-Za-z0-9_]", "_", str(kind or "node"))
 
 
-def to_mermaid(graph: nx.DiGraph) -> str:
+def to_mermaid(graph: Graph) -> str:
     """``graph LR``: one ``nK["id (kind)"]`` line per node, one ``-->`` line per edge labelled
     with the edge kind and its file:line, and a class per node kind."""
     ids = {node: f"n{i}" for i, node in enumerate(graph.nodes)}

@@ -8,7 +8,7 @@ atomically and lets :mod:`analyzer.pipeline.result_cache` keep them for an uncha
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from analyzer.pipeline.scan import ScanResult
@@ -19,7 +19,8 @@ FILE_NAMES = {"json": "manifest.json", "html": "report.html", "md": "summary.md"
               "sarif": "depgraph.sarif"}
 
 
-def render(result: ScanResult, fmt: str, baseline: dict | None = None) -> dict[str, bytes]:
+def render(result: ScanResult, fmt: str, baseline: dict[str, Any] | None = None
+           ) -> dict[str, bytes]:
     """File name -> bytes of one format (``md`` also writes one file per dropped feature);
     ``baseline``: the manifest's verify baseline (``analyzer.verify.baseline``)."""
     if fmt == "json":

@@ -22,20 +22,22 @@ from __future__ import annotations
 import ast
 import warnings
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from pyflakes import checker as pyflakes_checker
 from pyflakes import messages as pyflakes_messages
 
+from analyzer.analysis.liveness import Liveness
 from analyzer.decide.guards import DeadRegion, arm_region
 from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING
-from analyzer.model import Deletion, Plan, Ranges
+from analyzer.model import Deletion, DeletionKind, Plan, Ranges
 from analyzer.nodes import module_node
-from analyzer.resolve.python import ModuleIndex
+from analyzer.resolve.python import ModuleIndex, PyModule
 
 _UNDEFINED = (pyflakes_messages.UndefinedName, pyflakes_messages.UndefinedLocal,
               pyflakes_messages.UndefinedExport)
-_STATEMENT_EDITS = ("delete_range", "fold_branch")
+_STATEMENT_EDITS: tuple[DeletionKind, ...] = ("delete_range", "fold_branch")
 
 
 @dataclass(frozen=True)
@@ -168,8 +170,8 @@ def _undefined(tree: ast.Module, path: str, lines: dict[str, int] | None) -> Cou
     # break it, so the tree is freed at once (scans run with the cyclic collector paused)
     for scope in lint.deadScopes:  # scopes and their bindings point at each other
         scope.clear()
-    lint._nodeHandlers.clear()
-    lint._parents.clear()
+    lint._nodeHandlers.clear()  # type: ignore[attr-defined]  # private, not in types-pyflakes
+    lint._parents.clear()  # type: ignore[attr-defined]  # private, not in types-pyflakes
     lint.deadScopes.clear()
     out: Counter[str] = Counter()
     for m in found:
@@ -181,7 +183,7 @@ def _undefined(tree: ast.Module, path: str, lines: dict[str, int] | None) -> Cou
     return out
 
 
-def _top_level(body: list[ast.stmt]):
+def _top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
     """Statements of a block and of the if/try/with/for blocks in it, not of defs."""
     stack = list(body)
     while stack:
@@ -306,12 +308,14 @@ def _culprits(index: ModuleIndex, module: str, name: str,
     sim = file_sims.get(index.modules[module].path)
     if sim is None:
         return [None]
-    found = list(dict.fromkeys(sim.binders.get(name, ()))) or list(sim.edits)
+    found: list[Deletion | None] = list(dict.fromkeys(sim.binders.get(name, ()))) \
+        or list(sim.edits)
     return found or [None]
 
 
-def _import_conflicts(index: ModuleIndex, mod, gone: Ranges | None, deleted_modules: set[str],
-                      lost_names: dict[str, set[str]], file_sims: dict[str, FileSim],
+def _import_conflicts(index: ModuleIndex, mod: PyModule, gone: Ranges | None,
+                      deleted_modules: set[str], lost_names: dict[str, set[str]],
+                      file_sims: dict[str, FileSim],
                       dropped_names: dict[tuple[str, int | None], set[str]]
                       ) -> list[Conflict]:
     out: list[Conflict] = []
@@ -346,7 +350,7 @@ def _import_conflicts(index: ModuleIndex, mod, gone: Ranges | None, deleted_modu
     return out
 
 
-def _chain_conflicts(index: ModuleIndex, mod, gone: Ranges | None, watched: set[str],
+def _chain_conflicts(index: ModuleIndex, mod: PyModule, gone: Ranges | None, watched: set[str],
                      lost_names: dict[str, set[str]],
                      lost_attrs: dict[tuple[str, str], set[str]],
                      file_sims: dict[str, FileSim]) -> list[Conflict]:
@@ -378,7 +382,7 @@ def _chain_conflicts(index: ModuleIndex, mod, gone: Ranges | None, watched: set[
     return out
 
 
-def produced_keys(plan: Plan, index: ModuleIndex, live, dropped: frozenset[str]
+def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: frozenset[str]
                   ) -> tuple[dict[str, str], dict[str, list[DeadRegion]]]:
     """Dropped registry keys that live code still produces as a value (assigns, defaults,
     passes or returns ``"fa3"``): such a key may be selected at run time. Where the value is

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import dataclasses
 
-import networkx as nx
-
 from analyzer.analysis.features import feature_of_node
 from analyzer.config.globs import identifier_matches, path_matches
 from analyzer.config.types import Feature
 from analyzer.model import Deletion, Plan
+from analyzer.nodes import Graph
 
 
-def attribute_deletions(plan: Plan, graph: nx.DiGraph, features: list[Feature]) -> None:
+def attribute_deletions(plan: Plan, graph: Graph, features: list[Feature]) -> None:
     """Name the feature of every deletion whose file or symbol belongs to a dropped one."""
     if not features:
         return

@@ -34,16 +34,14 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-
-import networkx as nx
 
 from analyzer.analysis.liveness import Liveness, followed_view
 from analyzer.extract.cmake import CMakeCommand, CmakeFacts
 from analyzer.graph.native import NativeIndex, is_tu
 from analyzer.model import Deletion, FileInfo, Kept, Plan
-from analyzer.nodes import SUPER_ROOT, fetch_node, file_node, op_node, target_node
+from analyzer.nodes import SUPER_ROOT, Graph, fetch_node, file_node, op_node, target_node
 from analyzer.resolve.cmake_model import CMakeProject, FetchRepo
 
 VAR_REF = re.compile(r"\$\{([A-Za-z0-9_.+\-]+)\}")
@@ -99,7 +97,7 @@ class _Dead:
                      self.guarded)
 
 
-def in_ranges(ranges, line: int) -> bool:
+def in_ranges(ranges: Iterable[tuple[int, int]], line: int) -> bool:
     return any(s <= line <= e for s, e in ranges)
 
 
@@ -121,7 +119,7 @@ def function_bodies(cmds: list[CMakeCommand] | tuple[CMakeCommand, ...]) -> list
     return out
 
 
-def plan_native(graph: nx.DiGraph, live: Liveness, native: NativeIndex,
+def plan_native(graph: Graph, live: Liveness, native: NativeIndex,
                 cmake: dict[str, CmakeFacts], files: dict[str, FileInfo],
                 plan: Plan) -> NativeSummary:
     summary = NativeSummary()
@@ -196,7 +194,7 @@ def plan_native(graph: nx.DiGraph, live: Liveness, native: NativeIndex,
     return summary
 
 
-def keep_live(graph: nx.DiGraph, live: Liveness, roots: list[str]) -> None:
+def keep_live(graph: Graph, live: Liveness, roots: list[str]) -> None:
     """Add ``roots`` and everything they reach to ``live`` (one BFS over the followed edges;
     each new root's chain starts at itself). A no-op for roots already live."""
     view = followed_view(graph)
@@ -216,7 +214,7 @@ def keep_live(graph: nx.DiGraph, live: Liveness, roots: list[str]) -> None:
                 queue.append(v)
 
 
-def _dead_native_files(graph: nx.DiGraph, live: Liveness, native: NativeIndex,
+def _dead_native_files(graph: Graph, live: Liveness, native: NativeIndex,
                        keep: set[str]) -> set[str]:
     """Dead files the build knew: compiled by a target, or included only by files that are
     themselves deleted (fixpoint), ``keep`` excepted. Everything else that is not live is
@@ -443,7 +441,7 @@ def if_blocks(cmds: list[CMakeCommand]) -> list[tuple[CMakeCommand, CMakeCommand
 
 
 # -- CMake files and ranges --------------------------------------------------------------------
-def _dead_cmake_files(project, commands: dict[str, list[CMakeCommand]],
+def _dead_cmake_files(project: CMakeProject, commands: dict[str, list[CMakeCommand]],
                       dead: dict[str, set[int]], kill: Kill,
                       included_by: dict[tuple[str, int], str]) -> set[str]:
     """CMake files left with nothing live; ``included_by`` gets (file, line) of each
@@ -466,7 +464,7 @@ def _dead_cmake_files(project, commands: dict[str, list[CMakeCommand]],
     return out
 
 
-def _entry_lines(project, dead_files: set[str], path: str, cmds: list[CMakeCommand],
+def _entry_lines(project: CMakeProject, dead_files: set[str], path: str, cmds: list[CMakeCommand],
                  guarded: list[tuple[int, int]]) -> dict[int, str]:
     """Lines of ``path`` holding exactly one source entry, of a deleted file (never inside a
     function body)."""
@@ -508,7 +506,7 @@ def _emit_cmake_ranges(path: str, cmds: list[CMakeCommand], dead: set[int],
                                        category="cmake-block"))
 
 
-def _dead_registrations(graph: nx.DiGraph, live: Liveness, native: NativeIndex,
+def _dead_registrations(graph: Graph, live: Liveness, native: NativeIndex,
                         dead_files: set[str], files: dict[str, FileInfo], plan: Plan,
                         summary: NativeSummary) -> None:
     dead_ops: set[str] = set()

@@ -511,11 +511,11 @@ class _Evaluator(EvaluatorCore):
                 tuple(dict.fromkeys(self.depends.get(t.name, []))),
                 tuple(dict.fromkeys(variables)),
                 t.frame.function if t.frame is not None else None, call_site))
-        fetches = tuple(FetchRepo(f["name"], f["file"], f["start"], f["end"], f["url"],
-                                  tuple(f["ranges"]), f["available"], tuple(f["declares"]))
-                        for f in self.fetches.values())
+        repos = tuple(FetchRepo(f["name"], f["file"], f["start"], f["end"], f["url"],
+                                tuple(f["ranges"]), f["available"], tuple(f["declares"]))
+                      for f in self.fetches.values())
         unresolved = tuple(Unresolved(*key) for key in self.unresolved)
-        return CMakeProject(tuple(targets), fetches, tuple(self.options), tuple(self.includes),
+        return CMakeProject(tuple(targets), repos, tuple(self.options), tuple(self.includes),
                             unresolved, tuple(self.problems))
 
 def _url(items: list[str]) -> str | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from analyzer.extract.cmake import CMakeArg, CMakeCommand, CmakeFacts
 from analyzer.model import ParseProblem
@@ -118,6 +119,19 @@ def glob_regex(pattern: str, recurse: bool) -> re.Pattern[str]:
     return re.compile("^" + prefix + "(?:.*/)?" + tr(tail) + "$")
 
 
+class Fetch(TypedDict):
+    """A fetched repository while the evaluation runs (``FetchRepo`` once it is done)."""
+
+    name: str
+    file: str
+    start: int
+    end: int
+    url: str | None
+    ranges: list[LineRange]  # populate calls
+    declares: list[LineRange]  # further declarations
+    available: bool  # FetchContent_MakeAvailable
+
+
 class EvaluatorCore:
     """State and machinery shared by all command handlers."""
 
@@ -128,7 +142,7 @@ class EvaluatorCore:
         self.targets: list[Target] = []
         self.configs: dict[str, list[tuple[LineRange | None, list[str]]]] = {}
         self.installs: dict[str, str] = {}
-        self.fetches: dict[str, dict] = {}
+        self.fetches: dict[str, Fetch] = {}
         self.options: list[CMakeOption] = []
         self.includes: list[IncludeEdge] = []
         self.unresolved: dict[tuple[str, int, str, str], None] = {}

@@ -21,6 +21,7 @@ import fnmatch
 import re
 import typing
 from pathlib import Path
+from typing import Any
 
 from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, ImportFact
 from analyzer.graph.native import is_tu
@@ -41,7 +42,7 @@ _IN_TREE_VARS = ("${CMAKE_CURRENT_LIST_DIR}", "${CMAKE_CURRENT_SOURCE_DIR}",
 _SKIP_COMPILE = frozenset({"binary", "invalid-utf8", "unreadable", "symlink-loop"})
 
 
-def check_against_manifest(result: ScanResult, before: dict, root: Path
+def check_against_manifest(result: ScanResult, before: dict[str, Any], root: Path
                            ) -> list[VerifyProblem]:
     """What only a comparison with the original can tell: new undefined names, names and
     class attributes removed while still used, modules that now raise (``verify_python``);
@@ -158,10 +159,11 @@ def _provides(index: ModuleIndex, module: str, name: str, fact: ImportFact) -> b
     """``module.name`` exists: a submodule, definition or re-export. A package importing a
     name from itself (``from pkg import ext`` in ``pkg/__init__.py``) does not provide it."""
     target = index.modules.get(module)
-    own = target.bindings.get(name, []) if target is not None else []
-    if own and not index.is_module(f"{module}.{name}") and name not in target.defs \
-            and all(f is fact for f, _ in own):
-        return False
+    if target is not None:
+        own = target.bindings.get(name, [])
+        if own and not index.is_module(f"{module}.{name}") and name not in target.defs \
+                and all(f is fact for f, _ in own):
+            return False
     return index.resolve_attr(module, name).kind != "unresolved"
 
 

@@ -22,7 +22,8 @@ Nothing is imported or run: files are parsed with ``ast`` and read with pyflakes
 from __future__ import annotations
 
 import ast
-from typing import Any
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from analyzer.plan.check import (
     FileSim,
@@ -32,6 +33,10 @@ from analyzer.plan.check import (
     _module_names,
     _undefined,
 )
+from analyzer.verify.problem import VerifyProblem
+
+if TYPE_CHECKING:
+    from analyzer.pipeline.scan import ScanResult
 
 
 def _file_facts(source: bytes, path: str, dead: list[tuple[int, int]]
@@ -64,7 +69,8 @@ def python_baseline(sources: dict[str, bytes], edited: set[str],
     return out
 
 
-def _scopes(tree: ast.Module):
+def _scopes(tree: ast.Module
+            ) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
     """(qualified name, function node) of every function, methods as ``Class.method``."""
     stack: list[tuple[str, ast.AST]] = [("", tree)]
     while stack:
@@ -79,7 +85,7 @@ def _scopes(tree: ast.Module):
                 stack.append((prefix, child))
 
 
-def _own_nodes(func: ast.AST):
+def _own_nodes(func: ast.AST) -> Iterator[ast.AST]:
     """Nodes of a function's own scope (not of nested functions, classes or lambdas)."""
     stack = list(ast.iter_child_nodes(func))
     while stack:
@@ -122,10 +128,8 @@ def _live_bindings(tree: ast.Module, dead: list[tuple[int, int]]) -> dict[str, d
     return out
 
 
-def check_python(result, baseline: dict[str, Any]) -> list:
+def check_python(result: ScanResult, baseline: dict[str, Any]) -> list[VerifyProblem]:
     """Problems of the pruned tree's edited files against ``baseline``."""
-    from analyzer.verify.problem import VerifyProblem
-
     problems: list[VerifyProblem] = []
     lost_names: dict[str, set[str]] = {}
     lost_attrs: dict[tuple[str, str], set[str]] = {}
@@ -174,11 +178,10 @@ def check_python(result, baseline: dict[str, Any]) -> list:
     return problems
 
 
-def _unbound(path: str, tree: ast.Module, expected: dict[str, dict[str, int]]) -> list:
+def _unbound(path: str, tree: ast.Module, expected: dict[str, dict[str, int]]
+             ) -> list[VerifyProblem]:
     """A function still reading a name that lost a binding the original ran: on some path
     the name may now be unbound (an import removed from one branch of a live function)."""
-    from analyzer.verify.problem import VerifyProblem
-
     out: list[VerifyProblem] = []
     for name, func in _scopes(tree):
         want = expected.get(name)
