@@ -11,6 +11,7 @@ import networkx as nx
 
 from analyzer.analysis.features import FeatureReport
 from analyzer.analysis.liveness import Liveness
+from analyzer.nodes import Graph
 
 
 @dataclass(frozen=True)
@@ -21,7 +22,7 @@ class FeatureColumns:
     outside: frozenset[str]
 
 
-def feature_columns(graph: nx.DiGraph, live: Liveness, feature: FeatureReport
+def feature_columns(graph: Graph, live: Liveness, feature: FeatureReport
                     ) -> FeatureColumns:
     items = {i.node: i for i in feature.items}
     touched: set[str] = set()
