@@ -41,3 +41,19 @@ def run_apply(*args: str | Path) -> tuple[int, str, str]:
     cli.add_command(apply_command, "apply")
     res = CliRunner().invoke(cli, ["apply", *map(str, args)])
     return res.exit_code, res.stdout, res.stderr
+
+
+def module_index(base: Path, files: dict[str, str]):
+    """Write ``files`` under ``base``, extract every ``.py`` file and index it as a module of
+    the tree (``pkg/a.py`` -> ``pkg.a``, ``pkg/__init__.py`` -> ``pkg``): a ModuleIndex."""
+    from analyzer.extract.python import extract
+    from analyzer.resolve.python import ModuleIndex, PyModule
+
+    write_tree(base, files)
+    modules = []
+    for path in sorted(p.relative_to(base).as_posix() for p in base.rglob("*.py")):
+        name = path[:-3].replace("/", ".")
+        is_package = name.endswith(".__init__")
+        name = name[: -len(".__init__")] if is_package else name
+        modules.append(PyModule(name, path, is_package, extract(path, (base / path).read_bytes())))
+    return ModuleIndex(modules)

@@ -1,0 +1,52 @@
+"""Config stage, the profile's patterns (``analyzer/config/globs.py``): gitignore-like path globs
+over repo-relative POSIX paths, fnmatch patterns over identifiers. Expectations written from the
+glob rules: ``*`` and ``?`` stay inside one path segment, ``**`` crosses segments, a pattern
+without a slash matches a basename at any depth, and a folder's pattern matches what it holds."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzer.config.globs import identifier_matches, path_matches
+
+
+@pytest.mark.parametrize(("path", "patterns", "expected"), [
+    pytest.param("a/b/k.cu", ("*.cu",), True, id="no-slash-matches-basename-at-any-depth"),
+    pytest.param("k.cuh", ("*.cu",), False, id="star-does-not-add-suffixes"),
+    pytest.param("sub/flash_attn.py", ("flash_attn.py",), True, id="basename"),
+    pytest.param("csrc/flash/x/y.cu", ("csrc/flash/**",), True, id="double-star-crosses-folders"),
+    pytest.param("csrc/flashy/x.cu", ("csrc/flash/**",), False, id="double-star-folder-exact"),
+    pytest.param("sgl-kernel/csrc/flashmla_ext.cc", ("sgl-kernel/csrc/flashmla*",), True,
+                 id="star-in-last-segment"),
+    pytest.param("sgl-kernel/csrc/sub/flashmla.cc", ("sgl-kernel/csrc/flashmla*",), False,
+                 id="slash-anchors-at-the-root"),
+    pytest.param("x/csrc/flashmla.cc", ("csrc/flashmla*",), False, id="anchored-not-any-depth"),
+    pytest.param("csrc/a/b.cu", ("csrc/*.cu",), False, id="star-stays-in-one-segment"),
+    pytest.param("python/pkg/npu/ops.py", ("**/npu/**",), True, id="leading-double-star"),
+    pytest.param("npu/ops.py", ("**/npu/**",), True, id="leading-double-star-at-top"),
+    pytest.param("pkg/hardware/npu/deep/x.py", ("pkg/hardware",), True,
+                 id="folder-matches-its-contents"),
+    pytest.param("pkg/hardware_x.py", ("pkg/hardware",), False, id="folder-is-no-prefix"),
+    pytest.param("a/b1.py", ("a/b?.py",), True, id="question-mark-one-char"),
+    pytest.param("a/b/.py", ("a/b?.py",), False, id="question-mark-is-no-slash"),
+    pytest.param("a/b+c.py", ("a/b+c.py",), True, id="regex-characters-are-literal"),
+    pytest.param("a/bbc.py", ("a/b+c.py",), False, id="plus-is-no-repeat"),
+    pytest.param("x/two.py", ("one.py", "two.py"), True, id="any-of-several"),
+    pytest.param("x/three.py", ("one.py", "two.py"), False, id="none-of-several"),
+    pytest.param("x/one.py", (), False, id="no-patterns"),
+])
+def test_path_matches(path: str, patterns: tuple[str, ...], expected: bool) -> None:
+    assert path_matches(path, patterns) is expected
+
+
+@pytest.mark.parametrize(("name", "patterns", "expected"), [
+    pytest.param("flash_mla_decode", ("flash_mla*",), True, id="prefix"),
+    pytest.param("my_flash_mla", ("flash_mla*",), False, id="anchored-at-the-start"),
+    pytest.param("fused_moe_npu", ("*_npu",), True, id="suffix"),
+    pytest.param("fused_npu_moe", ("*_npu",), False, id="anchored-at-the-end"),
+    pytest.param("fa3_fwd", ("fa?_fwd",), True, id="question-mark"),
+    pytest.param("rms", ("gelu*", "rms"), True, id="any-of-several"),
+    pytest.param("rms", (), False, id="no-patterns"),
+])
+def test_identifier_matches(name: str, patterns: tuple[str, ...], expected: bool) -> None:
+    assert identifier_matches(name, patterns) is expected

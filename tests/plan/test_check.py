@@ -1,0 +1,109 @@
+"""Plan stage, soundness: ``simulate`` (``analyzer/plan/check.py``) applies one file's deletions
+to a parsed copy and says which names became undefined (pyflakes, before and after), which
+module-level names and class attributes the file no longer binds, and which deletions removed
+each binding. Sources are small; line numbers are counted in them."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzer.model import Deletion
+from analyzer.plan.check import simulate
+
+
+def rng(start: int, end: int, kind: str = "delete_range", **kw) -> Deletion:
+    return Deletion(kind, "m.py", "0" * 64, end - start + 1, "test", start, end, **kw)
+
+
+def test_removed_import_that_a_function_reads() -> None:
+    src = (b"import os\n"          # 1
+           b"import sys\n"         # 2
+           b"\n"                   # 3
+           b"\n"                   # 4
+           b"def f():\n"           # 5
+           b"    return os.sep\n")  # 6
+    gone = rng(1, 1)
+    sim = simulate(src, [gone], "m.py")
+    assert sim.parsed
+    assert sim.undefined_before == {}  # unused `sys` is no undefined name
+    assert sim.undefined_after == {"os": 1}
+    assert sim.undefined_lines == {"os": 6}
+    assert sim.binders["os"] == [gone]
+    assert sim.module_names_lost == {"os"}
+    assert sim.edits == (gone,)
+
+
+def test_removed_unused_import_breaks_nothing() -> None:
+    src = b"import os\nimport sys\n\n\ndef f():\n    return os.sep\n"
+    sim = simulate(src, [rng(2, 2)], "m.py")
+    assert sim.undefined_after == {}
+    assert sim.module_names_lost == {"sys"}
+
+
+def test_removed_names_of_one_import() -> None:
+    src = b"from m2 import a, b as bb, c\nprint(a, bb)\n"
+    gone = Deletion("remove_import_names", "m.py", "0" * 64, 0, "test", 1, 1,
+                    names=("bb", "c"))
+    sim = simulate(src, [gone], "m.py")
+    assert sim.undefined_after == {"bb": 1}  # a stays; c was never read
+    assert sim.module_names_lost == {"bb", "c"}
+    assert set(sim.binders) == {"bb", "c"}
+
+
+def test_removed_enum_member_is_a_lost_class_attribute() -> None:
+    src = (b"import enum\n"                # 1
+           b"\n"                           # 2
+           b"\n"                           # 3
+           b"class Backend(enum.Enum):\n"  # 4
+           b"    CUDA = 1\n"               # 5
+           b"    NPU = 2\n")               # 6
+    sim = simulate(src, [rng(6, 6)], "m.py")
+    assert sim.class_attrs_lost == {"Backend": {"NPU"}}
+    assert sim.module_names_lost == set()
+    assert sim.undefined_after == {}
+
+
+def test_decorators_belong_to_the_definition() -> None:
+    src = (b"def reg(f):\n"      # 1
+           b"    return f\n"     # 2
+           b"@reg\n"             # 3
+           b"def dead():\n"      # 4
+           b"    return 1\n"     # 5
+           b"x = dead\n")        # 6
+    sim = simulate(src, [rng(3, 5)], "m.py")
+    assert sim.undefined_after == {"dead": 1}
+    assert sim.undefined_lines == {"dead": 6}
+    # a range that covers the def but not its decorator removes nothing
+    partial = simulate(src, [rng(4, 5)], "m.py")
+    assert partial.undefined_after == {} and partial.module_names_lost == set()
+
+
+@pytest.mark.parametrize(("kind", "lost"), [
+    # a plain deletion of one of two bindings: on the path of the lost one, Meta is unbound
+    pytest.param("delete_range", {"Meta"}, id="deletion-loses-the-binding"),
+    # a folded branch never runs on the target: losing its binding is the point of the fold
+    pytest.param("fold_branch", set(), id="fold-is-no-culprit"),
+])
+def test_name_bound_in_both_arms_of_an_if(kind: str, lost: set[str]) -> None:
+    src = (b"if ok:\n"                   # 1
+           b"    from ext import Meta\n"  # 2
+           b"else:\n"                    # 3
+           b"    class Meta:\n"          # 4
+           b"        pass\n"             # 5
+           b"x = Meta\n")                # 6
+    sim = simulate(src, [rng(2, 2, kind)], "m.py")
+    assert sim.module_names_lost == lost
+    assert sim.undefined_after == {"ok": 1}  # `ok` was undefined before too: nothing new
+    assert sim.undefined_before == {"ok": 1}
+
+
+def test_an_ifexp_fold_removes_no_statement() -> None:
+    src = b"import a\nimport b\nx = a.f if flag else b.g\n"
+    sim = simulate(src, [rng(3, 3, "fold_branch", rewrite="ifexp")], "m.py")
+    assert sim.module_names_lost == set() and sim.undefined_after == {"flag": 1}
+
+
+def test_a_file_that_does_not_parse() -> None:
+    sim = simulate(b"def broken(:\n    pass\n", [rng(1, 2)], "m.py")
+    assert not sim.parsed
+    assert sim.undefined_after == {} and sim.module_names_lost == set()
