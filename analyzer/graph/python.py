@@ -38,8 +38,8 @@ from dataclasses import dataclass
 import networkx as nx
 
 from analyzer.decide.options import GraphOptions
-from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, Definition
-from analyzer.nodes import module_node, symbol_node
+from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, Definition, ImportFact
+from analyzer.nodes import Graph, module_node, symbol_node
 from analyzer.resolve.python import ModuleIndex, PyModule, Target
 
 NOT_FOLLOWED = frozenset({"type_checking"})
@@ -53,7 +53,7 @@ class PythonGraph:
     (for the report) and the import bindings other modules resolved through (module, name):
     re-exports the plan must keep."""
 
-    graph: nx.DiGraph
+    graph: Graph
     unresolved: list[dict[str, object]]
     reexported: frozenset[tuple[str, str]]
 
@@ -62,7 +62,7 @@ def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None) 
     """The Python graph of ``index``. Decisions the options caused are kept in
     ``graph.graph["decisions"]`` as evidence."""
     options = options or GraphOptions()
-    graph = nx.DiGraph(decisions=[])
+    graph: Graph = nx.DiGraph(decisions=[])
     unresolved: list[dict[str, object]] = []
     for name in sorted(index.modules):
         mod = index.modules[name]
@@ -86,7 +86,7 @@ def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None) 
 
 
 class _ModuleEdges:
-    def __init__(self, index: ModuleIndex, graph: nx.DiGraph, mod: PyModule,
+    def __init__(self, index: ModuleIndex, graph: Graph, mod: PyModule,
                  unresolved: list[dict[str, object]], options: GraphOptions):
         self.index = index
         self.graph = graph
@@ -269,7 +269,7 @@ class _ModuleEdges:
                 registered = True
         return registered
 
-    def _star_edges(self, src: str, fact, kind: str) -> None:
+    def _star_edges(self, src: str, fact: ImportFact, kind: str) -> None:
         source = self.index.absolute(self.mod.name, fact)
         target_mod = self.index.modules.get(source or "")
         if target_mod is None:

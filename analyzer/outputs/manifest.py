@@ -10,6 +10,7 @@ each with ``kind`` (``delete_file`` | ``delete_range`` | ``remove_import_names``
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from analyzer import __version__
@@ -145,6 +146,7 @@ def build_summary(result: ScanResult) -> dict[str, Any]:
     }
 
 
-def write_manifest(result: ScanResult, path, baseline: dict[str, Any] | None = None) -> None:
+def write_manifest(result: ScanResult, path: Path, baseline: dict[str, Any] | None = None
+                   ) -> None:
     path.write_text(json.dumps(manifest_dict(result, baseline), indent=2) + "\n",
                     encoding="utf-8")

@@ -32,12 +32,12 @@ from analyzer.discover import entry_points
 from analyzer.graph.native import NativeIndex, add_native_graph
 from analyzer.graph.profile_edges import add_profile_edges
 from analyzer.graph.python import build_python_graph
-from analyzer.model import ParseProblem, Plan
-from analyzer.nodes import module_node, symbol_node
+from analyzer.model import Deletion, ParseProblem, Plan
+from analyzer.nodes import Graph, module_node, symbol_node
 from analyzer.pipeline.inputs import ScanInputs
 from analyzer.pipeline.timing import StageTimer
 from analyzer.pipeline.tree import Scope, Tree, is_test_path
-from analyzer.plan.check import Conflict, check_plan, produced_keys
+from analyzer.plan.check import Conflict, FileSim, check_plan, produced_keys
 from analyzer.plan.python import build_plan, kept_roots, plan_folded, plan_peripheral
 from analyzer.resolve.python import ModuleIndex
 
@@ -49,7 +49,7 @@ class Planned:
     """The last round: what the rest of the pipeline reports on."""
 
     index: ModuleIndex
-    graph: nx.DiGraph
+    graph: Graph
     unresolved: list[dict[str, object]]
     native: NativeIndex
     roots: list[str]
@@ -109,13 +109,14 @@ class Rounds:
         self.tree, self.scope, self.sources, self.timer = tree, scope, sources, timer
         self.test_globs = tuple(use.profile.test_paths) if use.profile is not None else ()
         self.state = _Retained()
-        self.sims: dict = {}
+        self.sims: dict[tuple[str, tuple[Deletion, ...]], FileSim] = {}
         self.declared = _declared_entry_points(inputs.entry_point_files, tree.problems)
         with timer("fold"):
             self.regions = self._fold()
 
     def run(self) -> Planned:
-        graph = nx.DiGraph()
+        graph: Graph = nx.DiGraph()
+        last: Planned | None = None
         for _round in range(MAX_ROUNDS):
             # the last round's graph: its views hold it in cycles the paused collector would
             # not free; emptied, its memory is freed now
@@ -139,8 +140,10 @@ class Rounds:
                 _drop_convicted(last.plan, conflicts, last.index)
                 break
         else:  # out of rounds: the plan is checked once more, and whatever breaks is dropped
+            assert last is not None
             _drop_convicted(last.plan, check_plan(last.plan, last.index, self.sources,
                                                   self.sims), last.index)
+        assert last is not None
         return dataclasses.replace(last, conflicts=self.state.log)
 
     # -- one round --------------------------------------------------------------------------
@@ -155,8 +158,8 @@ class Rounds:
     def _round(self) -> Planned:
         tree, scope, use, timer = self.tree, self.scope, self.use, self.timer
         with timer("graph"):
-            regions = {m: kept for m, rs in self.regions.items()
-                       if (kept := [r for r in rs if (tree.index.modules[m].path, r.start_line,
+            regions = {m: live for m, rs in self.regions.items()
+                       if (live := [r for r in rs if (tree.index.modules[m].path, r.start_line,
                                                        r.end_line) not in self.state.regions])}
             registry = decide_registries(use, tree.index, tree.files,
                                          frozenset(self.state.entries))
@@ -195,7 +198,7 @@ class Rounds:
         return Planned(index, graph, unresolved, native, roots, default_roots, kept, liveness,
                        plan, final_use, [])
 
-    def _roots(self, graph: nx.DiGraph, index: ModuleIndex, native: NativeIndex
+    def _roots(self, graph: Graph, index: ModuleIndex, native: NativeIndex
                ) -> tuple[list[str], list[str], tuple[str, ...], list[str]]:
         """(roots, the declared entry points among them, kept targets, stale declarations)."""
         tree, use, options = self.tree, self.use, self.options
@@ -259,7 +262,7 @@ def _declared_entry_points(entry_files: dict[str, bytes | str],
     return out
 
 
-def _default_roots(declared: list[tuple[str, str]], graph: nx.DiGraph,
+def _default_roots(declared: list[tuple[str, str]], graph: Graph,
                    test_globs: tuple[str, ...] = ()) -> list[str]:
     """Entry points declared by packaging metadata, ``__main__`` modules, and modules of
     regular packages that run as scripts (``if __name__ == "__main__":``), tests excepted."""

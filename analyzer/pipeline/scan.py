@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import networkx as nx
-
 from analyzer.analysis.feature_columns import FeatureColumns, feature_columns
 from analyzer.analysis.features import FeatureReport, analyze_features, feature_nodes
 from analyzer.analysis.liveness import Liveness
@@ -26,6 +24,7 @@ from analyzer.extract.cache import FactsCache
 from analyzer.extract.runner import Progress, extract_all
 from analyzer.graph.native import NativeIndex
 from analyzer.model import FileInfo, ParseProblem, Plan
+from analyzer.nodes import Graph
 from analyzer.pipeline.inputs import ScanError, ScanInputs, gather_inputs
 from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.timing import StageTimer
@@ -45,7 +44,7 @@ class ScanResult:
     discovery: Discovery
     files: dict[str, FileInfo]
     index: ModuleIndex
-    graph: nx.DiGraph
+    graph: Graph
     roots: list[str]  # graph nodes used as roots
     root_names: list[str]  # as the user gave them
     default_roots: list[str]  # entry points the repository declares
@@ -87,8 +86,9 @@ def run_scan(path: Path, root_names: list[str], *, jobs: int = 1,
              progress: Callable[[Progress], None] | None = None, **options: Any) -> ScanResult:
     """:func:`scan` with the options as keywords (``use_profile=False``, ``drop=(...)``...):
     the convenience of the API and the tests."""
-    opts = ScanOptions(roots=tuple(root_names), **{k: tuple(v) if isinstance(v, list) else v
-                                                   for k, v in options.items()})
+    fields: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
+                              for k, v in options.items()}
+    opts = ScanOptions(roots=tuple(root_names), **fields)
     return scan(Path(path), opts, RunSettings(jobs, cache_dir, progress))
 
 

@@ -31,17 +31,17 @@ class Verification:
 
 
 def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None = None, *,
-                before: dict | None = None) -> Verification:
+                before: dict[str, Any] | None = None) -> Verification:
     """Re-scan ``path`` and check it. A ``--keep-target`` naming no target is a problem of
     the tree (the pruning removed it), not a usage error: the scan is retried without it.
     Other scan errors (``ScanError``, ``RootError`` for roots, ``ProfileError``) propagate."""
     missing: list[str] = []
     kept = list(options.keep_targets)
-    while True:
+    result: ScanResult | None = None
+    while result is None:
         try:
             result = scan(path, options.replace(keep_targets=tuple(kept)),
                           settings or RunSettings())
-            break
         except RootError as exc:
             m = _UNKNOWN_TARGET.search(str(exc))
             if m is None or m.group(1) not in kept:

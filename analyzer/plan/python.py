@@ -22,16 +22,15 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-import networkx as nx
-
 from analyzer.analysis.liveness import Liveness
+from analyzer.decide.guards import DeadRegion
 from analyzer.extract.python import TRY_IMPORT_ERROR, ImportFact
 from analyzer.model import Deletion, FileInfo, Kept, Plan, Ranges
-from analyzer.nodes import module_node, symbol_node
+from analyzer.nodes import Graph, module_node, symbol_node
 from analyzer.resolve.python import ModuleIndex, PyModule, Target
 
 
-def build_plan(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
+def build_plan(graph: Graph, live: Liveness, index: ModuleIndex,
                files: dict[str, FileInfo], in_scope: set[str],
                keep_imports: frozenset[tuple[str, int]] = frozenset(),
                unparsed: frozenset[str] = frozenset(),
@@ -63,7 +62,7 @@ def build_plan(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
     return plan
 
 
-def plan_peripheral(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
+def plan_peripheral(graph: Graph, live: Liveness, index: ModuleIndex,
                     files: dict[str, FileInfo], peripheral: set[str], plan: Plan,
                     unparsed: frozenset[str] = frozenset()) -> list[str]:
     """Files outside the deletion scope (tests, scripts, benchmarks, examples) are never
@@ -91,7 +90,7 @@ def plan_peripheral(graph: nx.DiGraph, live: Liveness, index: ModuleIndex,
     return roots
 
 
-def _dead_uses(graph: nx.DiGraph, live: Liveness, mod: PyModule,
+def _dead_uses(graph: Graph, live: Liveness, mod: PyModule,
                peripheral: set[str]) -> set[str]:
     """In-tree modules and definitions outside ``peripheral`` that ``mod`` uses (imports,
     references, from any of its scopes) and that are not live."""
@@ -114,7 +113,7 @@ def _dead_uses(graph: nx.DiGraph, live: Liveness, mod: PyModule,
 
 
 def plan_folded(live: Liveness, index: ModuleIndex, files: dict[str, FileInfo],
-                regions: dict[str, list], extra: list[Deletion], plan: Plan,
+                regions: dict[str, list[DeadRegion]], extra: list[Deletion], plan: Plan,
                 in_scope: set[str]) -> None:
     """Folded guard branches and dropped registry entries of live code in the deletion scope
     (in dead files or dead definitions they go with the whole)."""
@@ -154,7 +153,7 @@ def plan_folded(live: Liveness, index: ModuleIndex, files: dict[str, FileInfo],
         or not folds[d.path].covers(d.start_line, d.end_line or d.start_line)]
 
 
-def _dead_symbols(graph: nx.DiGraph, live: Liveness, mod: PyModule, info: FileInfo,
+def _dead_symbols(graph: Graph, live: Liveness, mod: PyModule, info: FileInfo,
                   plan: Plan) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = []
     seen: set[str] = set()
@@ -179,14 +178,14 @@ def _dead_symbols(graph: nx.DiGraph, live: Liveness, mod: PyModule, info: FileIn
     return ranges
 
 
-def kept_roots(plan: Plan, graph: nx.DiGraph) -> list[str]:
+def kept_roots(plan: Plan, graph: Graph) -> list[str]:
     """Symbols the plan keeps although nothing live uses them: their code remains, so what it
     uses must remain too."""
     return [n for k in plan.kept if ":" in k.what
             and (n := symbol_node(*k.what.split(":", 1))) in graph]
 
 
-def _dead_imports(graph: nx.DiGraph, live: Liveness, index: ModuleIndex, mod: PyModule,
+def _dead_imports(graph: Graph, live: Liveness, index: ModuleIndex, mod: PyModule,
                   info: FileInfo, plan: Plan, dead_ranges: list[tuple[int, int]],
                   reexported: frozenset[tuple[str, str]],
                   keep_imports: frozenset[tuple[str, int]]) -> None:
