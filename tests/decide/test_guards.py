@@ -1,4 +1,4 @@
-"""Analysis stage, guard folding: hand-written expectations on throwaway trees."""
+"""Decide stage, guard folding: hand-written expectations on throwaway trees."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from analyzer.decide.guards import DeadRegion, GuardContext, evaluate, fold_all,
 from analyzer.extract.python import Cond, PythonFacts, extract
 from analyzer.model import from_jsonable, to_jsonable
 from analyzer.resolve.python import ModuleIndex, PyModule
-from tests.helpers import write_tree
+from tests.helpers import module_index
 
 UTILS = '''\
 def is_npu():
@@ -40,15 +40,7 @@ CTX = GuardContext(
 
 def build(tmp_path: Path, files: dict[str, str]) -> ModuleIndex:
     """Write the files, extract them and index them as modules (``pkg/a.py`` -> ``pkg.a``)."""
-    write_tree(tmp_path, {"pkg/__init__.py": "", "pkg/utils.py": UTILS, **files})
-    modules = []
-    for path in sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.py")):
-        name = path[:-3].replace("/", ".")
-        is_package = name.endswith(".__init__")
-        name = name[: -len(".__init__")] if is_package else name
-        modules.append(PyModule(name, path, is_package, extract(path, (tmp_path / path)
-                                                                   .read_bytes())))
-    return ModuleIndex(modules)
+    return module_index(tmp_path, {"pkg/__init__.py": "", "pkg/utils.py": UTILS, **files})
 
 
 def fold(tmp_path: Path, source: str, ctx: GuardContext = CTX,
@@ -375,10 +367,6 @@ def test_new_facts_round_trip_through_json(tmp_path):
 
 
 def test_hasattr_probe_named_by_the_profile(tmp_path):
-    from analyzer.decide.guards import GuardContext, fold_module
-    from analyzer.extract.python import extract
-    from analyzer.resolve.python import ModuleIndex, PyModule
-
     src = b"import torch\n\nif hasattr(torch.ops.my_ns, 'fa3_fwd'):\n    x = 1\nelse:\n    x = 2\n"
     mod = PyModule("pkg.m", "pkg/m.py", False, extract("pkg/m.py", src))
     index = ModuleIndex([mod])
