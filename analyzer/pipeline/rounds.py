@@ -111,6 +111,9 @@ class Rounds:
         self.state = _Retained()
         self.sims: dict[tuple[str, tuple[Deletion, ...]], FileSim] = {}
         self.declared = _declared_entry_points(inputs.entry_point_files, tree.problems)
+        # (path, first, last line) of import statements the plan deletes: code that goes
+        # needs nothing, so their edges are left out of the next round
+        self.freed: set[tuple[str, int, int]] = set()
         with timer("fold"):
             self.regions = self._fold()
 
@@ -134,11 +137,17 @@ class Rounds:
                 if self._selected(last):
                     continue
                 conflicts = check_plan(last.plan, last.index, self.sources, self.sims)
-            if not self.state.absorb(conflicts, last.index):
-                # nothing new to keep: done, or conflicts no round can settle, whose
-                # deletions are dropped as a last resort (no plan holds a breaking deletion)
-                _drop_convicted(last.plan, conflicts, last.index)
+            if self.state.absorb(conflicts, last.index):
+                continue
+            if conflicts:  # conflicts no round can settle: their deletions are dropped as a
+                _drop_convicted(last.plan, conflicts, last.index)  # last resort
                 break
+            freed = _freed(last.plan) - self.freed
+            if not freed:
+                break
+            # the plan's own import deletions: without their edges, more may be dead (the
+            # fixpoint: a re-scan of the applied tree finds nothing more)
+            self.freed |= freed
         else:  # out of rounds: the plan is checked once more, and whatever breaks is dropped
             assert last is not None
             _drop_convicted(last.plan, check_plan(last.plan, last.index, self.sources,
@@ -168,6 +177,9 @@ class Rounds:
                 for m, rs in regions.items()}
             for m, ranges in registry.dead_lines.items():
                 dead.setdefault(m, []).extend(ranges)
+            for path, start, end in self.freed:
+                if (path, start) not in self.state.imports and path in tree.index.by_path:
+                    dead.setdefault(tree.index.by_path[path], []).append((start, end))
             index = tree.index.with_dead_lines(dead)
             options, stale = graph_options(use, index, {m: tuple(sorted(r))
                                                         for m, r in dead.items()},
@@ -230,6 +242,11 @@ class Rounds:
             self.state.arms.setdefault(m, []).extend(rs)
         self.regions = self._fold()
         return True
+
+
+def _freed(plan: Plan) -> set[tuple[str, int, int]]:
+    return {(d.path, d.start_line or 0, d.end_line or 0) for d in plan.deletions
+            if d.kind == "delete_range" and d.category == "python-import" and d.start_line}
 
 
 def unparsed_roots(index: ModuleIndex, unparsed: frozenset[str]) -> list[str]:

@@ -30,10 +30,10 @@ def test_pruned_sample_verifies_and_has_nothing_left_to_drop(tmp_path):
     after = run_scan(tree, ["deepseek_v2"])
     left = [d for d in after.plan.deletions if d.feature in ("fa3", "flashmla", "ascend")]
     # the condition of server_args' folded `"fa3" if is_fa3_supported() else "triton"` went
-    # with the "fa3" arm: its function is left for the next pass (the only leftover)
-    assert [d.symbol for d in left] == ["mini_kernel.flash_attn:is_fa3_supported"]
-    # what was blocked before is still blocked (and so still there), nothing else of the
-    # dropped features remains: mini_kernel.flash_attn, which server_args still imports for
-    # is_fa3_supported (the leftover above: both go in the next pass)
+    # with the "fa3" arm, which the first scan could not see (it shares the kept arm's
+    # line): the import of is_fa3_supported is now unused, and with it (the plan's own import
+    # deletions feed its next round) mini_kernel/flash_attn.py goes: the only leftover
+    assert [(d.kind, d.path) for d in left] == [
+        ("delete_file", "sgl-kernel/python/mini_kernel/flash_attn.py")]
     assert {f.name: [i.label for i in f.blocked] for f in after.features} == {
-        "fa3": ["mini_kernel.flash_attn"], "flashmla": [], "ascend": []}
+        "fa3": [], "flashmla": [], "ascend": []}

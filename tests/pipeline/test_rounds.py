@@ -1,0 +1,35 @@
+"""The pipeline's rounds: the plan's own import deletions feed the next round (a fixpoint),
+so a re-scan of the applied tree finds nothing more."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from analyzer.pipeline.scan import run_scan
+from tests.helpers import write_tree
+
+
+def test_a_module_only_an_unused_import_reaches_goes_in_the_same_scan(tmp_path: Path):
+    # app.main imports app.helpers.unused_name and never reads it; app.helpers is imported
+    # by nothing else: the import goes, and so (next round) does app/helpers.py
+    tree = write_tree(tmp_path / "t", {
+        "app/__init__.py": "",
+        "app/__main__.py": "from app.main import run\n\nrun()\n",
+        "app/main.py": "from app.helpers import unused_name\n\n\ndef run():\n    return 1\n",
+        "app/helpers.py": "def unused_name():\n    return 2\n",
+    })
+    result = run_scan(tree, [], use_profile=False)
+    planned = {(d.kind, d.path, d.start_line) for d in result.plan.deletions}
+    assert planned == {("delete_range", "app/main.py", 1), ("delete_file", "app/helpers.py", None)}
+
+
+def test_a_side_effect_import_keeps_its_module(tmp_path: Path):
+    # `import app.plugins` binds `app`, read nowhere, but importing runs app/plugins.py: kept
+    tree = write_tree(tmp_path / "t", {
+        "app/__init__.py": "",
+        "app/__main__.py": "from app.main import run\n\nrun()\n",
+        "app/main.py": "import app.plugins\n\n\ndef run():\n    return 1\n",
+        "app/plugins.py": "REGISTRY = {}\n",
+    })
+    result = run_scan(tree, [], use_profile=False)
+    assert result.plan.deletions == []
