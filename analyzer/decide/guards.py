@@ -53,6 +53,7 @@ class DeadRegion:
     scope: str
     spans: tuple[tuple[int, int], ...] = ()  # ifexp: byte spans (dead arm, kept arm, whole)
     partial: bool = False  # ifexp: the dead arm shares a line with live code
+    needs: str = ""  # try_unwrap: the module whose absence the fold assumes
 
 
 def evaluate(module: str, scope: str, cond: Cond, index: ModuleIndex,
@@ -245,10 +246,10 @@ def _fold_try(module: str, b: Branch, facts: PythonFacts, index: ModuleIndex,
     stmt = (b.start_line, b.end_line)
     kept = (keep.body_start_line, keep.end_line)
     out = [(DeadRegion(b.start_line, keep.body_start_line - 1, reason, "try_unwrap", stmt,
-                       kept, b.scope), (b.start_byte, keep.start_byte))]
+                       kept, b.scope, needs=failing), (b.start_byte, keep.start_byte))]
     if keep.end_line < b.end_line:
         out.append((DeadRegion(keep.end_line + 1, b.end_line, reason, "try_unwrap", stmt, kept,
-                               b.scope), (keep.end_byte, b.end_byte)))
+                               b.scope, needs=failing), (keep.end_byte, b.end_byte)))
     return out
 
 

@@ -68,14 +68,16 @@ def graph_options(use: ProfileUse, index: ModuleIndex,
                         restricted_families=families, frozen_imports=frozen_imports), stale
 
 
-def guard_context(use: ProfileUse, keep: tuple[str, ...]) -> GuardContext | None:
+def guard_context(use: ProfileUse, keep: tuple[str, ...],
+                  gone: frozenset[str] = frozenset()) -> GuardContext | None:
     """What guard folding may assume: the profile's constants (those of dropped features
-    win), string domains over dropped registry keys, and extension modules that will not be
-    built."""
+    win), string domains over dropped registry keys, and modules that will not exist:
+    extension modules of dropped features that will not be built, and ``gone`` (the
+    dropped features' own modules, which the plan means to delete)."""
     profile = use.profile
     if profile is None:
         return None
     constants = {c.name: c.value for c in effective_constants(profile, use.drops, keep)}
     domains = tuple((d.pattern, use.dropped_keys(d.registry)) for d in profile.domains)
-    dead = frozenset(m for f in use.features for m in f.extension_modules)
+    dead = frozenset(m for f in use.features for m in f.extension_modules) | gone
     return GuardContext(constants, tuple(d for d in domains if d[1]), dead)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from analyzer.analysis.features import feature_of_node
 from analyzer.analysis.liveness import Liveness, compute_liveness
 from analyzer.analysis.profile_roots import (
     all_family_modules,
@@ -114,6 +115,12 @@ class Rounds:
         # (path, first, last line) of import statements the plan deletes: code that goes
         # needs nothing, so their edges are left out of the next round
         self.freed: set[tuple[str, int, int]] = set()
+        # modules of dropped features: a `try: import` of one takes its `except` path, unless
+        # the module turns out live after all (then the fold is cancelled: it exists)
+        self.feature_modules = frozenset(
+            m.name for m in tree.modules
+            if feature_of_node({"kind": "module", "path": m.path}, use.features,
+                               use.kept_features) is not None)
         with timer("fold"):
             self.regions = self._fold()
 
@@ -132,6 +139,10 @@ class Rounds:
             new_roots = {r for r in retained if not last.liveness.is_live(r)} - self.state.roots
             if new_roots:  # code that stays but nothing live uses: what it uses stays too
                 self.state.roots |= new_roots
+                continue
+            present = self._present(last)
+            if present:  # folds that assumed a module gone, which stays: it exists
+                self.state.regions |= present
                 continue
             with self.timer("check"):
                 if self._selected(last):
@@ -157,7 +168,7 @@ class Rounds:
 
     # -- one round --------------------------------------------------------------------------
     def _fold(self) -> dict[str, list[DeadRegion]]:
-        ctx = guard_context(self.use, self.options.keep)
+        ctx = guard_context(self.use, self.options.keep, self.feature_modules)
         regions = fold_all(self.tree.index, ctx) if ctx is not None else {}
         for m, rs in self.state.arms.items():
             regions[m] = sorted([*regions.get(m, []), *rs],
@@ -229,6 +240,17 @@ class Rounds:
             + sorted(r for r in self.state.roots if r in graph)))
         return roots, default_roots, kept, [*stale, *kept_stale, *never_stale]
 
+    def _present(self, last: Planned) -> set[tuple[str, int, int]]:
+        """Regions of ``try: import X`` folds whose X is live: the import succeeds."""
+        out: set[tuple[str, int, int]] = set()
+        for module, regions in self.regions.items():
+            path = self.tree.index.modules[module].path
+            for r in regions:
+                key = (path, r.start_line, r.end_line)
+                if r.needs and key not in self.state.regions and _exists(r.needs, last):
+                    out.add(key)
+        return out
+
     def _selected(self, last: Planned) -> bool:
         """Dropped keys live code still produces: block them (or fold the producing arm);
         True when that changed anything (the folds are redone)."""
@@ -242,6 +264,18 @@ class Rounds:
             self.state.arms.setdefault(m, []).extend(rs)
         self.regions = self._fold()
         return True
+
+
+def _exists(module: str, last: Planned) -> bool:
+    """``module`` (or the package or extension it is in) is live: importing it works."""
+    parts = module.split(".")
+    for i in range(len(parts), 0, -1):
+        node = module_node(".".join(parts[:i]))
+        if node in last.graph:
+            return last.liveness.is_live(node) and (
+                i == len(parts) or last.graph.nodes[node].get("kind") != "module"
+                or ".".join(parts[:i + 1]) not in last.index.modules)
+    return False
 
 
 def _freed(plan: Plan) -> set[tuple[str, int, int]]:

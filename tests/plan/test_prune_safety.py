@@ -165,3 +165,51 @@ def test_out_of_rounds_the_plan_still_holds_nothing_that_breaks(monkeypatch, tmp
     result = scan.run_scan(tree, [])
     paths = {d.path for d in result.plan.deletions}
     assert not paths & {"app/layers.py", "app/typing_user.py", "app/backends.py"}
+
+
+PROFILE = '''name = "t"
+description = "t"
+entry_points = ["app.main:main"]
+default_drops = ["fancy"]
+
+[features.fancy]
+description = "an optional fast path"
+paths = ["app/fancy.py"]
+'''
+
+
+def test_try_import_of_a_dropped_features_module_takes_the_except_path(tmp_path: Path):
+    # issue 12 (5): `try: from app.fancy import fast` with an ImportError fallback; app/fancy.py
+    # belongs to the dropped feature: the except path stays, the try goes, and so does the file
+    from tests.helpers import write_tree
+
+    tree = write_tree(tmp_path / "t", {
+        "depgraph.toml": PROFILE,
+        "app/__init__.py": "",
+        "app/fancy.py": "def fast(x):\n    return x\n",
+        "app/main.py": "try:\n    from app.fancy import fast\nexcept ImportError:\n"
+                       "    fast = None\n\n\ndef main():\n    return fast\n",
+    })
+    result = run_scan(tree, [])
+    assert planned(result) == {
+        ("fold_branch", "app/main.py", 1, 3, ()),  # try:, its import, the except header
+        ("delete_file", "app/fancy.py", None, None, ())}
+
+
+def test_try_import_of_a_module_live_code_still_imports_is_not_folded(tmp_path: Path):
+    # the same, but app/main.py also imports app.fancy unconditionally: the module stays
+    # (blocked), so the try's import succeeds and nothing is folded
+    from tests.helpers import write_tree
+
+    tree = write_tree(tmp_path / "t", {
+        "depgraph.toml": PROFILE,
+        "app/__init__.py": "",
+        "app/fancy.py": "def fast(x):\n    return x\n",
+        "app/main.py": "import app.fancy\n\ntry:\n    from app.fancy import fast\n"
+                       "except ImportError:\n    fast = None\n\n\ndef main():\n"
+                       "    return fast, app.fancy\n",
+    })
+    result = run_scan(tree, [])
+    assert planned(result) == set()
+    fancy = next(f for f in result.features if f.name == "fancy")
+    assert [i.label for i in fancy.blocked] == ["app.fancy", "app.fancy:fast"]
