@@ -94,3 +94,27 @@ def keep_target_names(use: ProfileUse, cli: tuple[str, ...], all_targets: list[s
                 stale.append(f"{use.profile.source}: keep_targets {pattern} matches no "
                              "target")
     return tuple(dict.fromkeys(names)), stale
+
+
+def stale_feature_patterns(use: ProfileUse, index: ModuleIndex, files: list[str]) -> list[str]:
+    """Path globs and identifier patterns of the profile's features that match nothing in
+    the tree (a file; a function, class, method or module-level name): like a stale
+    ``never_delete`` entry, an allow-list entry that rotted."""
+    if use.profile is None:
+        return []
+    names: set[str] = set()
+    for mod in index.modules.values():
+        names.update(d.name for d in mod.facts.definitions)
+        names.update(mod.facts.methods)
+        names.update(mod.bindings)
+    out: list[str] = []
+    for feature in use.profile.features.values():
+        for pattern in feature.paths:
+            if not any(path_matches(p, (pattern,)) for p in files):
+                out.append(f"{use.profile.source}:{feature.line}: feature {feature.name}: "
+                           f"path {pattern} matches no file (stale)")
+        for pattern in feature.identifiers:
+            if not any(fnmatch.fnmatchcase(n, pattern) for n in names):
+                out.append(f"{use.profile.source}:{feature.line}: feature {feature.name}: "
+                           f"identifier {pattern} matches no definition (stale)")
+    return out

@@ -24,7 +24,6 @@ class Registry:
     target: str  # qualified name of the decorator / dict / choice list / Enum / register function
     key_arg: int = 0  # decorator, call: which positional argument holds the key
     line: int = 0
-    value_arg: int = 1  # call: which positional argument holds the registered object
 
 
 @dataclass(frozen=True)

@@ -198,7 +198,7 @@ TOP_KEYS = ("name", "description", "detect", "entry_points", "test_paths", "plug
             "registries", "constants", "domains", "features", "default_drops", "keep_targets",
             "never_delete", "dynamic_imports")
 FAMILY_KEYS = ("name", "package", "select", "recursive", "companion_of")
-REGISTRY_KEYS = ("name", "kind", "target", "key_arg", "value_arg")
+REGISTRY_KEYS = ("name", "kind", "target", "key_arg")
 FEATURE_KEYS = ("description", "registry_keys", "paths", "identifiers", "constants",
                 "cmake_options", "targets", "extension_modules", "fetches")
 KEEP_KEYS = ("path", "symbol", "reason")
@@ -370,7 +370,6 @@ def _registry(b: _Builder, t: dict[str, Any], path: Path_) -> Registry:
         target=b.string(t, "target", path, required=True),
         key_arg=b.integer(t, "key_arg", path, 0),
         line=b.line(path),
-        value_arg=b.integer(t, "value_arg", path, 1),
     )
 
 

@@ -167,6 +167,7 @@ class PythonFacts:
     literals: tuple[Literal, ...] = ()
     calls: tuple[CallFact, ...] = ()
     produced: tuple[ProducedString, ...] = ()
+    methods: tuple[str, ...] = ()  # functions defined directly in top-level class bodies
 
 
 @dataclass(frozen=True)
@@ -286,6 +287,7 @@ class _Extractor:
         self.data = data
         self.root = root
         self.problems = problems
+        self.methods: list[str] = []
         self.definitions: list[Definition] = []
         # Byte ranges of the outermost definitions, for scope lookup by bisection.
         self._scope_starts: list[int] = []
@@ -339,6 +341,7 @@ class _Extractor:
             literals=tuple(literals),
             calls=tuple(module_calls),
             produced=tuple(produced),
+            methods=tuple(self.methods),
         )
 
     # -- definitions and scopes ------------------------------------------------------------
@@ -383,6 +386,14 @@ class _Extractor:
         self.definitions.append(
             Definition(name, kind, _line(outer), _end_line(outer), decorators, nested))
         self._scope_spans.append((outer.start_byte, outer.end_byte, name))
+        body = node.child_by_field_name("body") if kind == "class" else None
+        for stmt in body.named_children if body is not None else ():
+            inner = stmt.child_by_field_name("definition") \
+                if stmt.type == "decorated_definition" else stmt
+            if inner is not None and inner.type == "function_definition":
+                method = inner.child_by_field_name("name")
+                if method is not None:
+                    self.methods.append(tsu.text(method))
 
     def _add_assignment(self, expr: ts.Node, stmt: ts.Node, nested: bool) -> None:
         left = expr.child_by_field_name("left")

@@ -22,6 +22,7 @@ from analyzer.analysis.profile_roots import (
     entry_point_nodes,
     keep_target_names,
     never_delete_nodes,
+    stale_feature_patterns,
     without_dropped,
 )
 from analyzer.analysis.roots import resolve_roots, resolve_targets
@@ -238,7 +239,8 @@ class Rounds:
             + resolve_targets(kept, graph, native) + all_family_modules(use, index)
             + never + unparsed_roots(index, self.scope.unparsed) + native.kept_roots
             + sorted(r for r in self.state.roots if r in graph)))
-        return roots, default_roots, kept, [*stale, *kept_stale, *never_stale]
+        patterns = stale_feature_patterns(use, index, list(tree.files))
+        return roots, default_roots, kept, [*stale, *kept_stale, *never_stale, *patterns]
 
     def _present(self, last: Planned) -> set[tuple[str, int, int]]:
         """Regions of ``try: import X`` folds whose X is live: the import succeeds."""

@@ -127,3 +127,25 @@ def test_without_a_profile_nothing_is_declared(tmp_path: Path) -> None:
     assert never_delete_nodes(none, graph()) == ([], [])
     assert all_family_modules(none, module_index(tmp_path, {"pkg/__init__.py": ""})) == []
     assert keep_target_names(none, ("x",), ["x"]) == (("x",), [])
+
+
+def test_feature_paths_and_identifiers_matching_nothing_are_stale(tmp_path: Path) -> None:
+    from analyzer.analysis.profile_roots import stale_feature_patterns
+    from analyzer.pipeline.scan import run_scan
+    from tests.helpers import write_tree
+
+    tree = write_tree(tmp_path / "t", {
+        "depgraph.toml": 'name = "t"\ndescription = "t"\ndefault_drops = []\n\n'
+                         '[features.f]\ndescription = "f"\n'
+                         'paths = ["app/gone.py", "app/here.py"]\n'
+                         'identifiers = ["Here*", "helper", "method_of_here", "Nowhere*"]\n',
+        "app/__init__.py": "",
+        "app/here.py": "class HereClass:\n    def method_of_here(self):\n        pass\n\n\n"
+                       "helper = 1\n",
+    })
+    result = run_scan(tree, [])
+    stale = stale_feature_patterns(result.profile, result.index, list(result.files))
+    assert [s.split(": ", 1)[1] for s in stale] == [
+        "feature f: path app/gone.py matches no file (stale)",
+        "feature f: identifier Nowhere* matches no definition (stale)"]
+    assert stale == [s for s in result.profile.stale if "feature f" in s]
