@@ -10,7 +10,7 @@ from analyzer.errors import ProfileError  # re-exported: the profile's error
 __all__ = ["REGISTRY_KINDS", "SELECT_MODES", "Constant", "Domain", "DynamicImportHint", "Feature",
            "KeepEntry", "PluginFamily", "Profile", "ProfileError", "Registry"]
 
-REGISTRY_KINDS = ("decorator", "dict", "choices", "enum", "call")
+REGISTRY_KINDS = ("decorator", "dict", "choices", "enum", "call", "values")
 SELECT_MODES = ("roots", "all", "companion")
 
 
@@ -20,8 +20,10 @@ class Registry:
     """A string-keyed registration point."""
 
     name: str
-    kind: str  # "decorator" | "dict" | "choices" | "enum" | "call"
-    target: str  # qualified name of the decorator / dict / choice list / Enum / register function
+    kind: str  # "decorator" | "dict" | "choices" | "enum" | "call" | "values"
+    # qualified name of the decorator / dict / choice list / Enum / register function; ""
+    # for "values": a set of strings the code selects by (device names) with no place of its own
+    target: str
     key_arg: int = 0  # decorator, call: which positional argument holds the key
     line: int = 0
 

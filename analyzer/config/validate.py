@@ -364,10 +364,11 @@ def _known(b: _Builder, name: str, known: tuple[str, ...], path: Path_, what: st
 
 def _registry(b: _Builder, t: dict[str, Any], path: Path_) -> Registry:
     b.keys(t, REGISTRY_KEYS, path)
+    kind = b.choice(t, "kind", path, REGISTRY_KINDS)
     return Registry(
         name=b.string(t, "name", path, required=True),
-        kind=b.choice(t, "kind", path, REGISTRY_KINDS),
-        target=b.string(t, "target", path, required=True),
+        kind=kind,
+        target=b.string(t, "target", path, required=kind != "values"),
         key_arg=b.integer(t, "key_arg", path, 0),
         line=b.line(path),
     )

@@ -61,7 +61,8 @@ def graph_options(use: ProfileUse, index: ModuleIndex,
             stale.append(f"{profile.source}:{fam.line}: plugin family {fam.package} "
                              "matches no package")
     for reg in profile.registries:
-        if index.resolve_dotted(reg.target).kind in ("unresolved", "external"):
+        if reg.kind != "values" and index.resolve_dotted(reg.target).kind in ("unresolved",
+                                                                             "external"):
             stale.append(f"{profile.source}:{reg.line}: registry {reg.name} target "
                              f"{reg.target} matches no definition")
     return GraphOptions(dead_lines=dead_lines or {}, registries=registries,

@@ -213,3 +213,53 @@ def test_try_import_of_a_module_live_code_still_imports_is_not_folded(tmp_path: 
     assert planned(result) == set()
     fancy = next(f for f in result.features if f.name == "fancy")
     assert [i.label for i in fancy.blocked] == ["app.fancy", "app.fancy:fast"]
+
+
+VALUES_PROFILE = '''name = "t"
+description = "t"
+entry_points = ["app.main:main"]
+default_drops = ["npu"]
+
+[[registries]]
+name = "devices"
+kind = "values"
+
+[domains]
+"*.device" = "devices"
+
+[features.npu]
+description = "npu"
+paths = ["app/npu.py"]
+
+[features.npu.registry_keys]
+devices = ["npu"]
+'''
+
+
+@pytest.mark.parametrize(("producer", "folded"), [
+    ('"cuda"', True),   # nothing live selects "npu": the comparison folds, app/npu.py goes
+    ('"npu"', False),   # a live default selects it: the key is blocked, nothing folds
+])
+def test_values_registry_folds_comparisons_of_a_dropped_value(tmp_path: Path, producer: str,
+                                                               folded: bool):
+    from tests.helpers import write_tree
+
+    tree = write_tree(tmp_path / "t", {
+        "depgraph.toml": VALUES_PROFILE,
+        "app/__init__.py": "",
+        "app/npu.py": "def set_npu(args):\n    args.page_size = 128\n",
+        "app/main.py": "class Args:\n    def __init__(self):\n"
+                       f"        self.device = {producer}\n"
+                       "        if self.device == \"npu\":\n"
+                       "            from app.npu import set_npu\n\n"
+                       "            set_npu(self)\n\n\n"
+                       "def main():\n    return Args()\n",
+    })
+    result = run_scan(tree, [])
+    if folded:
+        assert planned(result) == {("fold_branch", "app/main.py", 4, 7, ()),
+                                   ("delete_file", "app/npu.py", None, None, ())}
+        assert result.profile.blocked_keys == {}
+    else:
+        assert planned(result) == set()
+        assert result.profile.blocked_keys == {"npu": "app/main.py:3: self.device = 'npu'"}
