@@ -34,3 +34,8 @@
 
 ; Names a function rebinds with `global NAME`: module flags that are not constant.
 (global_statement (identifier) @global.name)
+
+; Assignments to attributes (`self.use_nsa = ...`) and names (class bodies): what may set an
+; instance attribute, for folding `if self.use_nsa:` (analyzer/decide/guards_eval.py).
+(assignment left: [(attribute) (identifier)] @assign.target)
+(augmented_assignment left: [(attribute) (identifier)] @assign.target)

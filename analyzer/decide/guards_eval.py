@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
-from analyzer.extract.python import Cond
+from analyzer.extract.python import AttrAssign, Cond
 from analyzer.resolve.python import ModuleIndex, Target
 
 
@@ -87,6 +87,9 @@ class Evaluator:
         self._globs = [(k, v) for k, v in self.ctx.constants.items() if _GLOB & set(k)]
         self._assigns: dict[str, dict[str, list[Cond]]] = {}
         self.used: list[str] = []  # constants/domains the current evaluation relied on
+        # attribute name -> every assignment that may set it, tree-wide (built on first use)
+        self._attr_sets: dict[str, list[tuple[str, AttrAssign]]] | None = None
+        self._subclasses: dict[str, set[str]] | None = None
 
     # -- constants -------------------------------------------------------------------------
     def constant(self, names: list[str]) -> tuple[str, object] | None:
@@ -228,6 +231,9 @@ class Evaluator:
     def _name(self, module: str, scope: str, chain: str) -> object:
         if chain in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
             return False
+        head, _, attr = chain.partition(".")
+        if head == "self" and attr and "." not in attr and scope:
+            return self.instance_attr(module, scope, attr)
         env = self._env_chain(chain)
         if env is not None:
             return env[1]
@@ -333,6 +339,84 @@ class Evaluator:
         for note in notes:
             self._note(note)
         return value
+
+    def instance_attr(self, module: str, cls: str, attr: str) -> object:
+        """``self.attr`` read in a method of class ``cls``: the value of its one assignment,
+        when nothing else may set it -- no other assignment in the class, none in a class
+        related by name (a base or a subclass), no ``x.attr =`` elsewhere, no class attribute
+        of that name anywhere -- and the value owes something to declared facts
+        (``self.use_nsa = is_deepseek_nsa(config)``). Unknown otherwise."""
+        mod = self.index.modules.get(module)
+        if mod is None or mod.defs.get(cls) != "class":
+            return UNKNOWN
+        key = (module, f"{cls}.self.{attr}")
+        if key in self._memo:
+            value, notes = self._memo[key]
+            for note in notes:
+                self._note(note)
+            return value
+        self._memo[key] = (UNKNOWN, [])  # cycle guard, and the answer when anything is odd
+        sets = self._attribute_sets().get(attr, [])
+        mine = [a for m, a in sets if m == module and a.scope == cls and a.target == f"self.{attr}"]
+        related = self._related(cls)
+        others = [(m, a) for m, a in sets if not (m == module and a.scope == cls
+                                                   and a.target == f"self.{attr}")]
+        if len(mine) != 1 or any(
+                not a.target.startswith("self.") or a.scope in related or a.target == attr
+                or self.index.modules[m].defs.get(a.scope) != "class" for m, a in others):
+            return UNKNOWN
+        outer, self.used = self.used, []
+        try:
+            value = self._eval(module, cls, mine[0].cond)
+        finally:
+            notes, self.used = self.used, outer
+        if not notes:  # literal-only: a setting other code may change
+            return UNKNOWN
+        if value is not UNKNOWN:
+            notes = [*notes, f"{module}.{cls}: self.{attr} = {value!r}"]
+        self._memo[key] = (value, notes)
+        for note in notes:
+            self._note(note)
+        return value
+
+    def _attribute_sets(self) -> dict[str, list[tuple[str, AttrAssign]]]:
+        if self._attr_sets is None:
+            table: dict[str, list[tuple[str, AttrAssign]]] = {}
+            for name, mod in self.index.modules.items():
+                for a in getattr(mod.facts, "attr_assigns", ()):
+                    table.setdefault(a.attr, []).append((name, a))
+            self._attr_sets = table
+        return self._attr_sets
+
+    def _related(self, cls: str) -> set[str]:
+        """Class names that may be a base or a subclass of ``cls`` (by name, transitively;
+        names are short: a collision only makes more classes related)."""
+        if self._subclasses is None:
+            bases: dict[str, set[str]] = {}
+            for mod in self.index.modules.values():
+                for d in mod.facts.definitions:
+                    if d.kind == "class":
+                        bases.setdefault(d.name, set()).update(
+                            b.rsplit(".", 1)[-1] for b in d.bases)
+            self._subclasses = bases
+        bases = self._subclasses
+        related: set[str] = set()
+        todo = [cls]
+        while todo:  # bases, transitively
+            name = todo.pop()
+            for b in bases.get(name, ()):
+                if b not in related:
+                    related.add(b)
+                    todo.append(b)
+        grew = True
+        down = {cls}
+        while grew:  # subclasses, transitively
+            grew = False
+            for name, bs in bases.items():
+                if name not in down and bs & down:
+                    down.add(name)
+                    grew = True
+        return related | down - {cls}
 
     def _module_assigns(self, module: str) -> dict[str, list[Cond]]:
         table = self._assigns.get(module)

@@ -31,6 +31,7 @@ from analyzer.extract.python_branches import BranchCollector
 from analyzer.extract.python_branches import Clause as Clause
 from analyzer.extract.python_branches import Cond as Cond
 from analyzer.extract.python_branches import ModuleAssign as ModuleAssign
+from analyzer.extract.python_branches import _cond as _branch_cond
 from analyzer.extract.python_literals import CallFact, Literal
 from analyzer.extract.python_nodes import (
     _catches_import_error,
@@ -118,6 +119,7 @@ class Definition:
     end_line: int
     decorators: tuple[Decorator, ...]
     nested: bool  # inside a top-level compound statement (if/try/with/...)
+    bases: tuple[str, ...] = ()  # classes: the superclass expressions as written
 
 
 @dataclass(frozen=True)
@@ -168,6 +170,21 @@ class PythonFacts:
     calls: tuple[CallFact, ...] = ()
     produced: tuple[ProducedString, ...] = ()
     methods: tuple[str, ...] = ()  # functions defined directly in top-level class bodies
+    attr_assigns: tuple[AttrAssign, ...] = ()
+
+
+@dataclass(frozen=True)
+class AttrAssign:
+    """An assignment to an attribute (``self.use_nsa = is_deepseek_nsa(config)``,
+    ``args.device = "npu"``) or to a name in a class body (``use_nsa = False``): what may set
+    an instance attribute. ``cond`` is the value as a condition tree when the statement
+    assigns it alone (``unknown`` for augmented, tuple or chained assignments)."""
+
+    scope: str  # the top-level definition it is in ("" for the module body)
+    target: str  # the assigned chain as written: "self.use_nsa", or "use_nsa" in a class body
+    attr: str  # its last name
+    cond: Cond
+    line: int
 
 
 @dataclass(frozen=True)
@@ -342,6 +359,7 @@ class _Extractor:
             calls=tuple(module_calls),
             produced=tuple(produced),
             methods=tuple(self.methods),
+            attr_assigns=tuple(self._attr_assigns(caps)),
         )
 
     # -- definitions and scopes ------------------------------------------------------------
@@ -383,8 +401,11 @@ class _Extractor:
             return
         name = tsu.text(name_node)
         kind = "class" if node.type == "class_definition" else "function"
+        supers = node.child_by_field_name("superclasses") if kind == "class" else None
+        bases = tuple(tsu.text(b) for b in supers.named_children
+                      if b.type in ("identifier", "attribute")) if supers is not None else ()
         self.definitions.append(
-            Definition(name, kind, _line(outer), _end_line(outer), decorators, nested))
+            Definition(name, kind, _line(outer), _end_line(outer), decorators, nested, bases))
         self._scope_spans.append((outer.start_byte, outer.end_byte, name))
         body = node.child_by_field_name("body") if kind == "class" else None
         for stmt in body.named_children if body is not None else ():
@@ -586,6 +607,31 @@ class _Extractor:
             if value and _DOTTED.match(value):
                 out.append(StringRef(value, "dotted", self._scope_of(node), _line(node),
                                      _call_of(node)))
+        return out
+
+    def _attr_assigns(self, caps: dict[str, list[ts.Node]]) -> list[AttrAssign]:
+        out: list[AttrAssign] = []
+        for node in caps.get("assign.target", []):
+            stmt = node.parent
+            if stmt is None:
+                continue
+            scope = self._scope_of(node)
+            target = tsu.text(node)
+            if node.type == "identifier":  # a name: only class-body assignments matter
+                line_stmt = stmt.parent
+                block = line_stmt.parent if line_stmt is not None else None
+                owner = block.parent if block is not None else None
+                if line_stmt is None or line_stmt.type != "expression_statement" \
+                        or block is None or block.type != "block" \
+                        or owner is None or owner.type != "class_definition":
+                    continue
+            attr = target.rsplit(".", 1)[-1]
+            right = stmt.child_by_field_name("right")
+            single = (stmt.type == "assignment" and stmt.child_by_field_name("left") == node
+                      and right is not None and right.type != "assignment")
+            cond = _branch_cond(right) if single and right is not None else Cond(
+                "unknown", target)
+            out.append(AttrAssign(scope, target, attr, cond, _line(node)))
         return out
 
     def _produced(self, nodes: list[ts.Node]) -> list[ProducedString]:
