@@ -115,8 +115,9 @@ def _fold_if(module: str, b: Branch, ev: Evaluator, ctx: GuardContext
             dead.append(False)
             why.append("")
             continue
-        value = truth(ev.eval(module, b.scope, c.cond))
-        notes = f" ({'; '.join(ev.used)})" if ev.used else ""
+        forced = ctx.forced.get((module, c.start_line))
+        value = False if forced else truth(ev.eval(module, b.scope, c.cond))
+        notes = f" ({forced})" if forced else f" ({'; '.join(ev.used)})" if ev.used else ""
         if value is UNKNOWN:
             dead.append(False)
             why.append("")

@@ -65,6 +65,9 @@ class GuardContext:
     domains: tuple[tuple[str, frozenset[str]], ...] = ()
     dead_imports: frozenset[str] = frozenset()
     fold_type_checking: bool = False
+    # (module, first line of an if/elif clause) -> why the clause never runs: it only selects
+    # dropped registry keys and a later clause of its statement selects instead
+    forced: Mapping[tuple[str, int], str] = field(default_factory=dict)
 
 
 def truth(value: object) -> object:

@@ -70,7 +70,8 @@ def graph_options(use: ProfileUse, index: ModuleIndex,
 
 
 def guard_context(use: ProfileUse, keep: tuple[str, ...],
-                  gone: frozenset[str] = frozenset()) -> GuardContext | None:
+                  gone: frozenset[str] = frozenset(),
+                  forced: dict[tuple[str, int], str] | None = None) -> GuardContext | None:
     """What guard folding may assume: the profile's constants (those of dropped features
     win), string domains over dropped registry keys, and modules that will not exist:
     extension modules of dropped features that will not be built, and ``gone`` (the
@@ -81,4 +82,5 @@ def guard_context(use: ProfileUse, keep: tuple[str, ...],
     constants = {c.name: c.value for c in effective_constants(profile, use.drops, keep)}
     domains = tuple((d.pattern, use.dropped_keys(d.registry)) for d in profile.domains)
     dead = frozenset(m for f in use.features for m in f.extension_modules) | gone
-    return GuardContext(constants, tuple(d for d in domains if d[1]), dead)
+    return GuardContext(constants, tuple(d for d in domains if d[1]), dead,
+                        forced=dict(forced or {}))

@@ -62,6 +62,7 @@ class Clause:
     start_byte: int = 0
     end_byte: int = 0
     own_lines: bool = False  # ifexp arm: no other code shares its lines (brackets aside)
+    body_stmts: tuple[int, ...] = ()  # if/elif/else: first lines of the body's statements
 
 
 @dataclass(frozen=True)
@@ -231,17 +232,24 @@ def _code_end_line(node: ts.Node) -> int:
 def _if_clauses(node: ts.Node) -> list[Clause]:
     body = node.child_by_field_name("consequence")
     cond = node.child_by_field_name("condition")
-    out = [_clause("if", _cond(cond) if cond is not None else Cond("unknown"), node,
-                   body or node, node, end=body or node)]
+    out = [replace(_clause("if", _cond(cond) if cond is not None else Cond("unknown"), node,
+                           body or node, node, end=body or node), body_stmts=_stmts(body))]
     for alt in node.children_by_field_name("alternative"):
         alt_body = alt.child_by_field_name("consequence" if alt.type == "elif_clause" else "body")
         if alt.type == "elif_clause":
             c = alt.child_by_field_name("condition")
-            out.append(_clause("elif", _cond(c) if c is not None else Cond("unknown"), alt,
-                               alt_body or alt, alt))
+            out.append(replace(_clause("elif", _cond(c) if c is not None else Cond("unknown"),
+                                       alt, alt_body or alt, alt), body_stmts=_stmts(alt_body)))
         else:
-            out.append(_clause("else", None, alt, alt_body or alt, alt))
+            out.append(replace(_clause("else", None, alt, alt_body or alt, alt),
+                               body_stmts=_stmts(alt_body)))
     return out
+
+
+def _stmts(block: ts.Node | None) -> tuple[int, ...]:
+    if block is None:
+        return ()
+    return tuple(_line(c) for c in block.named_children if c.type != "comment")
 
 
 def _except_cond(clause: ts.Node) -> Cond | None:

@@ -74,6 +74,8 @@ class _Retained:
     roots: set[str] = field(default_factory=set)
     log: list[Conflict] = field(default_factory=list)
     arms: dict[str, list[DeadRegion]] = field(default_factory=dict)  # producer arms folded
+    # (module, clause line) -> why: clauses that only select dropped keys, folded
+    forced: dict[tuple[str, int], str] = field(default_factory=dict)
 
     def absorb(self, conflicts: list[Conflict], index: ModuleIndex) -> bool:
         """Turn conflicts into kept items; False when they ask nothing new (done)."""
@@ -169,7 +171,8 @@ class Rounds:
 
     # -- one round --------------------------------------------------------------------------
     def _fold(self) -> dict[str, list[DeadRegion]]:
-        ctx = guard_context(self.use, self.options.keep, self.feature_modules)
+        ctx = guard_context(self.use, self.options.keep, self.feature_modules,
+                            self.state.forced)
         regions = fold_all(self.tree.index, ctx) if ctx is not None else {}
         for m, rs in self.state.arms.items():
             regions[m] = sorted([*regions.get(m, []), *rs],
@@ -256,10 +259,12 @@ class Rounds:
     def _selected(self, last: Planned) -> bool:
         """Dropped keys live code still produces: block them (or fold the producing arm);
         True when that changed anything (the folds are redone)."""
-        selected, arms = produced_keys(last.plan, last.index, last.liveness,
-                                       self.use.all_dropped_keys())
-        if not selected and not arms:
+        selected, arms, clauses = produced_keys(last.plan, last.index, last.liveness,
+                                                self.use.all_dropped_keys(),
+                                                frozenset(self.state.forced))
+        if not selected and not arms and not clauses:
             return False
+        self.state.forced.update(clauses)
         self.use = dataclasses.replace(self.use,
                                        blocked_keys={**self.use.blocked_keys, **selected})
         for m, rs in arms.items():

@@ -30,7 +30,14 @@ from pyflakes import messages as pyflakes_messages
 
 from analyzer.analysis.liveness import Liveness
 from analyzer.decide.guards import DeadRegion, arm_region
-from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING
+from analyzer.extract.python import (
+    TRY_IMPORT_ERROR,
+    TYPE_CHECKING,
+    Branch,
+    Clause,
+    ProducedString,
+    PythonFacts,
+)
 from analyzer.model import Deletion, DeletionKind, Plan, Ranges
 from analyzer.nodes import module_node
 from analyzer.resolve.python import ModuleIndex, PyModule
@@ -382,17 +389,23 @@ def _chain_conflicts(index: ModuleIndex, mod: PyModule, gone: Ranges | None, wat
     return out
 
 
-def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: frozenset[str]
-                  ) -> tuple[dict[str, str], dict[str, list[DeadRegion]]]:
+def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: frozenset[str],
+                  forced: frozenset[tuple[str, int]] = frozenset()
+                  ) -> tuple[dict[str, str], dict[str, list[DeadRegion]],
+                             dict[tuple[str, int], str]]:
     """Dropped registry keys that live code still produces as a value (assigns, defaults,
     passes or returns ``"fa3"``): such a key may be selected at run time. Where the value is
     one arm of a conditional expression whose other arm is no dropped key (``"fa3" if
     is_fa3_supported() else "triton"``), that arm goes instead (a behaviour decision, named
-    in its reason); elsewhere the key is blocked: its registrations stay. Returns (key ->
-    ``path:line: target = 'key'`` of the first blocking producer, module -> arm regions).
-    Producers in code the plan deletes do not count."""
+    in its reason). Likewise an ``if``/``elif`` clause whose every statement assigns dropped
+    keys, when a later clause of the same statement assigns the same targets (``elif sm90:
+    self.attention_backend = "fa3"`` / ``else: self.attention_backend = "triton"``): that
+    clause never runs. Elsewhere the key is blocked: its registrations stay. Returns (key ->
+    ``path:line: target = 'key'`` of the first blocking producer, module -> arm regions,
+    (module, clause line) -> why). Producers in code the plan deletes do not count; clauses
+    in ``forced`` were folded already."""
     if not dropped:
-        return {}, {}
+        return {}, {}, {}
     deleted_files = {d.path for d in plan.deletions if d.kind == "delete_file"}
     gone: dict[str, Ranges] = defaultdict(Ranges)
     folded_arms: set[tuple[str, int, int]] = set()
@@ -403,6 +416,7 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
             folded_arms.add((d.path, d.start_line, d.end_line or d.start_line))
     blocked: dict[str, str] = {}
     arms: dict[str, list[DeadRegion]] = {}
+    clauses: dict[tuple[str, int], str] = {}
     for name in sorted(index.modules):
         mod = index.modules[name]
         if mod.path in deleted_files:
@@ -427,6 +441,48 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
                 if (mod.path, region.start_line, region.end_line) not in folded_arms:
                     arms.setdefault(name, []).append(region)
                 continue
+            clause = _selecting_clause(mod.facts, p, produced, dropped)
+            # a clause folded before whose producer still counts (its fold did not hold):
+            # the key is blocked after all
+            if clause is not None and (name, clause.start_line) not in forced:
+                clauses.setdefault((name, clause.start_line), (
+                    f"it only selects dropped key {p.value!r}; a later clause selects instead: "
+                    "a behaviour decision"))
+                continue
             shown = f"{p.target} = {p.value!r}" if p.target else f"return {p.value!r}"
             blocked[p.value] = f"{mod.path}:{p.line}: {shown}"
-    return blocked, arms
+    return blocked, arms, clauses
+
+
+def _selecting_clause(facts: PythonFacts, p: ProducedString,
+                      produced: tuple[ProducedString, ...], dropped: frozenset[str]
+                      ) -> Clause | None:
+    """The ``if``/``elif`` clause around producer ``p`` whose every statement assigns only
+    dropped keys, when a later clause of its statement assigns the same targets; else None."""
+    best: tuple[Branch, int] | None = None
+    for b in facts.branches:
+        if b.kind != "if":
+            continue
+        for i, c in enumerate(b.clauses[:-1]):
+            if c.body_start_line <= p.line <= c.end_line and (
+                    best is None or c.body_start_line > best[0].clauses[best[1]].body_start_line):
+                best = (b, i)
+    if best is None:
+        return None
+    branch, i = best
+    clause = branch.clauses[i]
+    if clause.kind == "else" or not clause.body_stmts:
+        return None
+    at = {line: [q for q in produced if q.line == line and q.kind == "assign"]
+          for line in clause.body_stmts}
+    if any(not qs or any(q.value not in dropped for q in qs) for qs in at.values()):
+        return None
+    targets = {q.target for qs in at.values() for q in qs}
+
+    def assigned(c: Clause) -> set[str]:
+        inside = range(c.body_start_line, c.end_line + 1)
+        return ({q.target for q in produced if q.kind == "assign" and q.line in inside}
+                | {a.target for a in facts.attr_assigns if a.line in inside})
+    if not any(targets <= assigned(c) for c in branch.clauses[i + 1:]):
+        return None
+    return clause

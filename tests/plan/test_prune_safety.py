@@ -263,3 +263,79 @@ def test_values_registry_folds_comparisons_of_a_dropped_value(tmp_path: Path, pr
     else:
         assert planned(result) == set()
         assert result.profile.blocked_keys == {"npu": "app/main.py:3: self.device = 'npu'"}
+
+
+CLAUSE_PROFILE = '''name = "t"
+description = "t"
+entry_points = ["app.main:main"]
+default_drops = ["fancy"]
+
+[[registries]]
+name = "backends"
+kind = "decorator"
+target = "app.registry.register"
+
+[features.fancy]
+description = "fancy"
+paths = ["app/fancy.py"]
+
+[features.fancy.registry_keys]
+backends = ["fancy"]
+'''
+
+REGISTRY = '''BACKENDS = {}
+
+
+def register(name):
+    def wrap(fn):
+        BACKENDS[name] = fn
+        return fn
+    return wrap
+
+
+@register("triton")
+def triton():
+    return 1
+
+
+@register("fancy")
+def fancy():
+    from app.fancy import Fancy
+
+    return Fancy()
+'''
+
+
+@pytest.mark.parametrize(("tail", "folds"), [
+    ('        else:\n            self.backend = "triton"\n', True),
+    ("", False),  # no later clause selects instead: the key stays (blocked)
+])
+def test_a_clause_that_only_selects_a_dropped_key_goes_when_a_later_one_selects(
+        tmp_path: Path, tail: str, folds: bool):
+    # issue 12 (8): `elif sm == 90: self.backend = "fancy"` only selects the dropped key; the
+    # `else` assigns the same attribute: on sm90 the else decides (a behaviour decision)
+    from tests.helpers import write_tree
+
+    tree = write_tree(tmp_path / "t", {
+        "depgraph.toml": CLAUSE_PROFILE,
+        "app/__init__.py": "",
+        "app/fancy.py": "class Fancy:\n    pass\n",
+        "app/registry.py": REGISTRY,
+        "app/main.py": "from app.registry import BACKENDS\n\n\nclass Args:\n"
+                       "    def __init__(self, sm):\n        if sm == 100:\n"
+                       "            self.backend = \"triton\"\n        elif sm == 90:\n"
+                       "            self.backend = \"fancy\"\n" + tail + "\n\n"
+                       "def main():\n    return BACKENDS[Args(90).backend]()\n",
+    })
+    result = run_scan(tree, [])
+    if folds:
+        assert result.profile.blocked_keys == {}
+        assert planned(result) == {
+            ("fold_branch", "app/main.py", 8, 9, ()),     # the elif clause
+            ("delete_range", "app/registry.py", 16, 20, ()),  # the fancy factory
+            ("delete_file", "app/fancy.py", None, None, ())}
+        fold = next(d for d in result.plan.deletions if d.kind == "fold_branch")
+        assert "only selects dropped key 'fancy'" in fold.reason
+    else:
+        assert result.profile.blocked_keys == {"fancy": "app/main.py:9: self.backend = 'fancy'"}
+        assert planned(result) == set()
