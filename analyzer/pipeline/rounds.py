@@ -74,8 +74,8 @@ class _Retained:
     roots: set[str] = field(default_factory=set)
     log: list[Conflict] = field(default_factory=list)
     arms: dict[str, list[DeadRegion]] = field(default_factory=dict)  # producer arms folded
-    # (module, clause line) -> why: clauses that only select dropped keys, folded
-    forced: dict[tuple[str, int], str] = field(default_factory=dict)
+    # (module, clause line) -> (key, why): clauses that only select dropped keys, folded
+    forced: dict[tuple[str, int], tuple[str, str]] = field(default_factory=dict)
 
     def absorb(self, conflicts: list[Conflict], index: ModuleIndex) -> bool:
         """Turn conflicts into kept items; False when they ask nothing new (done)."""
@@ -172,7 +172,7 @@ class Rounds:
     # -- one round --------------------------------------------------------------------------
     def _fold(self) -> dict[str, list[DeadRegion]]:
         ctx = guard_context(self.use, self.options.keep, self.feature_modules,
-                            self.state.forced)
+                            {k: why for k, (_key, why) in self.state.forced.items()})
         regions = fold_all(self.tree.index, ctx) if ctx is not None else {}
         for m, rs in self.state.arms.items():
             regions[m] = sorted([*regions.get(m, []), *rs],
@@ -264,9 +264,11 @@ class Rounds:
                                                 frozenset(self.state.forced))
         if not selected and not arms and not clauses:
             return False
-        self.state.forced.update(clauses)
         self.use = dataclasses.replace(self.use,
                                        blocked_keys={**self.use.blocked_keys, **selected})
+        # clauses of keys blocked now are not folded after all (their key stays selectable)
+        self.state.forced = {k: v for k, v in {**self.state.forced, **clauses}.items()
+                             if v[0] not in self.use.blocked_keys}
         for m, rs in arms.items():
             self.state.arms.setdefault(m, []).extend(rs)
         self.regions = self._fold()

@@ -392,7 +392,7 @@ def _chain_conflicts(index: ModuleIndex, mod: PyModule, gone: Ranges | None, wat
 def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: frozenset[str],
                   forced: frozenset[tuple[str, int]] = frozenset()
                   ) -> tuple[dict[str, str], dict[str, list[DeadRegion]],
-                             dict[tuple[str, int], str]]:
+                             dict[tuple[str, int], tuple[str, str]]]:
     """Dropped registry keys that live code still produces as a value (assigns, defaults,
     passes or returns ``"fa3"``): such a key may be selected at run time. Where the value is
     one arm of a conditional expression whose other arm is no dropped key (``"fa3" if
@@ -402,7 +402,7 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
     self.attention_backend = "fa3"`` / ``else: self.attention_backend = "triton"``): that
     clause never runs. Elsewhere the key is blocked: its registrations stay. Returns (key ->
     ``path:line: target = 'key'`` of the first blocking producer, module -> arm regions,
-    (module, clause line) -> why). Producers in code the plan deletes do not count; clauses
+    (module, clause line) -> (key, why)). Producers in code the plan deletes do not count; clauses
     in ``forced`` were folded already."""
     if not dropped:
         return {}, {}, {}
@@ -416,7 +416,7 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
             folded_arms.add((d.path, d.start_line, d.end_line or d.start_line))
     blocked: dict[str, str] = {}
     arms: dict[str, list[DeadRegion]] = {}
-    clauses: dict[tuple[str, int], str] = {}
+    clauses: dict[tuple[str, int], tuple[str, str]] = {}
     for name in sorted(index.modules):
         mod = index.modules[name]
         if mod.path in deleted_files:
@@ -445,13 +445,14 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
             # a clause folded before whose producer still counts (its fold did not hold):
             # the key is blocked after all
             if clause is not None and (name, clause.start_line) not in forced:
-                clauses.setdefault((name, clause.start_line), (
+                clauses.setdefault((name, clause.start_line), (p.value, (
                     f"it only selects dropped key {p.value!r}; a later clause selects instead: "
-                    "a behaviour decision"))
+                    "a behaviour decision")))
                 continue
             shown = f"{p.target} = {p.value!r}" if p.target else f"return {p.value!r}"
             blocked[p.value] = f"{mod.path}:{p.line}: {shown}"
-    return blocked, arms, clauses
+    # a key blocked anyway keeps its clauses: folding them would change behaviour for nothing
+    return blocked, arms, {k: v for k, v in clauses.items() if v[0] not in blocked}
 
 
 def _selecting_clause(facts: PythonFacts, p: ProducedString,
