@@ -124,3 +124,17 @@ def test_mermaid_export(result: ScanResult) -> None:
 def test_unknown_format(result: ScanResult) -> None:
     with pytest.raises(ValueError):
         export_graph(result.graph, "svg")
+
+
+def test_render_dispatches_each_format_to_its_files() -> None:
+    from analyzer.outputs.render import FILE_NAMES, render
+    from analyzer.pipeline.scan import run_scan
+    from tests.helpers import MINI_SGLANG
+
+    result = run_scan(MINI_SGLANG, ["deepseek_v2"])
+    assert set(render(result, "json")) == {FILE_NAMES["json"]}
+    assert set(render(result, "sarif")) == {FILE_NAMES["sarif"]}
+    # md: the summary and one change description per dropped feature (fa3, flashmla, ascend)
+    assert set(render(result, "md")) == {"summary.md", "summary-fa3.md", "summary-flashmla.md",
+                                         "summary-ascend.md"}
+    assert render(result, "html")["report.html"].lower().startswith(b"<!doctype html>")

@@ -1,0 +1,37 @@
+"""Verify, Python half: the baseline of an edited file and what a pruned copy of it breaks."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from analyzer.pipeline.scan import run_scan
+from analyzer.verify.problem import VerifyProblem
+from analyzer.verify.python import check_python, python_baseline
+from tests.helpers import write_tree
+
+ORIGINAL = {
+    "app/__init__.py": "",
+    "app/__main__.py": "from app.m import f\n\nf(1)\n",
+    "app/m.py": "import os\n\n\ndef f(x):\n    if x:\n        from os import sep as s\n"
+                "    else:\n        s = '/'\n    return os.getcwd() + s\n",
+}
+
+
+def test_problem_prints_as_path_line_what() -> None:
+    assert str(VerifyProblem("a.py", 3, "undefined name 'x'")) == "a.py:3: undefined name 'x'"
+
+
+def test_baseline_then_a_removed_import_and_a_lost_binding(tmp_path: Path) -> None:
+    tree = write_tree(tmp_path / "orig", ORIGINAL)
+    base = python_baseline({p: (tree / p).read_bytes() for p in ORIGINAL}, {"app/m.py"})
+    assert base["app/m.py"]["names"] == ["f", "os"]
+    assert base["app/m.py"]["bindings"] == {"f": {"s": 2}}  # s bound twice in f, read after
+    pruned = tmp_path / "pruned"
+    shutil.copytree(tree, pruned)
+    # the pruning removed `import os` (still read) and the `from os import sep as s` branch
+    (pruned / "app/m.py").write_text("\n\ndef f(x):\n    if x:\n        pass\n    else:\n"
+                                     "        s = '/'\n    return os.getcwd() + s\n")
+    problems = [str(p) for p in check_python(run_scan(pruned, [], use_profile=False), base)]
+    assert problems == ["app/m.py:8: undefined name 'os' (new after pruning)",
+                        "app/m.py:3: f: 's' may be unbound (bound 2 times before, 1 now)"]
