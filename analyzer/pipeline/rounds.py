@@ -61,6 +61,9 @@ class Planned:
     plan: Plan
     use: ProfileUse
     conflicts: list[Conflict]
+    # path -> pyflakes' undefined names of the original file (per name), for every file the
+    # check simulated: the verify baseline reuses them instead of linting again
+    lint_before: dict[str, dict[str, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -115,6 +118,8 @@ class Rounds:
         self.state = _Retained()
         self.sims: dict[tuple[str, tuple[Deletion, ...]], FileSim] = {}
         self.declared = _declared_entry_points(inputs.entry_point_files, tree.problems)
+        # feature patterns matching nothing: a question of the tree, asked once per scan
+        self.stale_patterns = stale_feature_patterns(use, tree.index, list(tree.files))
         # (path, first, last line) of import statements the plan deletes: code that goes
         # needs nothing, so their edges are left out of the next round
         self.freed: set[tuple[str, int, int]] = set()
@@ -167,7 +172,9 @@ class Rounds:
             _drop_convicted(last.plan, check_plan(last.plan, last.index, self.sources,
                                                   self.sims), last.index)
         assert last is not None
-        return dataclasses.replace(last, conflicts=self.state.log)
+        before = {path: dict(sim.undefined_before) for (path, _edits), sim in self.sims.items()
+                  if sim.parsed}
+        return dataclasses.replace(last, conflicts=self.state.log, lint_before=before)
 
     # -- one round --------------------------------------------------------------------------
     def _fold(self) -> dict[str, list[DeadRegion]]:
@@ -242,8 +249,8 @@ class Rounds:
             + resolve_targets(kept, graph, native) + all_family_modules(use, index)
             + never + unparsed_roots(index, self.scope.unparsed) + native.kept_roots
             + sorted(r for r in self.state.roots if r in graph)))
-        patterns = stale_feature_patterns(use, index, list(tree.files))
-        return roots, default_roots, kept, [*stale, *kept_stale, *never_stale, *patterns]
+        return roots, default_roots, kept, [*stale, *kept_stale, *never_stale,
+                                             *self.stale_patterns]
 
     def _present(self, last: Planned) -> set[tuple[str, int, int]]:
         """Regions of ``try: import X`` folds whose X is live: the import succeeds."""

@@ -61,6 +61,8 @@ class ScanResult:
     timings: dict[str, float] = field(default_factory=dict)
     sources: dict[str, bytes] = field(default_factory=dict)  # bytes as scanned, by path
     options: ScanOptions = field(default_factory=ScanOptions)  # what the scan was asked
+    # path -> pyflakes' undefined names of the original (what the plan check already linted)
+    lint_before: dict[str, dict[str, int]] = field(default_factory=dict)
     # per dropped feature: its items by depth and the live nodes reaching in (report view)
     feature_columns: dict[str, FeatureColumns] = field(default_factory=dict)
     # what the soundness rounds kept, and why (plan_check.Conflict)
@@ -128,4 +130,5 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings) ->
                       native_summary, list(last.keep_targets), use, features,
                       set(scope.in_scope), tree.problems, last.unresolved, timer.seconds,
                       sources, options=options, conflicts=last.conflicts,
+                      lint_before=last.lint_before,
                       feature_columns=columns)

@@ -83,9 +83,9 @@ def simulate(source: bytes, edits: list[Deletion], path: str) -> FileSim:
         sim.parsed = False
         return sim
     _remove(after, edits, sim)
-    sim.undefined_before = _undefined(before, path, None)
-    sim.undefined_after = _undefined(after, path, sim.undefined_lines)
-    sim.module_names_lost = _module_names(before) - _module_names(after)
+    sim.undefined_before = undefined_names(before, path, None)
+    sim.undefined_after = undefined_names(after, path, sim.undefined_lines)
+    sim.module_names_lost = module_names(before) - module_names(after)
     # a name that keeps a binding but lost one that runs (not in a folded branch): on the
     # path of the lost one it is now unbound (`if ok: from ext import Meta` / `else: class
     # Meta` loses its import); only the deletions that were no fold are to blame
@@ -96,7 +96,7 @@ def simulate(source: bytes, edits: list[Deletion], path: str) -> FileSim:
             if culprits:
                 sim.module_names_lost.add(name)
                 sim.binders[name] = culprits
-    old_attrs, new_attrs = _class_attrs(before), _class_attrs(after)
+    old_attrs, new_attrs = class_attrs(before), class_attrs(after)
     for cls, names in old_attrs.items():
         lost = names - new_attrs.get(cls, set())
         if lost:
@@ -168,7 +168,7 @@ def _bound_names(node: ast.AST) -> set[str]:
     return out
 
 
-def _undefined(tree: ast.Module, path: str, lines: dict[str, int] | None) -> Counter[str]:
+def undefined_names(tree: ast.Module, path: str, lines: dict[str, int] | None) -> Counter[str]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         lint = pyflakes_checker.Checker(tree, filename=path)
@@ -226,7 +226,7 @@ def _names_of_block(body: list[ast.stmt]) -> set[str]:
     return out
 
 
-def _module_names(tree: ast.Module) -> set[str]:
+def module_names(tree: ast.Module) -> set[str]:
     return _names_of_block(tree.body)
 
 
@@ -238,7 +238,7 @@ def _module_binding_counts(tree: ast.Module) -> Counter[str]:
     return counts
 
 
-def _class_attrs(tree: ast.Module) -> dict[str, set[str]]:
+def class_attrs(tree: ast.Module) -> dict[str, set[str]]:
     return {stmt.name: _names_of_block(stmt.body) for stmt in tree.body
             if isinstance(stmt, ast.ClassDef)}
 
@@ -291,10 +291,10 @@ def check_plan(plan: Plan, index: ModuleIndex, sources: dict[str, bytes],
         if mod.path in deleted_files:
             continue
         gone = removed.get(mod.path)
-        conflicts.extend(_import_conflicts(index, mod, gone, deleted_modules, lost_names,
+        conflicts.extend(import_conflicts(index, mod, gone, deleted_modules, lost_names,
                                            file_sims, dropped_names))
         if watched:
-            conflicts.extend(_chain_conflicts(index, mod, gone, watched, lost_names, lost_attrs,
+            conflicts.extend(chain_conflicts(index, mod, gone, watched, lost_names, lost_attrs,
                                               file_sims))
     return list(dict.fromkeys(conflicts))
 
@@ -320,7 +320,7 @@ def _culprits(index: ModuleIndex, module: str, name: str,
     return found or [None]
 
 
-def _import_conflicts(index: ModuleIndex, mod: PyModule, gone: Ranges | None,
+def import_conflicts(index: ModuleIndex, mod: PyModule, gone: Ranges | None,
                       deleted_modules: set[str], lost_names: dict[str, set[str]],
                       file_sims: dict[str, FileSim],
                       dropped_names: dict[tuple[str, int | None], set[str]]
@@ -357,7 +357,7 @@ def _import_conflicts(index: ModuleIndex, mod: PyModule, gone: Ranges | None,
     return out
 
 
-def _chain_conflicts(index: ModuleIndex, mod: PyModule, gone: Ranges | None, watched: set[str],
+def chain_conflicts(index: ModuleIndex, mod: PyModule, gone: Ranges | None, watched: set[str],
                      lost_names: dict[str, set[str]],
                      lost_attrs: dict[tuple[str, str], set[str]],
                      file_sims: dict[str, FileSim]) -> list[Conflict]:

@@ -21,6 +21,7 @@ def verify_baseline(result: ScanResult) -> dict[str, Any]:
     edited = {d.path for d in result.plan.deletions if d.kind != "delete_file"}
     return {
         "verify_baseline": [str(p) for p in check(result, compile_paths=set())],
-        "verify_baseline_python": python_baseline(result.sources, edited, folded),
+        "verify_baseline_python": python_baseline(result.sources, edited, folded,
+                                                  result.lint_before),
         "verify_baseline_native": native_baseline(result),
     }

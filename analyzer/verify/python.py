@@ -27,11 +27,11 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.plan.check import (
     FileSim,
-    _chain_conflicts,
-    _class_attrs,
-    _import_conflicts,
-    _module_names,
-    _undefined,
+    chain_conflicts,
+    class_attrs,
+    import_conflicts,
+    module_names,
+    undefined_names,
 )
 from analyzer.verify.problem import VerifyProblem
 
@@ -39,31 +39,35 @@ if TYPE_CHECKING:
     from analyzer.pipeline.scan import ScanResult
 
 
-def _file_facts(source: bytes, path: str, dead: list[tuple[int, int]]
-                ) -> dict[str, Any] | None:
+def _file_facts(source: bytes, path: str, dead: list[tuple[int, int]],
+                undefined: dict[str, int] | None) -> dict[str, Any] | None:
     try:
         tree = ast.parse(source, filename=path)
     except (SyntaxError, ValueError):
         return None
     return {
-        "undefined": dict(_undefined(tree, path, None)),
-        "names": sorted(_module_names(tree)),
-        "classes": {c: sorted(a) for c, a in _class_attrs(tree).items()},
+        "undefined": undefined if undefined is not None else dict(
+            undefined_names(tree, path, None)),
+        "names": sorted(module_names(tree)),
+        "classes": {c: sorted(a) for c, a in class_attrs(tree).items()},
         "raises": sum(1 for s in tree.body if isinstance(s, ast.Raise)),
         "bindings": _live_bindings(tree, dead),
     }
 
 
 def python_baseline(sources: dict[str, bytes], edited: set[str],
-                    dead: dict[str, list[tuple[int, int]]] | None = None) -> dict[str, Any]:
+                    dead: dict[str, list[tuple[int, int]]] | None = None,
+                    linted: dict[str, dict[str, int]] | None = None) -> dict[str, Any]:
     """Facts of the original files the plan edits (see the module docstring). ``dead``:
-    per file, the line ranges of folded branches (code that never runs on the target)."""
+    per file, the line ranges of folded branches (code that never runs on the target);
+    ``linted``: pyflakes' undefined names of originals the plan check already linted."""
     out: dict[str, Any] = {}
     for path in sorted(edited):
         data = sources.get(path)
         if data is None or not path.endswith((".py", ".pyi")):
             continue
-        facts = _file_facts(data, path, (dead or {}).get(path, []))
+        facts = _file_facts(data, path, (dead or {}).get(path, []),
+                            (linted or {}).get(path))
         if facts is not None:
             out[path] = facts
     return out
@@ -144,7 +148,7 @@ def check_python(result: ScanResult, baseline: dict[str, Any]) -> list[VerifyPro
         if after_tree is None:
             continue  # reported by the compile check
         lines: dict[str, int] = {}
-        after = _undefined(after_tree, path, lines)
+        after = undefined_names(after_tree, path, lines)
         for name, n in sorted(after.items()):
             if n > before["undefined"].get(name, 0):
                 problems.append(VerifyProblem(path, lines.get(name, 0),
@@ -158,10 +162,10 @@ def check_python(result: ScanResult, baseline: dict[str, Any]) -> list[VerifyPro
         module = index.by_path.get(path)
         if module is None:
             continue
-        gone = set(before["names"]) - _module_names(after_tree)
+        gone = set(before["names"]) - module_names(after_tree)
         if gone:
             lost_names[module] = gone
-        attrs = _class_attrs(after_tree)
+        attrs = class_attrs(after_tree)
         for cls, names in before["classes"].items():
             lost = set(names) - attrs.get(cls, set())
             if lost:
@@ -171,8 +175,8 @@ def check_python(result: ScanResult, baseline: dict[str, Any]) -> list[VerifyPro
         watched = set().union(*lost_names.values(), *lost_attrs.values())
         for name in sorted(index.modules):
             mod = index.modules[name]
-            found = _import_conflicts(index, mod, None, set(), lost_names, sims, {})
-            found += _chain_conflicts(index, mod, None, watched, lost_names, lost_attrs, sims)
+            found = import_conflicts(index, mod, None, set(), lost_names, sims, {})
+            found += chain_conflicts(index, mod, None, watched, lost_names, lost_attrs, sims)
             problems.extend(VerifyProblem(c.path, c.line, c.what + " (removed by the pruning)")
                             for c in found)
     return problems
