@@ -170,6 +170,23 @@ def effective_constants(profile: Profile | None, drops: tuple[str, ...],
     return (*out, *dropped.values())
 
 
+def effective_cmake_options(profile: Profile | None,
+                            drops: tuple[str, ...]) -> dict[str, bool]:
+    """The CMake options a scan forces: the ``cmake_options`` of every dropped feature. An
+    option two dropped features force to different values is not forced at all (nothing can
+    be decided from it)."""
+    if profile is None:
+        return {}
+    values: dict[str, set[bool]] = {}
+    for fname in drops:
+        feature = profile.features.get(fname)
+        if feature is None:
+            continue
+        for name, value in feature.cmake_options.items():
+            values.setdefault(name, set()).add(value)
+    return {name: next(iter(v)) for name, v in sorted(values.items()) if len(v) == 1}
+
+
 # --------------------------------------------------------------------------- helpers
 
 

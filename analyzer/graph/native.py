@@ -33,6 +33,14 @@ Edges (u live => v live):
 - ``same_call``     targets created by one call of a user function, both ways: deleting the
                     call removes all of them, so they live and die together
 
+Forced CMake options (a dropped feature's ``cmake_options``; ``CMakeTarget.off``,
+``SourceRef.off``, ``FetchRepo.off``): a target the build does not create with them (every
+definition of the name ``off``) gets no ``built_by``, ``installed_by`` or ``compiled_by`` edge,
+so nothing but ``--keep-target``, a linking target or a call it shares makes it live; a source
+entry listed only under a false condition gives no ``compiled_by``/``compiles`` edge; a
+repository never fetched gets no ``links_fetched`` edge. Such sources are
+``NativeIndex.off_sources`` (the build knew them), not ``compiled_by``.
+
 What cannot be resolved is kept: ``NativeIndex.kept_roots`` lists nodes that must stay live
 whatever the roots (the plan stage adds them to the live set; each is also listed in
 ``unresolved``):
@@ -110,6 +118,10 @@ class NativeIndex:
     facts: dict[str, CudaFacts]
     project: CMakeProject
     compiled_by: dict[str, list[str]] = field(default_factory=dict)  # source -> targets
+    # sources only listed where the forced options turn the build off (targets not built,
+    # entries under a false if()): the build knew them, nothing compiles them
+    off_sources: set[str] = field(default_factory=set)
+    off_targets: dict[str, str] = field(default_factory=dict)  # target -> why it is not built
     kernels: set[str] = field(default_factory=set)  # op-implementing TUs
     namespaces: set[str] = field(default_factory=set)  # literal (resolved) namespaces only
     unresolved: list[dict[str, object]] = field(default_factory=list)
@@ -219,17 +231,23 @@ def add_native_graph(graph: Graph, index: ModuleIndex, facts: dict[str, CudaFact
                        lines=lines.get(path, 0))
     for path in sorted(cmake):
         graph.add_node(cmake_node(path), kind="cmake_file", path=path, lines=lines.get(path, 0))
+    native.off_targets = off_targets(project)
     for f in project.fetches:
         graph.add_node(fetch_node(f.name), kind="fetch", name=f.name, path=f.file,
-                       start_line=f.start_line, end_line=f.end_line, url=f.url)
+                       start_line=f.start_line, end_line=f.end_line, url=f.url, off=f.off)
         _edge(graph, fetch_node(f.name), cmake_node(f.file), "defined_in", f.file, f.start_line)
     for t in project.targets:
         graph.add_node(target_node(t.name), kind="target", name=t.name, path=t.file,
                        start_line=t.start_line, end_line=t.end_line,
-                       install_destination=t.install_destination, conditions=t.conditions)
+                       install_destination=t.install_destination, conditions=t.conditions,
+                       off=native.off_targets.get(t.name))
         for s in t.sources:
-            if s.path:
+            if s.path and (t.off or s.off):
+                native.off_sources.add(s.path)
+            elif s.path:
                 native.compiled_by.setdefault(s.path, []).append(t.name)
+    for path in native.compiled_by:
+        native.off_sources.discard(path)
     _add_ops(graph, native, index)
     for t in project.targets:
         _add_target_edges(graph, native, t)
@@ -238,12 +256,24 @@ def add_native_graph(graph: Graph, index: ModuleIndex, facts: dict[str, CudaFact
     _add_cmake_includes(graph, project)
     by_name = {t.name: t for t in project.targets}
     for ext, target in extension_modules(project).items():
+        if target in native.off_targets:
+            continue  # not built: importing it cannot load it
         t = by_name[target]
         _edge(graph, module_node(ext), target_node(target), "built_by", t.file, t.start_line)
     _add_python_ops(graph, index, native)
     _add_installed_packages(graph, index, project, cmake)
     _keep_unknown_targets(graph, native, python_imports(index))
     return native
+
+
+def off_targets(project: CMakeProject) -> dict[str, str]:
+    """Targets the build does not create with the forced options: every definition of the
+    name is ``off`` (name -> why, the first definition's reason)."""
+    defs: dict[str, list[CMakeTarget]] = {}
+    for t in project.targets:
+        defs.setdefault(t.name, []).append(t)
+    return {name: ts[0].off for name, ts in defs.items()
+            if ts[0].off is not None and all(t.off for t in ts)}
 
 
 def _edge(graph: Graph, u: str, v: str, kind: NativeEdgeKind, file: str, line: int) -> None:
@@ -296,17 +326,18 @@ def _add_target_edges(graph: Graph, native: NativeIndex, t: CMakeTarget) -> None
     for name in t.fetches:
         _edge(graph, me, fetch_node(name), "uses_fetch", t.file, t.start_line)
     for s in t.sources:
-        if not s.path:
-            continue
+        if not s.path or (s.off and not t.off):
+            continue  # an entry under a false if(): not compiled
         src = file_node(s.path)
-        _edge(graph, src, me, "compiled_by", s.file, s.line)
+        if not t.off:  # a target not built compiles nothing: a live source keeps it not
+            _edge(graph, src, me, "compiled_by", s.file, s.line)
         if s.path not in native.kernels:
             _edge(graph, me, src, "compiles", s.file, s.line)
 
 
 def _add_target_links(graph: Graph, project: CMakeProject) -> None:
     names = {t.name for t in project.targets}
-    available = [f for f in project.fetches if f.make_available]
+    available = [f for f in project.fetches if f.make_available and f.off is None]
     by_site: dict[tuple[str, int], list[CMakeTarget]] = {}
     for t in project.targets:
         me = target_node(t.name)
@@ -366,6 +397,8 @@ def _keep_unknown_targets(graph: Graph, native: NativeIndex, imported: set[str])
                 known.add(other)
                 stack.append(other)
     for name, defs in sorted(groups.items()):
+        if name in native.off_targets:
+            continue  # not built: nothing to keep
         why = None
         stuck = next((t for t in defs if t.created_in and t.call_site is None), None)
         if stuck is not None:
@@ -434,8 +467,9 @@ def _add_cmake_includes(graph: Graph, project: CMakeProject) -> None:
 def _add_installed_packages(graph: Graph, index: ModuleIndex, project: CMakeProject,
                             cmake: dict[str, CmakeFacts]) -> None:
     providers: dict[str, list[tuple[str, str, int]]] = {}  # package -> (node, file, line)
+    off = off_targets(project)
     for t in project.targets:
-        if t.install_destination:
+        if t.install_destination and t.name not in off:
             package = t.install_destination.strip("/").split("/")[0]
             providers.setdefault(package, []).append((target_node(t.name), t.file, t.start_line))
     for path, facts in cmake.items():

@@ -17,7 +17,7 @@ from analyzer.analysis.feature_columns import FeatureColumns, feature_columns
 from analyzer.analysis.features import FeatureReport, analyze_features, feature_nodes
 from analyzer.analysis.liveness import Liveness
 from analyzer.config.options import ScanOptions
-from analyzer.config.profile import merge_drops
+from analyzer.config.profile import effective_cmake_options, merge_drops
 from analyzer.decide.profile_facts import ProfileUse, profile_use
 from analyzer.discover.walk import Discovery
 from analyzer.extract.cache import FactsCache
@@ -111,7 +111,7 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings) ->
         extracted = extract_all(found.root, list(found.files), jobs=settings.jobs,
                                 cache=cache, progress=settings.progress, read=reads)
     with timer("resolve"):
-        tree = build_tree(found, extracted)
+        tree = build_tree(found, extracted, effective_cmake_options(use.profile, use.drops))
         scope = deletion_scope(tree, use.profile.test_paths if use.profile else ())
     sources = {f.path: r.data for f, r in zip(found.files, reads, strict=True)
                if r.data is not None}
@@ -120,7 +120,7 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings) ->
         graph, live, plan, use = last.graph, last.liveness, last.plan, last.use
         native_summary = plan_native(graph, live, last.native, tree.cmake_facts, tree.files,
                                      plan)
-        attribute_deletions(plan, graph, use.features)
+        attribute_deletions(plan, graph, use.features, tree.project)
         plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
         features = analyze_features(graph, live, use.features,
                                     feature_nodes(graph, use.features, use.kept_features), plan)

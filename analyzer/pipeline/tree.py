@@ -6,6 +6,7 @@ deletion scope (what may be edited, what goes whole or stays whole, what was not
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -61,8 +62,10 @@ class Scope:
     unparsed: frozenset[str]
 
 
-def build_tree(found: Discovery, extracted: list[ExtractedFile]) -> Tree:
-    """Resolve stage over the extracted facts: the module index and the CMake project."""
+def build_tree(found: Discovery, extracted: list[ExtractedFile],
+               cmake_options: Mapping[str, bool] | None = None) -> Tree:
+    """Resolve stage over the extracted facts: the module index and the CMake project
+    (evaluated with ``cmake_options`` forced: the dropped features' CMake option values)."""
     problems = list(found.problems)
     files: dict[str, FileInfo] = {}
     modules: list[PyModule] = []
@@ -85,7 +88,7 @@ def build_tree(found: Discovery, extracted: list[ExtractedFile]) -> Tree:
         is_package = ex.path.endswith("/__init__.py") or ex.path == "__init__.py"
         modules.append(PyModule(name, ex.path, is_package, ex.facts))
     modules = _dedupe(modules, problems)
-    project = cmake_eval.evaluate(cmake_facts, frozenset(files))
+    project = cmake_eval.evaluate(cmake_facts, frozenset(files), options=cmake_options)
     problems.extend(project.problems)
     index = ModuleIndex(modules, extension_modules(project))
     return Tree(files, modules, index, native_facts, cmake_facts, project, problems)

@@ -1,5 +1,6 @@
-"""Plan stage: name the dropped feature each deletion belongs to (its file, symbol or the CMake
-target/fetch whose block it removes)."""
+"""Plan stage: name the dropped feature each deletion belongs to (its file, symbol, the CMake
+target/fetch whose block it removes, or the feature whose ``cmake_options`` turn off the
+``if()`` block it removes or every place the build lists the file it deletes)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,24 @@ from analyzer.config.globs import identifier_matches, path_matches
 from analyzer.config.types import Feature
 from analyzer.model import Deletion, Plan
 from analyzer.nodes import Graph
+from analyzer.resolve.cmake_cond import condition_options, forced_values, is_false
+from analyzer.resolve.cmake_model import CMakeProject
 
 
-def attribute_deletions(plan: Plan, graph: Graph, features: list[Feature]) -> None:
-    """Name the feature of every deletion whose file or symbol belongs to a dropped one."""
+def attribute_deletions(plan: Plan, graph: Graph, features: list[Feature],
+                        project: CMakeProject | None = None) -> None:
+    """Name the feature of every deletion whose file or symbol belongs to a dropped one. With
+    the CMake ``project``: a CMake range inside an ``if()`` block the forced options turn off,
+    and a native file every target lists only under false conditions, belong to the first
+    dropped feature forcing one of the options that decide them."""
     if not features:
         return
     anchors = [(data["path"], data.get("start_line", 0), name)  # targets and fetches
                for node, data in graph.nodes(data=True)
                if data.get("kind") in ("target", "fetch")
                and (name := feature_of_node(data, features))]
+    off_blocks = project.off_blocks if project is not None else ()
+    off_files = _off_file_options(project) if project is not None else {}
     out: list[Deletion] = []
     for d in plan.deletions:
         name = None
@@ -32,5 +41,34 @@ def attribute_deletions(plan: Plan, graph: Graph, features: list[Feature]) -> No
         if name is None and d.category == "cmake-block":
             name = next((n for p, line, n in anchors if p == d.path
                          and (d.start_line or 0) <= line <= (d.end_line or 0)), None)
+        if name is None and d.category == "cmake-block":
+            name = next((f.name for b in off_blocks if b.file == d.path
+                         and b.start_line <= (d.start_line or 0) <= b.end_line
+                         for f in features if any(o in f.cmake_options for o in b.options)),
+                        None)
+        if name is None and d.category == "native-file" and d.path in off_files:
+            name = next((f.name for f in features
+                         if any(o in f.cmake_options for o in off_files[d.path])), None)
         out.append(dataclasses.replace(d, feature=name or d.feature))
     plan.deletions[:] = out
+
+
+def _off_file_options(project: CMakeProject) -> dict[str, tuple[str, ...]]:
+    """Files every target lists only under a false condition (or only in targets not built)
+    -> the forced options deciding those conditions."""
+    forced = forced_values(dict(project.forced))
+    if not forced:
+        return {}
+    out: dict[str, list[str]] = {}
+    live: set[str] = set()
+    for t in project.targets:
+        for s in t.sources:
+            if s.path is None:
+                continue
+            cond = (is_false(t.conditions, forced) if t.off else None) or (
+                is_false(s.conditions, forced) if s.off else None)
+            if cond is None:
+                live.add(s.path)
+            else:
+                out.setdefault(s.path, []).extend(condition_options(cond, forced))
+    return {p: tuple(dict.fromkeys(o)) for p, o in out.items() if p not in live}

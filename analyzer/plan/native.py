@@ -20,6 +20,13 @@ Rules (each deletion says which one applied in its ``reason``):
 - a source-list entry of a deleted file, when the entry stands alone on its line;
 - ``set``/``list(APPEND)``/``file(GLOB)`` of a variable whose every ``${VAR}`` use is deleted;
 - an ``if()``...``endif()`` block whose every command is deleted goes whole;
+- an ``if()`` statement none of whose commands runs with the forced CMake options (a dropped
+  feature's ``cmake_options``; ``CMakeProject.off_blocks``) goes whole, every command in it
+  with it, unless something that stays needs it: it is in (or holds) a ``function()``/
+  ``macro()`` body, creates a target that is live (``--keep-target``, linked by a live
+  target), declares or populates a fetched repository a live target uses, or sets a variable
+  (or option) that a command staying outside it reads and nothing staying sets; then it stays
+  and is listed as kept, with the reason (its dead targets still go by the rules above);
 - a fetched repository no live target uses, and whose use cannot otherwise be shown: it goes
   only when every command mentioning its name or a variable derived from it
   (``<name>_SOURCE_DIR``/``_BINARY_DIR``/``_POPULATED``, variables set from those,
@@ -42,7 +49,8 @@ from analyzer.extract.cmake import CMakeCommand, CmakeFacts
 from analyzer.graph.native import NativeIndex, is_tu
 from analyzer.model import Deletion, FileInfo, Kept, Plan
 from analyzer.nodes import SUPER_ROOT, Graph, fetch_node, file_node, op_node, target_node
-from analyzer.resolve.cmake_model import CMakeProject, FetchRepo
+from analyzer.resolve.cmake import if_statements
+from analyzer.resolve.cmake_model import CMakeProject, FetchRepo, LineRange, OffBlock
 
 VAR_REF = re.compile(r"\$\{([A-Za-z0-9_.+\-]+)\}")
 _DEFINES_VAR = {"set", "list", "file"}
@@ -154,6 +162,7 @@ def plan_native(graph: Graph, live: Liveness, native: NativeIndex,
         summary.dead_targets.append(DeadTarget(t.name, where, in_repo, fetched, t.fetches))
         summary.tus_removed += fetched
 
+    folded = _fold_off_blocks(project, commands, dead, is_live, plan)
     _dead_variables(commands, dead.cmds, dead.kill)
     _dead_fetches(project, commands, dead, is_live, summary, plan)
     included_by: dict[tuple[str, int], str] = {}
@@ -175,6 +184,8 @@ def plan_native(graph: Graph, live: Liveness, native: NativeIndex,
     for path in sorted(dead_files):
         why = "compiled only by dead targets" if path in native.compiled_by and not any(
             is_live(target_node(t)) for t in native.compiled_by[path]) else (
+            "listed only where the forced CMake options turn the build off"
+            if path in native.off_sources else
             "its ops are all dead" if path in native.kernels else "included only by deleted files")
         plan.deletions.append(Deletion("delete_file", path, files[path].sha256,
                                        files[path].lines, why, category="native-file"))
@@ -189,7 +200,7 @@ def plan_native(graph: Graph, live: Liveness, native: NativeIndex,
             continue
         entries = _entry_lines(project, dead_files, path, cmds, dead.guarded.get(path, []))
         _emit_cmake_ranges(path, cmds, dead.cmds.get(path, set()), dead.reasons, files[path],
-                           plan, entries, included_by)
+                           plan, entries, included_by, folded)
     _dead_registrations(graph, live, native, dead_files, files, plan, summary)
     return summary
 
@@ -219,7 +230,7 @@ def _dead_native_files(graph: Graph, live: Liveness, native: NativeIndex,
     """Dead files the build knew: compiled by a target, or included only by files that are
     themselves deleted (fixpoint), ``keep`` excepted. Everything else that is not live is
     kept (and listed by the caller)."""
-    dead = {p for p in native.facts if p in native.compiled_by
+    dead = {p for p in native.facts if (p in native.compiled_by or p in native.off_sources)
             and not live.is_live(file_node(p)) and p not in keep}
     includers: dict[str, list[str]] = {}
     for path in native.facts:
@@ -412,7 +423,7 @@ def _command_goes(path: str, c: CMakeCommand, cmds: list[CMakeCommand], dead: _D
     """The command is deleted: itself, or (a control command) its whole if() block."""
     if c.name not in _CONTROL:
         return dead.has(path, c.start_line)
-    for head, end, inner in if_blocks(cmds):
+    for head, end, inner in if_statements(cmds):
         if head.start_line <= c.start_line <= end.start_line:
             body = [x for x in inner if x.name not in _CONTROL]
             if body and all(dead.has(path, x.start_line) for x in body) \
@@ -421,23 +432,100 @@ def _command_goes(path: str, c: CMakeCommand, cmds: list[CMakeCommand], dead: _D
     return False
 
 
-def if_blocks(cmds: list[CMakeCommand]) -> list[tuple[CMakeCommand, CMakeCommand,
-                                                      list[CMakeCommand]]]:
-    """Every if()...endif() block (nested ones too) with all commands between, innermost
-    first."""
-    out = []
-    stack: list[tuple[CMakeCommand, list[CMakeCommand]]] = []
-    for c in cmds:
-        if c.name == "if":
-            stack.append((c, []))
-        elif c.name == "endif" and stack:
-            head, inner = stack.pop()
-            out.append((head, c, inner))
-            if stack:
-                stack[-1][1].extend([head, *inner, c])
-        elif stack:
-            stack[-1][1].append(c)
-    return out
+# -- if() statements the forced CMake options turn off --------------------------------------
+def _fold_off_blocks(project: CMakeProject, commands: dict[str, list[CMakeCommand]],
+                     dead: _Dead, is_live: Callable[[str], bool],
+                     plan: Plan) -> dict[tuple[str, int], str]:
+    """Kill every command of each off block nothing staying needs (outermost first; a fixpoint
+    with the variables only deleted commands use, since one block going can free another);
+    the rest are listed as kept. Returns (file, if() line) -> reason of the blocks that go."""
+    blocks = [b for b in project.off_blocks if b.file in commands]
+    taken: dict[tuple[str, int], str] = {}
+    refused: dict[OffBlock, str] = {}
+    changed = True
+    while changed:
+        changed = False
+        for b in blocks:
+            key = (b.file, b.start_line)
+            if key in taken or _covered(b, taken, blocks):
+                continue
+            why = _block_needed(b, project, commands, dead, is_live)
+            if why is not None:
+                refused[b] = why
+                continue
+            refused.pop(b, None)
+            taken[key] = f"{b.reason}: none of the block runs"
+            for c in commands[b.file]:
+                if b.start_line <= c.start_line <= b.end_line:
+                    dead.kill(b.file, c.start_line, taken[key])
+            changed = True
+        if changed:
+            _dead_variables(commands, dead.cmds, dead.kill)
+    for b, why in refused.items():
+        if (b.file, b.start_line) in taken or _covered(b, taken, blocks) or any(
+                o is not b and o.file == b.file and o.start_line < b.start_line <= o.end_line
+                for o in refused):
+            continue  # gone with an enclosing block, or listed with the one around it
+        plan.kept.append(Kept(b.file, b.start_line, f"if() block {b.file}:{b.start_line}",
+                              f"{b.reason}, so none of it runs, but {why}: kept"))
+    return taken
+
+
+def _covered(b: OffBlock, taken: dict[tuple[str, int], str], blocks: list[OffBlock]) -> bool:
+    """``b`` lies inside a block that goes."""
+    return any((o.file, o.start_line) in taken and o.file == b.file
+               and o.start_line < b.start_line and b.end_line <= o.end_line for o in blocks)
+
+
+def _block_needed(b: OffBlock, project: CMakeProject, commands: dict[str, list[CMakeCommand]],
+                  dead: _Dead, is_live: Callable[[str], bool]) -> str | None:
+    """Why off block ``b`` must stay (None: nothing staying needs it)."""
+    def inside(file: str, line: int) -> bool:
+        return file == b.file and b.start_line <= line <= b.end_line
+
+    guarded = dead.guarded.get(b.file, [])
+    if any(s <= b.end_line and b.start_line <= e for s, e in guarded):
+        return "it is in or holds a function()/macro() body, which is never edited"
+    cmds = commands[b.file]
+    names = {c.name for c in cmds if inside(b.file, c.start_line)}
+    for t in project.targets:
+        if not is_live(target_node(t.name)):
+            continue
+        site = t.call_site or LineRange(t.file, t.start_line, t.end_line)
+        if inside(site.file, site.start_line) or (t.call_site is None
+                                                  and t.created_in in names):
+            return f"it creates target {t.name}, which stays live"
+    for f in project.fetches:
+        if is_live(fetch_node(f.name)) and any(inside(p, s) for p, s in fetch_own_ranges(f)):
+            return f"it declares fetched repository {f.name}, which a live target uses"
+    sets = {v for c in cmds if inside(b.file, c.start_line)
+            and (v := defined_var(c) or _option_name(c))}
+    if not sets:
+        return None
+    outside_defs: set[str] = set()
+    readers: list[tuple[str, CMakeCommand, str]] = []
+    for path, cs in commands.items():
+        for c in cs:
+            if inside(path, c.start_line) or _command_goes(path, c, cs, dead):
+                continue
+            var = defined_var(c) or _option_name(c)
+            if var in sets:
+                outside_defs.add(var)
+            for a in c.args:
+                for name in {*VAR_REF.findall(a.value), a.value} & sets:
+                    if name != var:
+                        readers.append((path, c, name))
+    for path, c, name in readers:
+        if name not in outside_defs:
+            return (f"it sets {name}, which {path}:{c.start_line} ({c.name}) reads and "
+                    "nothing that stays sets")
+    return None
+
+
+def _option_name(c: CMakeCommand) -> str | None:
+    if c.name in ("option", "cmake_dependent_option") and c.args:
+        return c.args[0].value
+    return None
 
 
 # -- CMake files and ranges --------------------------------------------------------------------
@@ -482,12 +570,15 @@ def _entry_lines(project: CMakeProject, dead_files: set[str], path: str, cmds: l
 def _emit_cmake_ranges(path: str, cmds: list[CMakeCommand], dead: set[int],
                        reasons: dict[tuple[str, int], str], info: FileInfo, plan: Plan,
                        entries: dict[int, str],
-                       included_by: dict[tuple[str, int], str]) -> None:
+                       included_by: dict[tuple[str, int], str],
+                       folded: dict[tuple[str, int], str]) -> None:
     ranges: list[tuple[int, int, str]] = []
-    for head, end, inner in if_blocks(cmds):  # blocks whose every command is dead go whole
+    for head, end, inner in if_statements(cmds):  # blocks whose every command is dead go whole
         body = [x for x in inner if x.name not in _CONTROL]
         if body and all(x.start_line in dead for x in body):
-            ranges.append((head.start_line, end.end_line, "if() block with no live command left"))
+            ranges.append((head.start_line, end.end_line,
+                           folded.get((path, head.start_line),
+                                      "if() block with no live command left")))
     blocks = [(s, e) for s, e, _ in ranges]
     outer = [r for r in ranges  # an enclosing block that goes whole covers the inner ones
              if not any(s <= r[0] and r[1] <= e and (s, e) != (r[0], r[1]) for s, e in blocks)]

@@ -26,16 +26,29 @@ a fetched repo's ``<name>_SOURCE_DIR`` to ``@fetch:<name>``; sources under a fet
 attributed to it (``SourceRef.fetch``, ``path=None``). Anything that cannot be resolved is
 listed in ``CMakeProject.unresolved``; nothing is silently dropped.
 
+Forced options: ``evaluate(..., options={"ENABLE_FA3": False})`` fixes those variables for the
+whole evaluation (the values a profile's dropped features give them): every read sees the
+forced value, whatever ``set()``/``option()`` say. Branches are still all evaluated, but what
+sits under an ``if()``-condition that is false with the forced values (decided by
+``analyzer.resolve.cmake_cond``: ``if(OPT)``, ``if(NOT OPT)``, ``if(OPT AND X)``, ...) is
+marked: a target created there is not built (``CMakeTarget.off``), a source entry listed there
+is not compiled (``SourceRef.off``), a repository declared only there is not fetched
+(``FetchRepo.off``), and each ``if()`` statement none of whose commands can run is listed in
+``CMakeProject.off_blocks``. Without forced options nothing is marked.
+
 Layout: result types in ``analyzer.resolve.cmake_model``; scopes, expansion, path resolution and
 control flow in ``analyzer.resolve.cmake_core``; the command handlers and ``evaluate`` here.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import posixpath
 import re
+from collections.abc import Mapping
 
 from analyzer.extract.cmake import CMakeCommand, CmakeFacts
+from analyzer.resolve.cmake_cond import condition_options, is_false
 from analyzer.resolve.cmake_core import (
     FETCH,
     Ctx,
@@ -56,14 +69,16 @@ from analyzer.resolve.cmake_model import (
     FetchRepo,
     IncludeEdge,
     LineRange,
+    OffBlock,
     SourceRef,
     Unresolved,
 )
 
 __all__ = [
     "CMakeOption", "CMakeProject", "CMakeTarget", "FetchRepo", "IncludeEdge", "LineRange",
-    "SourceRef", "Unresolved", "evaluate",
+    "OffBlock", "SourceRef", "Unresolved", "evaluate", "if_statements",
 ]
+_CONTROL = frozenset({"if", "elseif", "else", "endif"})
 
 _TARGET_COMMANDS = {
     "add_library", "python_add_library", "pybind11_add_module", "add_executable",
@@ -104,9 +119,11 @@ _FRAME_CONFIGURE = {"set_target_properties", "add_dependencies", "target_link_li
 
 
 def evaluate(facts_by_path: dict[str, CmakeFacts], files: set[str] | frozenset[str],
-             roots: tuple[str, ...] | None = None) -> CMakeProject:
-    """Evaluate every top-level CMakeLists.txt (or the given ``roots``) into a project."""
-    ev = _Evaluator(facts_by_path, set(files))
+             roots: tuple[str, ...] | None = None,
+             options: Mapping[str, bool] | None = None) -> CMakeProject:
+    """Evaluate every top-level CMakeLists.txt (or the given ``roots``) into a project;
+    ``options`` are CMake options/variables forced to a value for the whole evaluation."""
+    ev = _Evaluator(facts_by_path, set(files), options)
     if roots is None:
         lists = sorted((p for p in facts_by_path if posixpath.basename(p) == "CMakeLists.txt"),
                        key=lambda p: (p.count("/"), p))
@@ -333,6 +350,7 @@ class _Evaluator(EvaluatorCore):
     # -- fetched repositories ----------------------------------------------------------------
     def fetch_declared(self, name: str, scope: Scope, url: str | None, cmd: CMakeCommand,
                        ctx: Ctx) -> None:
+        self.fetch_conds.setdefault(name, []).append(self.conds(cmd, ctx))
         if name not in self.fetches:
             self.fetches[name] = {"name": name, "file": ctx.file, "start": cmd.start_line,
                                   "end": cmd.end_line, "url": url, "ranges": [],
@@ -360,6 +378,8 @@ class _Evaluator(EvaluatorCore):
         for name in names:
             if name not in self.fetches:
                 self.fetch_declared(name, scope, _url(items), cmd, ctx)
+            else:
+                self.fetch_conds.setdefault(name, []).append(self.conds(cmd, ctx))
             self.fetches[name]["ranges"].append(LineRange(ctx.file, cmd.start_line,
                                                           cmd.end_line))
             if cmd.name == "fetchcontent_makeavailable":
@@ -502,21 +522,83 @@ class _Evaluator(EvaluatorCore):
                                f"{t.frame.call_site.file}:{t.frame.call_site.start_line}; the "
                                f"call cannot be removed alone: {site_why[t.frame.call_site]}")
             variables = [*t.variables, *self.target_vars.get(t.name, [])]
+            sources = tuple(dataclasses.replace(s, off=True)
+                            if is_false(s.conditions, self.forced) else s for s in t.sources)
             targets.append(CMakeTarget(
-                t.name, t.kind, t.file, t.start_line, t.end_line, tuple(t.sources),
+                t.name, t.kind, t.file, t.start_line, t.end_line, sources,
                 tuple(dict.fromkeys(include_dirs)), tuple(sorted(fetches)),
                 tuple(span for span, _texts in configs if span is not None),
                 self.installs.get(t.name), t.conditions,
                 tuple(dict.fromkeys(self.links.get(t.name, []))),
                 tuple(dict.fromkeys(self.depends.get(t.name, []))),
                 tuple(dict.fromkeys(variables)),
-                t.frame.function if t.frame is not None else None, call_site))
+                t.frame.function if t.frame is not None else None, call_site,
+                self.off_reason([t.conditions])))
         repos = tuple(FetchRepo(f["name"], f["file"], f["start"], f["end"], f["url"],
-                                tuple(f["ranges"]), f["available"], tuple(f["declares"]))
+                                tuple(f["ranges"]), f["available"], tuple(f["declares"]),
+                                self.off_reason(self.fetch_conds.get(f["name"], [])))
                       for f in self.fetches.values())
         unresolved = tuple(Unresolved(*key) for key in self.unresolved)
         return CMakeProject(tuple(targets), repos, tuple(self.options), tuple(self.includes),
-                            unresolved, tuple(self.problems))
+                            unresolved, tuple(self.problems), self.off_blocks(),
+                            tuple(sorted(self.forced_options.items())))
+
+    # -- forced options ----------------------------------------------------------------------
+    def off_reason(self, places: list[tuple[str, ...]]) -> str | None:
+        """Why none of ``places`` (the conditions of each command) runs: one of each one's
+        conditions is false with the forced options. None when one may run (or no place)."""
+        if not self.forced or not places:
+            return None
+        falses = [is_false(conds, self.forced) for conds in places]
+        if any(f is None for f in falses):
+            return None
+        return self.describe([f for f in falses if f is not None])
+
+    def describe(self, falses: list[str]) -> str:
+        conds = list(dict.fromkeys(falses))
+        names = list(dict.fromkeys(n for c in conds for n in condition_options(c, self.forced)))
+        forced = ", ".join(f"{n}={self.forced[n]}" for n in names)
+        return (" and ".join(f"if({c})" for c in conds) + " is false"
+                + (f" with {forced} forced" if forced else ""))
+
+    def off_blocks(self) -> tuple[OffBlock, ...]:
+        """``if()`` statements (in the files evaluated) whose every command sits under a
+        condition of the statement's own that is false with the forced options."""
+        if not self.forced:
+            return ()
+        out: list[OffBlock] = []
+        for path in self.ran:
+            for head, end, inner in if_statements(self.facts[path].commands):
+                outer = len(head.conditions)
+                body = [c for c in inner if c.name not in _CONTROL]
+                falses = [is_false(c.conditions[outer:], self.forced) for c in body]
+                if not body or any(f is None for f in falses):
+                    continue
+                conds = [f for f in falses if f is not None]
+                names = tuple(dict.fromkeys(n for c in conds
+                                            for n in condition_options(c, self.forced)))
+                out.append(OffBlock(path, head.start_line, end.end_line, self.describe(conds),
+                                    names))
+        return tuple(sorted(out, key=lambda b: (b.file, b.start_line, -b.end_line)))
+
+
+def if_statements(cmds: tuple[CMakeCommand, ...] | list[CMakeCommand]
+                  ) -> list[tuple[CMakeCommand, CMakeCommand, list[CMakeCommand]]]:
+    """Every ``if()``...``endif()`` statement (nested ones too) with all the commands between,
+    innermost first."""
+    out = []
+    stack: list[tuple[CMakeCommand, list[CMakeCommand]]] = []
+    for c in cmds:
+        if c.name == "if":
+            stack.append((c, []))
+        elif c.name == "endif" and stack:
+            head, inner = stack.pop()
+            out.append((head, c, inner))
+            if stack:
+                stack[-1][1].extend([head, *inner, c])
+        elif stack:
+            stack[-1][1].append(c)
+    return out
 
 def _url(items: list[str]) -> str | None:
     for key in ("GIT_REPOSITORY", "URL"):

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypedDict
 
 from analyzer.extract.cmake import CMakeArg, CMakeCommand, CmakeFacts
 from analyzer.model import ParseProblem
+from analyzer.resolve.cmake_cond import forced_values
 from analyzer.resolve.cmake_model import CMakeOption, IncludeEdge, LineRange, SourceRef
 
 VAR = re.compile(r"\$(ENV|CACHE)?\{([^${}]*)\}")
@@ -135,9 +137,16 @@ class Fetch(TypedDict):
 class EvaluatorCore:
     """State and machinery shared by all command handlers."""
 
-    def __init__(self, facts: dict[str, CmakeFacts], files: set[str]):
+    def __init__(self, facts: dict[str, CmakeFacts], files: set[str],
+                 forced: Mapping[str, bool] | None = None):
         self.facts = facts
         self.files = files
+        # options whose value is fixed for the whole evaluation (every read, whatever
+        # set()/option() says): name -> "ON"/"OFF"
+        self.forced_options = dict(forced or {})
+        self.forced = forced_values(self.forced_options)
+        self.ran: dict[str, None] = {}  # every file evaluated, in order
+        self.fetch_conds: dict[str, list[tuple[str, ...]]] = {}  # fetch -> conds of its calls
         self.visited: set[str] = set()
         self.targets: list[Target] = []
         self.configs: dict[str, list[tuple[LineRange | None, list[str]]]] = {}
@@ -170,6 +179,7 @@ class EvaluatorCore:
             self.problem(ctx.file, 0, f"no CMake facts for {path}")
             return
         self.stack.append(path)
+        self.ran[path] = None
         self.run(list(self.facts[path].commands), scope, ctx)
         self.stack.pop()
 
@@ -224,7 +234,7 @@ class EvaluatorCore:
         values = [it for it in items if it.text not in ("IN", "ITEMS")]
         if len(items) > 1 and items[0].text == "IN" and items[1].text in ("LISTS", "ZIP_LISTS"):
             values = [v for it in items[2:] if it.text != "ITEMS"
-                      for v in scope.vars.get(it.text, ())]
+                      for v in self.var_items(it.text, scope)]
         if any(it.text == "RANGE" for it in items[:1]):
             values = []
             self.run(body, scope, ctx)
@@ -243,7 +253,15 @@ class EvaluatorCore:
     def conds(self, cmd: CMakeCommand, ctx: Ctx) -> tuple[str, ...]:
         return ctx.conds + cmd.conditions
 
+    def var_items(self, name: str, scope: Scope) -> tuple[Item, ...]:
+        """The value of variable ``name`` as list elements (a forced option's, if forced)."""
+        if name in self.forced:
+            return (Item(self.forced[name], name, "", 0, ()),)
+        return scope.vars.get(name, ())
+
     def lookup(self, name: str, scope: Scope, ctx: Ctx) -> str | None:
+        if name in self.forced:
+            return self.forced[name]
         if name == "CMAKE_CURRENT_LIST_DIR":
             return mark(ctx.list_dir)
         if name == "CMAKE_CURRENT_LIST_FILE":
@@ -274,7 +292,8 @@ class EvaluatorCore:
         out: list[Item] = []
         for arg in args:
             m = VAR.fullmatch(arg.value)
-            if m and not m.group(1) and m.group(2) in scope.vars:
+            if m and not m.group(1) and m.group(2) in scope.vars \
+                    and m.group(2) not in self.forced:
                 for it in scope.vars[m.group(2)]:
                     parts = [p for p in it.text.split(";") if p] if ";" in it.text else [it.text]
                     out.extend(Item(p, it.raw, it.file, it.line, it.conds) for p in parts)

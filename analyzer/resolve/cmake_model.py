@@ -31,6 +31,7 @@ class SourceRef:
     line: int
     fetch: str | None  # fetched repo the entry comes from (``${repo-x_SOURCE_DIR}/...``)
     conditions: tuple[str, ...] = ()  # if()-conditions of the line that lists the entry
+    off: bool = False  # one of ``conditions`` is false with the forced options: not compiled
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,8 @@ class CMakeTarget:
     created_in: str | None = None  # user function/macro (outermost call) whose body creates it
     call_site: LineRange | None = None  # that call, when deleting it removes nothing but the
     #                                     targets it creates; None when it cannot be removed
+    off: str | None = None  # why the build does not create it: an if()-condition around its
+    #                         creation is false with the forced options; None: it may be built
 
 
 @dataclass(frozen=True)
@@ -68,6 +71,8 @@ class FetchRepo:
     populate_ranges: tuple[LineRange, ...]
     make_available: bool = False  # FetchContent_MakeAvailable: its CMake may define targets
     declare_ranges: tuple[LineRange, ...] = ()  # further declarations (if/else branches)
+    off: str | None = None  # every declaration and populate call sits under an if()-condition
+    #                         that is false with the forced options: the build never fetches it
 
 
 @dataclass(frozen=True)
@@ -100,6 +105,19 @@ class Unresolved:
 
 
 @dataclass(frozen=True)
+class OffBlock:
+    """An ``if()``...``endif()`` statement none of whose commands runs with the forced options:
+    each sits under a branch condition of the statement that is false (``reason``), decided by
+    the forced ``options`` it names. Only its own conditions count, not those around it."""
+
+    file: str
+    start_line: int  # the if()
+    end_line: int  # the endif()
+    reason: str
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class CMakeProject:
     targets: tuple[CMakeTarget, ...]
     fetches: tuple[FetchRepo, ...]
@@ -107,3 +125,5 @@ class CMakeProject:
     includes: tuple[IncludeEdge, ...]
     unresolved: tuple[Unresolved, ...]
     problems: tuple[ParseProblem, ...]
+    off_blocks: tuple[OffBlock, ...] = ()  # in the files the evaluation ran, nested ones too
+    forced: tuple[tuple[str, bool], ...] = ()  # the option values the evaluation forced

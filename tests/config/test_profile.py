@@ -14,6 +14,7 @@ import pytest
 from analyzer.config.profile import (
     builtin_names,
     builtin_profile,
+    effective_cmake_options,
     effective_constants,
     load_profile_file,
     load_profile_text,
@@ -422,3 +423,21 @@ def test_effective_constants() -> None:
                      "minisgl.srt.utils.common.is_cuda": True}
     kept = effective_constants(p, merge_drops(p, (), ("ascend",)), ("ascend",))
     assert {c.name for c in kept} == {"minisgl.srt.utils.common.is_cuda"}
+
+
+def test_effective_cmake_options_are_those_of_the_dropped_features() -> None:
+    p = load_profile_file(SAMPLE / "depgraph.toml")
+    assert effective_cmake_options(p, merge_drops(p, (), ())) == {"ENABLE_FA3": False}
+    assert effective_cmake_options(p, merge_drops(p, (), ("fa3",))) == {}
+    assert effective_cmake_options(None, ("fa3",)) == {}
+    both = _load("""
+        [features.a]
+        cmake_options = { X = false, Y = true }
+        [features.b]
+        cmake_options = { X = true, Z = false }
+        [features.c]
+        cmake_options = { Y = true }
+        """)
+    # two dropped features forcing X to different values: X is not forced at all
+    assert effective_cmake_options(both, ("a", "b", "c")) == {"Y": True, "Z": False}
+    assert effective_cmake_options(both, ("a",)) == {"X": False, "Y": True}
