@@ -2,7 +2,9 @@
 
 A node id says what it is by its prefix: ``py:<module>`` (kind ``module``, or ``extension`` /
 ``installed_package`` for modules the build creates), ``py:<module>:<name>`` (``symbol``: a
-top-level function or class), ``ext:<package>`` (``external``), ``file:<path>``
+top-level function or class), ``py:<module>:<Class>.<method>`` (``method``: a function of a
+top-level class body), ``attr:<name>`` (``attribute``: an attribute name some code reads),
+``ext:<package>`` (``external``), ``file:<path>``
 (``native_file``), ``cmake:<path>`` (``cmake_file``), ``target:<name>``, ``fetch:<name>``,
 ``op:<namespace>::<name>``. ``SUPER_ROOT`` is the virtual node liveness starts from.
 
@@ -23,13 +25,14 @@ Graph: TypeAlias = "nx.DiGraph[str]"
 
 NodeKind: TypeAlias = Literal[
     # Python (graph/python.py)
-    "module", "symbol", "external", "extension", "installed_package",
+    "module", "symbol", "method", "attribute", "external", "extension", "installed_package",
     # native (graph/native.py)
     "native_file", "cmake_file", "target", "fetch", "op",
 ]
 PyEdgeKind: TypeAlias = Literal[
     "import", "optional_import", "reference", "parent_package", "defined_in", "registered",
     "string_ref", "dynamic_import", "plugin_family", "star_import", "exported", "type_checking",
+    "member", "attribute_read",
 ]
 NativeEdgeKind: TypeAlias = Literal[
     "torch_op", "built_by", "registered_in", "implemented_in", "compiled_by", "compiles",
@@ -42,7 +45,7 @@ ProfileEdgeKind: TypeAlias = Literal["companion", "hint"]
 EdgeKind: TypeAlias = PyEdgeKind | NativeEdgeKind | ProfileEdgeKind | Literal["root"]
 
 SUPER_ROOT = "<roots>"
-PREFIXES = ("py:", "ext:", "file:", "cmake:", "target:", "fetch:", "op:")
+PREFIXES = ("py:", "ext:", "file:", "cmake:", "target:", "fetch:", "op:", "attr:")
 
 
 def module_node(module: str) -> str:
@@ -51,6 +54,10 @@ def module_node(module: str) -> str:
 
 def symbol_node(module: str, name: str) -> str:
     return f"py:{module}:{name}"
+
+
+def attribute_node(name: str) -> str:
+    return f"attr:{name}"
 
 
 def external_node(module: str) -> str:

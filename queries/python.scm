@@ -39,3 +39,7 @@
 ; instance attribute, for folding `if self.use_nsa:` (analyzer/decide/guards_eval.py).
 (assignment left: [(attribute) (identifier)] @assign.target)
 (augmented_assignment left: [(attribute) (identifier)] @assign.target)
+
+; Dict displays anywhere (function bodies too, `defaultdict(f, {...})`): string-keyed ones may
+; be instances of a profile's registry (analyzer/decide/registries.py).
+(dictionary) @dict

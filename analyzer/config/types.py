@@ -26,6 +26,9 @@ class Registry:
     target: str
     key_arg: int = 0  # decorator, call: which positional argument holds the key
     line: int = 0
+    # keys the registry knows besides its target's and the features' (all device names):
+    # a dict display anywhere with two or more known keys is an instance of the registry
+    keys: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

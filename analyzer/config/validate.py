@@ -198,7 +198,7 @@ TOP_KEYS = ("name", "description", "detect", "entry_points", "test_paths", "plug
             "registries", "constants", "domains", "features", "default_drops", "keep_targets",
             "never_delete", "dynamic_imports")
 FAMILY_KEYS = ("name", "package", "select", "recursive", "companion_of")
-REGISTRY_KEYS = ("name", "kind", "target", "key_arg")
+REGISTRY_KEYS = ("name", "kind", "target", "key_arg", "keys")
 FEATURE_KEYS = ("description", "registry_keys", "paths", "identifiers", "constants",
                 "cmake_options", "targets", "extension_modules", "fetches")
 KEEP_KEYS = ("path", "symbol", "reason")
@@ -371,6 +371,7 @@ def _registry(b: _Builder, t: dict[str, Any], path: Path_) -> Registry:
         target=b.string(t, "target", path, required=kind != "values"),
         key_arg=b.integer(t, "key_arg", path, 0),
         line=b.line(path),
+        keys=b.strings(t, "keys", path),
     )
 
 

@@ -18,3 +18,6 @@ class GraphOptions:
     # modules whose imports are never edited (outside the deletion scope): every name they
     # import must keep existing, used or not
     frozen_imports: frozenset[str] = frozenset()
+    # identifier patterns of the dropped features: a method so named may go although a base
+    # class outside the tree could call methods by name (``forward_npu`` of an ``nn.Module``)
+    droppable: tuple[str, ...] = ()

@@ -65,8 +65,10 @@ def graph_options(use: ProfileUse, index: ModuleIndex,
                                                                              "external"):
             stale.append(f"{profile.source}:{reg.line}: registry {reg.name} target "
                              f"{reg.target} matches no definition")
+    droppable = tuple(sorted({p for f in use.features for p in f.identifiers}))
     return GraphOptions(dead_lines=dead_lines or {}, registries=registries,
-                        restricted_families=families, frozen_imports=frozen_imports), stale
+                        restricted_families=families, frozen_imports=frozen_imports,
+                        droppable=droppable), stale
 
 
 def guard_context(use: ProfileUse, keep: tuple[str, ...],

@@ -11,6 +11,11 @@ The literal kinds are decided here, from the extractor's literal and call facts:
 - ``call``:    ``Registry.register("fa3", handler)`` at module level — the call makes no edges
                (the handler is not kept by it) and goes.
 
+Instances anywhere: a dict display (in a function too, or inside ``defaultdict(f, {...})``)
+with two or more string keys a registry knows (its target's keys, every feature's keys for it,
+the profile's ``keys``) is an instance of it: entries under dropped keys go the same way
+(``DraftBackendFactory.create_decode_backend``'s ``backend_map``).
+
 Output: line ranges that make no edges (fed to the graph stage) and the deletions, each naming
 the feature that owns the key.
 """
@@ -70,7 +75,62 @@ def decide_registries(use: ProfileUse, index: ModuleIndex, files: dict[str, File
                     if key in owner and (mod.path, call.start_line) not in cancelled:
                         _drop(out, mod.name, mod.path, files, call.start_line, call.end_line,
                               True, key, owner[key], reg.name, key)
+    _instances(out, use, index, files, cancelled)
     return out
+
+
+def known_keys(use: ProfileUse, index: ModuleIndex) -> dict[str, frozenset[str]]:
+    """Registry -> every key it is known to have: its target literal's, every feature's
+    (dropped or not), and those the profile lists."""
+    profile = use.profile
+    out: dict[str, frozenset[str]] = {}
+    if profile is None:
+        return out
+    features = [*profile.features.values()]
+    for reg in profile.registries:
+        keys = set(reg.keys)
+        for f in features:
+            keys.update(f.registry_keys.get(reg.name, ()))
+        if reg.kind in ("dict", "choices", "enum"):
+            module, _, name = reg.target.rpartition(".")
+            mod = index.modules.get(module)
+            for lit in mod.facts.literals if mod is not None else ():
+                if lit.name == name:
+                    keys.update(e.key for e in lit.entries if e.key)
+        out[reg.name] = frozenset(keys)
+    return out
+
+
+def _instances(out: RegistryOutcome, use: ProfileUse, index: ModuleIndex,
+               files: dict[str, FileInfo], cancelled: frozenset[tuple[str, int]]) -> None:
+    """Dict displays anywhere (a method's ``backend_map``, ``defaultdict(f, {...})``) with
+    two or more string keys one registry knows: its instances. Their entries under dropped
+    keys make no edges and go, as the registry's own."""
+    known = known_keys(use, index)
+    owners: dict[str, dict[str, str]] = {}
+    for reg in use.profile.registries if use.profile is not None else ():
+        owners[reg.name] = {k: f.name for f in use.features
+                            for k in f.registry_keys.get(reg.name, ())
+                            if k not in use.blocked_keys}
+    done = {(d["path"], d["line"]) for d in out.decisions}
+    for name in sorted(index.modules):
+        mod = index.modules[name]
+        for display in mod.facts.displays:
+            keys = {e.key for e in display.entries}
+            for reg_name, keyset in known.items():
+                owner = owners.get(reg_name)
+                if not owner or len(keys & keyset) < 2 or not keys & owner.keys():
+                    continue
+                for entry in display.entries:
+                    key = entry.key
+                    if key not in owner or (mod.path, entry.start_line) in cancelled \
+                            or (mod.path, entry.start_line) in done:
+                        continue
+                    done.add((mod.path, entry.start_line))
+                    _drop(out, mod.name, mod.path, files, entry.start_line, entry.end_line,
+                          entry.alone, key, owner[key], f"{reg_name} (instance)",
+                          entry.value or key)
+                break
 
 
 def _entry_key(kind: str, entry: LiteralEntry, owner: dict[str, str]) -> str | None:

@@ -32,7 +32,7 @@ from analyzer.extract.python_branches import Clause as Clause
 from analyzer.extract.python_branches import Cond as Cond
 from analyzer.extract.python_branches import ModuleAssign as ModuleAssign
 from analyzer.extract.python_branches import _cond as _branch_cond
-from analyzer.extract.python_literals import CallFact, Literal
+from analyzer.extract.python_literals import CallFact, Display, Literal
 from analyzer.extract.python_nodes import (
     _catches_import_error,
     _chain,
@@ -64,6 +64,12 @@ _PACKAGE_WALK_CALLS = {
 # last segments of the callees above: the cheap first test of a call
 _CALL_NAMES = {c.rsplit(".", 1)[-1].encode() for c in (*_DYNAMIC_IMPORT_CALLS,
                                                         *_PACKAGE_WALK_CALLS)}
+# calls that name an attribute by a computed string: callee's last segment -> argument index
+_NAMING_CALLS = {b"getattr": 1, b"hasattr": 1, b"setattr": 1, b"delattr": 1,
+                 b"methodcaller": 0, b"attrgetter": 0}
+_INTERESTING_CALLS = _CALL_NAMES | _NAMING_CALLS.keys()
+_ENUMERATORS = {"dir", "vars", "getmembers"}
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DEF_TYPES = {"function_definition", "class_definition"}
 _COMPOUND_TYPES = {
     "if_statement",
@@ -120,6 +126,34 @@ class Definition:
     decorators: tuple[Decorator, ...]
     nested: bool  # inside a top-level compound statement (if/try/with/...)
     bases: tuple[str, ...] = ()  # classes: the superclass expressions as written
+    # classes: a superclass or class keyword that is not a plain name chain (``Generic[T]``,
+    # ``metaclass=Meta``, a call): what it makes of the methods is unknown
+    other_bases: bool = False
+    body_size: int = 0  # classes: the statements directly in the body (docstring included)
+
+
+@dataclass(frozen=True)
+class MethodDef:
+    """A function directly in a top-level class body: a graph node of its own, so code only a
+    dead method reaches is dead with it."""
+
+    cls: str
+    name: str
+    start_line: int  # first decorator line for decorated methods
+    end_line: int
+    decorators: tuple[str, ...]  # decorator callees as written ("staticmethod", "x.setter")
+
+
+@dataclass(frozen=True)
+class MemberUse:
+    """What may name a method: an attribute read (``x.name``), a bare name read in a class
+    body, an identifier-like string literal (``getattr(x, "name")``), or the skeleton of a
+    computed name in ``getattr``/``hasattr`` (``f"forward_{p}"`` gives ``forward_*``). ``*``
+    alone: the scope enumerates attributes (``dir``, ``vars``, ``__dict__``, ``getmembers``)."""
+
+    name: str
+    scope: str
+    lines: tuple[int, ...]  # every line of the scope (method, or top-level scope) reading it
 
 
 @dataclass(frozen=True)
@@ -129,6 +163,9 @@ class Reference:
     chain: str
     scope: str
     line: int
+    # later lines of the same method (or top-level scope) reading the chain: when ``line``
+    # lies in folded-away code, the first of these that does not still reads it
+    also: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -171,6 +208,9 @@ class PythonFacts:
     produced: tuple[ProducedString, ...] = ()
     methods: tuple[str, ...] = ()  # functions defined directly in top-level class bodies
     attr_assigns: tuple[AttrAssign, ...] = ()
+    method_defs: tuple[MethodDef, ...] = ()
+    member_uses: tuple[MemberUse, ...] = ()
+    displays: tuple[Display, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -290,6 +330,29 @@ def _call_of(node: ts.Node) -> str | None:
     return _chain(func) if func is not None else None
 
 
+def _skeleton(data: bytes, node: ts.Node) -> str:
+    """The shape of a computed name: literal parts kept, every computed part ``*``
+    (``f"forward_{p}"`` and ``"forward_" + p`` give ``forward_*``)."""
+    if node.type == "string":
+        parts: list[str] = []
+        for child in node.children:
+            if child.type == "string_content":
+                parts.append(data[child.start_byte:child.end_byte].decode("utf-8", "replace"))
+            elif child.type == "interpolation":
+                parts.append("*")
+        return "".join(parts)
+    if node.type == "binary_operator":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        op = node.child_by_field_name("operator")
+        if left is not None and right is not None and op is not None and op.type == "+":
+            return _skeleton(data, left) + _skeleton(data, right)
+    if node.type == "concatenated_string":
+        return "".join(_skeleton(data, c) for c in node.named_children)
+    if node.type == "parenthesized_expression" and node.named_children:
+        return _skeleton(data, node.named_children[0])
+    return "*"
+
+
 def _empty(path: str, problems: list[ParseProblem]) -> PythonFacts:
     return PythonFacts(path, 0, (), (), (), None, (), (), tuple(problems))
 
@@ -305,7 +368,12 @@ class _Extractor:
         self.root = root
         self.problems = problems
         self.methods: list[str] = []
+        self.method_defs: list[MethodDef] = []
         self.definitions: list[Definition] = []
+        self.classes: set[str] = set()
+        # byte ranges of methods ("Class.method"), for attributing a fact to its method
+        self._member_starts: list[int] = []
+        self._member_spans: list[tuple[int, int, str]] = []
         # Byte ranges of the outermost definitions, for scope lookup by bisection.
         self._scope_starts: list[int] = []
         self._scope_spans: list[tuple[int, int, str]] = []
@@ -315,6 +383,8 @@ class _Extractor:
         spans = sorted(self._scope_spans)
         self._scope_spans = spans
         self._scope_starts = [s for s, _, _ in spans]
+        self._member_spans.sort()
+        self._member_starts = [s for s, _, _ in self._member_spans]
         # built in C; not reliably in document order, so every list but the large "name" one
         # is sorted here and references are ordered by line by _references
         caps: dict[str, list[ts.Node]] = {
@@ -328,10 +398,11 @@ class _Extractor:
             # only calls whose callee ends in a name of interest (import_module, iter_modules,
             # ...) are kept: the last segment is cut from the bytes, no tree walk
             if function is not None and data[function.start_byte:function.end_byte].rsplit(
-                    b".", 1)[-1].strip() in _CALL_NAMES:
+                    b".", 1)[-1].strip() in _INTERESTING_CALLS:
                 calls.append((function, args))
         imports = [f for n in caps.get("import", []) for f in self._import_facts(n)]
         references = self._references(caps.get("name", []), self._bound_names(imports))
+        member_uses = self._member_uses(caps.get("name", []), caps.get("string", []), calls)
         strings = self._strings(caps.get("string", []))
         produced = self._produced(caps.get("string", []))
         strings.extend(self._dynamic_imports(calls))
@@ -360,6 +431,10 @@ class _Extractor:
             produced=tuple(produced),
             methods=tuple(self.methods),
             attr_assigns=tuple(self._attr_assigns(caps)),
+            method_defs=tuple(self.method_defs),
+            member_uses=tuple(member_uses),
+            displays=tuple(python_literals.displays(self.data, caps.get("dict", []),
+                                                    self._scope_of)),
         )
 
     # -- definitions and scopes ------------------------------------------------------------
@@ -404,17 +479,37 @@ class _Extractor:
         supers = node.child_by_field_name("superclasses") if kind == "class" else None
         bases = tuple(tsu.text(b) for b in supers.named_children
                       if b.type in ("identifier", "attribute")) if supers is not None else ()
-        self.definitions.append(
-            Definition(name, kind, _line(outer), _end_line(outer), decorators, nested, bases))
-        self._scope_spans.append((outer.start_byte, outer.end_byte, name))
+        other = supers is not None and any(
+            b.type not in ("identifier", "attribute") for b in supers.named_children)
         body = node.child_by_field_name("body") if kind == "class" else None
-        for stmt in body.named_children if body is not None else ():
+        stmts = [c for c in body.named_children if c.type != "comment"] if body is not None \
+            else []
+        self.definitions.append(
+            Definition(name, kind, _line(outer), _end_line(outer), decorators, nested, bases,
+                       other, len(stmts)))
+        self._scope_spans.append((outer.start_byte, outer.end_byte, name))
+        if kind == "class":
+            self.classes.add(name)
+        for stmt in stmts:
             inner = stmt.child_by_field_name("definition") \
                 if stmt.type == "decorated_definition" else stmt
             if inner is not None and inner.type == "function_definition":
                 method = inner.child_by_field_name("name")
                 if method is not None:
-                    self.methods.append(tsu.text(method))
+                    method_name = tsu.text(method)
+                    self.methods.append(method_name)
+                    if nested:
+                        continue  # a class under a top-level if/try: its methods stay with it
+                    decos = tuple(
+                        tsu.text(d.named_children[0].child_by_field_name("function")
+                                 or d.named_children[0])
+                        if d.named_children and d.named_children[0].type == "call"
+                        else tsu.text(d.named_children[0] if d.named_children else d)
+                        for d in stmt.named_children if d.type == "decorator")
+                    self.method_defs.append(MethodDef(name, method_name, _line(stmt),
+                                                      _end_line(stmt), decos))
+                    self._member_spans.append((stmt.start_byte, stmt.end_byte,
+                                               f"{name}.{method_name}"))
 
     def _add_assignment(self, expr: ts.Node, stmt: ts.Node, nested: bool) -> None:
         left = expr.child_by_field_name("left")
@@ -448,6 +543,15 @@ class _Extractor:
                         args.append(s)
         name = (_chain(callee) if callee is not None else None) or tsu.text(callee)
         return Decorator(name, is_call, tuple(args), _line(node))
+
+    def _member_of(self, node: ts.Node) -> str:
+        """``Class.method`` of the method ``node`` lies in, or ``""``."""
+        i = bisect_right(self._member_starts, node.start_byte) - 1
+        if i >= 0:
+            start, end, name = self._member_spans[i]
+            if start <= node.start_byte < end:
+                return name
+        return ""
 
     def _scope_of(self, node: ts.Node) -> str:
         i = bisect_right(self._scope_starts, node.start_byte) - 1
@@ -554,7 +658,8 @@ class _Extractor:
     def _references(self, names: list[ts.Node], bound: set[bytes] | None) -> list[Reference]:
         """Reads of names the file binds (plus dunders such as ``__file__``): a read of a
         builtin, parameter or local resolves to nothing, so it is not recorded."""
-        first: dict[tuple[str, str], int] = {}  # (chain, scope) -> first line read
+        # (chain, scope, method) -> the lines it is read on
+        seen: dict[tuple[str, str, str], list[int]] = {}
         data = self.data
         for node in names:
             head = data[node.start_byte:node.end_byte]
@@ -575,12 +680,61 @@ class _Extractor:
                 chain = raw.decode("utf-8", "replace")
             else:  # spaces, newlines or comments inside the chain
                 chain = _chain(top) or head.decode("utf-8", "replace")
-            key = (chain, self._scope_of(node))
-            line = _line(node)
-            if key not in first or line < first[key]:
-                first[key] = line
-        return [Reference(chain, scope, line) for (chain, scope), line in
-                sorted(first.items(), key=lambda item: (item[1], item[0]))]
+            key = (chain, self._scope_of(node), self._member_of(node))
+            seen.setdefault(key, []).append(_line(node))
+        out: list[Reference] = []
+        for (chain, scope, _member), lines in seen.items():
+            ordered = sorted(set(lines))
+            out.append(Reference(chain, scope, ordered[0], tuple(ordered[1:])))
+        out.sort(key=lambda r: (r.line, r.chain, r.scope))
+        return out
+
+    def _member_uses(self, names: list[ts.Node], strings: list[ts.Node],
+                     calls: list[tuple[ts.Node, ts.Node]]) -> list[MemberUse]:
+        """What may name a method, per (name, scope, method): attribute reads, bare reads in
+        class bodies, identifier-like strings, computed names in getattr-like calls, and
+        attribute enumeration (``*``)."""
+        seen: dict[tuple[str, str, str], set[int]] = {}
+        data = self.data
+
+        def add(name: str, node: ts.Node) -> None:
+            key = (name, self._scope_of(node), self._member_of(node))
+            seen.setdefault(key, set()).add(_line(node))
+
+        for node in names:
+            parent = node.parent
+            if parent is None:
+                continue
+            if parent.type == "attribute":
+                if parent.start_byte != node.start_byte:  # the attribute, not the object
+                    text = data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+                    add("*" if text == "__dict__" else text, node)
+                continue
+            text = data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+            if text in _ENUMERATORS and parent.type == "call":
+                add("*", node)
+            elif self.classes and self._is_read(node, parent) and not self._member_of(node) \
+                    and self._scope_of(node) in self.classes:
+                add(text, node)  # `alias = method` in a class body
+        for node in strings:
+            value = _string_value(node)
+            if value and _IDENTIFIER.fullmatch(value):
+                add(value, node)
+        for func, args in calls:
+            position = _NAMING_CALLS.get(
+                data[func.start_byte:func.end_byte].rsplit(b".", 1)[-1].strip())
+            if position is None:
+                continue
+            positional = [a for a in args.named_children
+                          if a.type not in ("keyword_argument", "comment")]
+            if len(positional) > position:
+                # a plain string was counted above; a wholly computed name (a variable) is
+                # taken to come from strings the tree spells, or from an enumeration
+                skeleton = _skeleton(data, positional[position])
+                if "*" in skeleton and skeleton.strip("*"):
+                    add(skeleton, func)
+        return [MemberUse(name, scope, tuple(sorted(lines)))
+                for (name, scope, _member), lines in sorted(seen.items())]
 
     @staticmethod
     def _is_read(node: ts.Node, parent: ts.Node) -> bool:

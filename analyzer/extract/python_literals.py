@@ -4,13 +4,15 @@ Facts the registry analysis (analysis/registries.py) needs to decide entries key
 without re-parsing: module-level ``NAME = {...}`` / ``[...]`` / ``(...)`` / ``{..}`` literals
 with one entry per string key or element, ``class X(...Enum)`` bodies with one entry per
 member, and module-level calls with their positional string arguments
-(``Registry.register("fa3", handler)``). Each entry records whether it has its lines to itself,
+(``Registry.register("fa3", handler)``), and string-keyed dict displays anywhere. Each entry
+records whether it has its lines to itself,
 so a deletion can remove whole lines or must remove only the element.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import tree_sitter as ts
@@ -39,6 +41,35 @@ class Literal:
     start_line: int
     end_line: int
     entries: tuple[LiteralEntry, ...]
+
+
+@dataclass(frozen=True)
+class Display:
+    """A dict display anywhere in the file with at least two string keys (``backend_map =
+    {"fa3": self._create_fa3_backend, ...}`` in a method, ``defaultdict(f, {"npu": ...})``)."""
+
+    scope: str  # the top-level definition it is in ("" for the module body)
+    start_line: int
+    end_line: int
+    entries: tuple[LiteralEntry, ...]
+
+
+def displays(data: bytes, nodes: list[ts.Node], scope_of: Callable[[ts.Node], str]
+             ) -> list[Display]:
+    out: list[Display] = []
+    for node in nodes:
+        entries: list[LiteralEntry] = []
+        for child in node.named_children:
+            if child.type != "pair":
+                continue
+            k, v = child.child_by_field_name("key"), child.child_by_field_name("value")
+            key = _string_value(k) if k is not None and k.type == "string" else None
+            if key is not None:
+                value = _string_value(v) if v is not None and v.type == "string" else None
+                entries.append(_entry(data, child, key, value))
+        if len(entries) >= 2:
+            out.append(Display(scope_of(node), _line(node), _end_line(node), tuple(entries)))
+    return out
 
 
 @dataclass(frozen=True)

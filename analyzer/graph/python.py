@@ -25,6 +25,16 @@ for liveness (an edge u -> v means "if u is live, v is live"):
 - ``star_import``       ``from m import *`` brings in m's public definitions
 - ``exported``          a name listed in a live module's ``__all__`` (public API) is live
 - ``type_checking``     typing-only (``if TYPE_CHECKING:``); never followed by liveness
+- ``member``            a class to one of its methods. A method whose name only code can
+                        call (not a dunder, not registered by a decorator, not possibly called
+                        by a framework base class outside the tree, in no class whose module
+                        enumerates attributes) has a ``gate``: the ``attr:<name>`` node. It is
+                        live only when its class is live *and* live code reads that name
+                        (``x.name``, ``getattr(x, "name")``, ``f"forward_{p}"`` skeletons)
+- ``attribute_read``    u reads attribute name v (``attr:<name>``, only names of gated methods)
+
+Facts inside a method's lines come from the method's node, so what only a dead method uses
+(a lazy import in ``_create_flashmla_decode_backend``) is dead with it.
 
 The first edge between two nodes wins (facts are visited in a deterministic order), so each
 edge names one concrete origin.
@@ -34,17 +44,27 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 
 import networkx as nx
 
+from analyzer.config.globs import identifier_matches
 from analyzer.decide.options import GraphOptions
 from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, Definition, ImportFact
-from analyzer.nodes import Graph, module_node, symbol_node
+from analyzer.nodes import Graph, attribute_node, module_node, symbol_node
 from analyzer.resolve.python import ModuleIndex, PyModule, Target
 
 NOT_FOLLOWED = frozenset({"type_checking"})
 # module-level functions the interpreter calls by name (PEP 562): live with their module
 MODULE_HOOKS = frozenset({"__getattr__", "__dir__"})
+# decorators that change how a method is called, not whether it is: the method stays gated
+PLAIN_DECORATORS = frozenset({
+    "staticmethod", "classmethod", "property", "cached_property", "functools.cached_property",
+    "abstractmethod", "abc.abstractmethod", "override", "typing.override",
+    "typing_extensions.override"})
+# bases that call no method by a name of the subclass's choosing
+PLAIN_BASES = frozenset({"object", "ABC", "abc.ABC", "Protocol", "typing.Protocol",
+                         "Exception", "BaseException", "RuntimeError", "ValueError"})
 
 
 @dataclass(frozen=True)
@@ -76,19 +96,91 @@ def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None) 
                     graph.add_node(node, kind="symbol", module=name, name=d.name,
                                    symbol_kind=d.kind, path=mod.path, start_line=d.start_line,
                                    end_line=d.end_line, nested=d.nested)
+    _add_methods(index, graph, options)
     for ext, target in sorted(index.extensions.items()):
         graph.add_node(module_node(ext), kind="extension", module=ext, target=target)
     for package in sorted(index.installed_packages):
         graph.add_node(module_node(package), kind="installed_package", module=package)
+    gated = frozenset(str(d["method"]) for _, d in graph.nodes(data=True)
+                      if d.get("kind") == "method" and d.get("gate"))
     for name in sorted(index.modules):
-        _ModuleEdges(index, graph, index.modules[name], unresolved, options).add_all()
+        _ModuleEdges(index, graph, index.modules[name], unresolved, options, gated).add_all()
     return PythonGraph(graph, unresolved, frozenset(index.reexports_used))
+
+
+def _add_methods(index: ModuleIndex, graph: Graph, options: GraphOptions) -> None:
+    """Method nodes of top-level classes, each with its class's ``member`` edge and, when
+    only code that names it can call it, its gate (see the module docstring)."""
+    open_ended = _open_ended_classes(index)
+    for name in sorted(index.modules):
+        mod = index.modules[name]
+        counts: dict[tuple[str, str], int] = {}
+        for m in mod.facts.method_defs:
+            counts[(m.cls, m.name)] = counts.get((m.cls, m.name), 0) + 1
+        for m in mod.facts.method_defs:
+            cls = symbol_node(name, m.cls)
+            if counts[(m.cls, m.name)] > 1 or graph.nodes.get(cls, {}).get("symbol_kind") \
+                    != "class" or graph.nodes[cls]["start_line"] > m.start_line \
+                    or graph.nodes[cls]["end_line"] < m.end_line:
+                continue  # defined twice (a property and its setter), or a shadowed class
+            node = symbol_node(name, f"{m.cls}.{m.name}")
+            always = (m.name.startswith("_") and m.name.endswith("_")) \
+                or any(d not in PLAIN_DECORATORS and not d.endswith(
+                    (".setter", ".getter", ".deleter")) for d in m.decorators) \
+                or (cls in open_ended and not identifier_matches(m.name, options.droppable))
+            graph.add_node(node, kind="method", module=name, name=f"{m.cls}.{m.name}",
+                           method=m.name, cls=m.cls, path=mod.path, start_line=m.start_line,
+                           end_line=m.end_line, gate=None if always else attribute_node(m.name))
+            graph.add_edge(cls, node, kind="member", file=mod.path, line=m.start_line)
+
+
+def _open_ended_classes(index: ModuleIndex) -> set[str]:
+    """Classes whose methods code outside the tree may call by name (a base class outside
+    the tree, a base or keyword depgraph cannot read) or that code may enumerate (their module
+    or an in-tree base's module uses ``dir``/``vars``/``__dict__``/``getmembers``)."""
+    memo: dict[str, bool] = {}
+    enumerating = {name for name, mod in index.modules.items()
+                   if any(u.name == "*" for u in mod.facts.member_uses)}
+
+    def open_ended(module: str, cls: str, depth: int = 0) -> bool:
+        key = f"{module}:{cls}"
+        if key in memo:
+            return memo[key]
+        memo[key] = True  # cycles and deep chains: open-ended
+        mod = index.modules[module]
+        d = next((x for x in mod.facts.definitions if x.name == cls and x.kind == "class"), None)
+        result = d is None or d.other_bases or module in enumerating or depth > 20
+        for base in d.bases if d is not None and not result else ():
+            if base in PLAIN_BASES:
+                continue
+            resolved = index.resolve_chain(module, "", base)
+            target = resolved[0] if resolved else None
+            if target is None or target.kind != "symbol" or target.module not in index.modules \
+                    or not target.name or open_ended(target.module, target.name, depth + 1):
+                result = True
+                break
+        memo[key] = result
+        return result
+
+    return {symbol_node(name, m.cls) for name, mod in index.modules.items()
+            for m in mod.facts.method_defs if open_ended(name, m.cls)}
 
 
 class _ModuleEdges:
     def __init__(self, index: ModuleIndex, graph: Graph, mod: PyModule,
-                 unresolved: list[dict[str, object]], options: GraphOptions):
+                 unresolved: list[dict[str, object]], options: GraphOptions,
+                 gated: frozenset[str] = frozenset()):
         self.index = index
+        self.gated = gated
+        # class -> its methods' (start line, end line, node), by start line
+        self._methods: dict[str, list[tuple[int, int, str]]] = {}
+        for m in mod.facts.method_defs:
+            node = symbol_node(mod.name, f"{m.cls}.{m.name}")
+            if node in graph and graph.nodes[node]["start_line"] == m.start_line:
+                self._methods.setdefault(m.cls, []).append((m.start_line, m.end_line, node))
+        for spans in self._methods.values():
+            spans.sort()
+        self._method_nodes = {n for spans in self._methods.values() for _, _, n in spans}
         self.graph = graph
         self.mod = mod
         self.unresolved = unresolved
@@ -107,6 +199,23 @@ class _ModuleEdges:
     def decide(self, line: int, what: str, reason: str) -> None:
         self.graph.graph["decisions"].append(
             {"path": self.mod.path, "line": line, "what": what, "reason": reason})
+
+    def first_live(self, line: int, also: tuple[int, ...] = ()) -> int | None:
+        """The first of a fact's lines outside folded-away code, or None."""
+        for candidate in (line, *also):
+            if not self.dead(candidate):
+                return candidate
+        return None
+
+    def owner(self, scope: str, line: int) -> str:
+        """The node a fact at ``line`` of top-level ``scope`` comes from: its method's node
+        when it lies in one, else the scope's."""
+        spans = self._methods.get(scope) if scope else None
+        if spans:
+            i = bisect_right(spans, (line, 1 << 30, "")) - 1
+            if i >= 0 and spans[i][0] <= line <= spans[i][1]:
+                return spans[i][2]
+        return self.scope_node(scope)
 
     def scope_node(self, scope: str) -> str:
         node = self._scope_nodes.get(scope)
@@ -177,7 +286,7 @@ class _ModuleEdges:
                 continue
             kind = ("type_checking" if TYPE_CHECKING in fact.context else
                     "optional_import" if TRY_IMPORT_ERROR in fact.context else "import")
-            src = self.scope_node(fact.scope)
+            src = self.owner(fact.scope, fact.start_line)
             for target in index.import_targets(mod.name, fact):
                 self.edge(src, target, kind, fact.start_line)
             if fact.is_from and mod.name in self.options.frozen_imports:
@@ -190,15 +299,20 @@ class _ModuleEdges:
             if fact.is_from and any(n.name == "*" for n in fact.names):
                 self._star_edges(src, fact, kind)
         for ref in mod.facts.references:
-            if self.dead(ref.line):
+            line = self.first_live(ref.line, ref.also)
+            if line is None:
                 continue
             # every binding the name may have at run time, except those in folded-away code
-            for target, type_only, bound_at in index.resolve_chain_all(mod.name, ref.scope,
+            src = self.owner(ref.scope, line)
+            # inside a method, its own imports (not another method's) bind the name
+            scope = self.graph.nodes[src]["name"] if src in self._method_nodes else ref.scope
+            for target, type_only, bound_at in index.resolve_chain_all(mod.name, scope,
                                                                       ref.chain):
                 if bound_at and self.dead(bound_at):
                     continue
-                self.edge(self.scope_node(ref.scope), target,
-                          "type_checking" if type_only else "reference", ref.line)
+                self.edge(src, target, "type_checking" if type_only else "reference", line)
+        if self.gated:
+            self._member_reads()
         walked = any(w.kind in ("iter_modules", "walk_packages")
                      for w in mod.facts.package_walks)
         self._self_loading_package()
@@ -206,7 +320,7 @@ class _ModuleEdges:
             if not index.is_internal(s.value) or self.dead(s.line):
                 continue
             target = index.resolve_dotted(s.value)
-            src = self.scope_node(s.scope)
+            src = self.owner(s.scope, s.line)
             kind = "dynamic_import" if s.kind == "import_module" else "string_ref"
             if target.kind == "unresolved" and s.kind == "dotted":
                 continue  # a dotted-looking string that names nothing: prose, not a path
@@ -221,8 +335,35 @@ class _ModuleEdges:
                 if ref.chain.endswith(".__path__"):
                     resolved = index.resolve_chain(mod.name, ref.scope, ref.chain[: -9])
                     if resolved and resolved[0].kind == "module":
-                        self._plugin_family(self.scope_node(ref.scope), resolved[0].module,
-                                            ref.line)
+                        self._plugin_family(self.owner(ref.scope, ref.line),
+                                            resolved[0].module, ref.line)
+
+    def _member_reads(self) -> None:
+        """``attribute_read`` edges to the names of gated methods this module reads."""
+        matches: dict[str, list[str]] = {}
+        for use in self.mod.facts.member_uses:
+            name = use.name
+            if name == "*":
+                continue  # an enumeration: its module's classes are open-ended instead
+            if "*" in name:
+                if name not in matches:
+                    matches[name] = sorted(n for n in self.gated if fnmatchcase(n, name))
+                names = matches[name]
+            else:
+                names = [name] if name in self.gated else []
+            if not names:
+                continue
+            line = self.first_live(use.lines[0], use.lines[1:])
+            if line is None:
+                continue
+            src = self.owner(use.scope, line)
+            for n in names:
+                dst = attribute_node(n)
+                if dst not in self.graph:
+                    self.graph.add_node(dst, kind="attribute", name=n)
+                if not self.graph.has_edge(src, dst):
+                    self.graph.add_edge(src, dst, kind="attribute_read", file=self.mod.path,
+                                        line=line)
 
     def _self_loading_package(self) -> None:
         """A module that lists its own folder (``__file__``) and walks it with pkgutil, or

@@ -221,7 +221,9 @@ class Rounds:
                  "reason": u.reason} for u in tree.project.unresolved)]
         with timer("liveness"):
             roots, default_roots, kept, more_stale = self._roots(graph, index, native)
-            liveness = compute_liveness(graph, roots)
+            later = sorted(r for r in self.state.roots if r in graph and r not in roots)
+            liveness = compute_liveness(graph, roots, later)
+            roots = liveness.roots
         with timer("plan"):
             plan = build_plan(graph, liveness, index, tree.files, set(scope.in_scope),
                               frozenset(self.state.imports), scope.unparsed, built.reexported)
@@ -247,8 +249,7 @@ class Rounds:
         roots = list(dict.fromkeys(
             resolve_roots(list(options.roots), graph, found.root) + default_roots
             + resolve_targets(kept, graph, native) + all_family_modules(use, index)
-            + never + unparsed_roots(index, self.scope.unparsed) + native.kept_roots
-            + sorted(r for r in self.state.roots if r in graph)))
+            + never + unparsed_roots(index, self.scope.unparsed) + native.kept_roots))
         return roots, default_roots, kept, [*stale, *kept_stale, *never_stale,
                                              *self.stale_patterns]
 
@@ -268,7 +269,8 @@ class Rounds:
         True when that changed anything (the folds are redone)."""
         selected, arms, clauses = produced_keys(last.plan, last.index, last.liveness,
                                                 self.use.all_dropped_keys(),
-                                                frozenset(self.state.forced))
+                                                frozenset(self.state.forced),
+                                                own=self.feature_modules, graph=last.graph)
         if not selected and not arms and not clauses:
             return False
         self.use = dataclasses.replace(self.use,

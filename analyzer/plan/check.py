@@ -24,6 +24,7 @@ import warnings
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 
 from pyflakes import checker as pyflakes_checker
 from pyflakes import messages as pyflakes_messages
@@ -39,7 +40,7 @@ from analyzer.extract.python import (
     PythonFacts,
 )
 from analyzer.model import Deletion, DeletionKind, Plan, Ranges
-from analyzer.nodes import module_node
+from analyzer.nodes import Graph, module_node
 from analyzer.resolve.python import ModuleIndex, PyModule
 
 _UNDEFINED = (pyflakes_messages.UndefinedName, pyflakes_messages.UndefinedLocal,
@@ -152,6 +153,35 @@ def _remove(tree: ast.Module, edits: list[Deletion], sim: FileSim) -> None:
         return out
 
     tree.body = visit(tree.body)
+    _remove_elements(tree, edits)
+
+
+def _remove_elements(tree: ast.Module, edits: list[Deletion]) -> None:
+    """Registry entries the plan removes from a collection (a dict entry on lines of its
+    own, an element sharing its line): gone from the simulated tree too."""
+    spans = [(d.start_line or 0, d.end_line or 0) for d in edits
+             if d.category == "registry-entry" and d.kind == "delete_range" and d.start_line]
+    elements = {(d.start_line or 0, n) for d in edits if d.kind == "remove_list_element"
+                for n in d.names}
+    if not spans and not elements:
+        return
+
+    def gone(first: ast.AST, last: ast.AST) -> bool:
+        start, end = getattr(first, "lineno", 0), getattr(last, "end_lineno", 0) or 0
+        return any(s <= start and end <= e for s, e in spans)
+
+    def named(node: ast.AST) -> bool:
+        return isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+            (node.lineno, node.value) in elements
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            pairs = [(k, v) for k, v in zip(node.keys, node.values, strict=True)
+                     if not (k is not None and (gone(k, v) or named(k)))]
+            node.keys = [k for k, _ in pairs]
+            node.values = [v for _, v in pairs]
+        elif isinstance(node, ast.List | ast.Tuple | ast.Set):
+            node.elts = [e for e in node.elts if not (gone(e, e) or named(e))]
 
 
 def _bound_names(node: ast.AST) -> set[str]:
@@ -296,7 +326,45 @@ def check_plan(plan: Plan, index: ModuleIndex, sources: dict[str, bytes],
         if watched:
             conflicts.extend(chain_conflicts(index, mod, gone, watched, lost_names, lost_attrs,
                                               file_sims))
+    conflicts.extend(member_conflicts(plan, index, deleted_files, removed))
     return list(dict.fromkeys(conflicts))
+
+
+def member_conflicts(plan: Plan, index: ModuleIndex, deleted_files: set[str],
+                     removed: dict[str, Ranges]) -> list[Conflict]:
+    """A deleted method whose name code that remains still reads anywhere in the tree
+    (``x.name``, a string spelling it, a ``getattr`` skeleton matching it; or an enumeration
+    of attributes in its module) comes back: the read may be of it."""
+    lost: dict[str, list[Deletion]] = defaultdict(list)
+    lost_in: dict[str, list[Deletion]] = defaultdict(list)  # path -> method deletions
+    for d in plan.deletions:
+        if d.category == "python-symbol" and d.symbol and "." in d.symbol.partition(":")[2]:
+            lost[d.symbol.rpartition(".")[2]].append(d)
+            lost_in[d.path].append(d)
+    if not lost:
+        return []
+    out: list[Conflict] = []
+    for name in sorted(index.modules):
+        mod = index.modules[name]
+        if mod.path in deleted_files:
+            continue
+        gone = removed.get(mod.path)
+        for use in mod.facts.member_uses:
+            if use.name == "*":
+                hit = lost_in.get(mod.path, [])
+            elif "*" in use.name:
+                hit = [d for n, ds in lost.items() if fnmatchcase(n, use.name) for d in ds]
+            else:
+                hit = lost.get(use.name, [])
+            if not hit:
+                continue
+            line = next((ln for ln in use.lines if gone is None or not gone.covers(ln, ln)),
+                        None)
+            if line is None:
+                continue
+            out.extend(Conflict(mod.path, line, f"reads .{use.name}: the method may be it", d)
+                       for d in hit)
+    return out
 
 
 def _removed_ranges(edits: list[Deletion]) -> Ranges:
@@ -366,7 +434,7 @@ def chain_conflicts(index: ModuleIndex, mod: PyModule, gone: Ranges | None, watc
         parts = ref.chain.split(".")
         if len(parts) < 2 or watched.isdisjoint(parts[1:]):
             continue
-        if gone is not None and gone.covers(ref.line, ref.line):
+        if gone is not None and all(gone.covers(ln, ln) for ln in (ref.line, *ref.also)):
             continue
         for target, _type_only, _line in index.resolve_chain_all(mod.name, ref.scope, parts[0]):
             current = target
@@ -390,7 +458,8 @@ def chain_conflicts(index: ModuleIndex, mod: PyModule, gone: Ranges | None, watc
 
 
 def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: frozenset[str],
-                  forced: frozenset[tuple[str, int]] = frozenset()
+                  forced: frozenset[tuple[str, int]] = frozenset(),
+                  own: frozenset[str] = frozenset(), graph: Graph | None = None
                   ) -> tuple[dict[str, str], dict[str, list[DeadRegion]],
                              dict[tuple[str, int], tuple[str, str]]]:
     """Dropped registry keys that live code still produces as a value (assigns, defaults,
@@ -402,8 +471,10 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
     self.attention_backend = "fa3"`` / ``else: self.attention_backend = "triton"``): that
     clause never runs. Elsewhere the key is blocked: its registrations stay. Returns (key ->
     ``path:line: target = 'key'`` of the first blocking producer, module -> arm regions,
-    (module, clause line) -> (key, why)). Producers in code the plan deletes do not count; clauses
-    in ``forced`` were folded already."""
+    (module, clause line) -> (key, why)). Producers in code the plan deletes do not count, nor
+    those in dead methods (with ``graph``) or in modules of the dropped features themselves
+    (``own``: the platform file that names its own device, `device_name = "npu"`); clauses in
+    ``forced`` were folded already."""
     if not dropped:
         return {}, {}, {}
     deleted_files = {d.path for d in plan.deletions if d.kind == "delete_file"}
@@ -419,9 +490,10 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
     clauses: dict[tuple[str, int], tuple[str, str]] = {}
     for name in sorted(index.modules):
         mod = index.modules[name]
-        if mod.path in deleted_files:
+        if mod.path in deleted_files or name in own:
             continue
         produced = getattr(mod.facts, "produced", ())
+        methods = _method_spans(mod, graph)
         by_arm = {(p.arm_of, p.arm): p.value for p in produced if p.arm_of >= 0}
         # an Enum member's value defines the member; it selects nothing
         members = {e.start_line for lit in getattr(mod.facts, "literals", ())
@@ -432,6 +504,9 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
             if p.line in members or gone[mod.path].covers(p.line, p.line):
                 continue
             if not live.is_live(f"py:{name}:{p.scope}" if p.scope else f"py:{name}"):
+                continue
+            method = next((n for s, e, n in methods.get(p.scope, ()) if s <= p.line <= e), None)
+            if method is not None and not live.is_live(method):
                 continue
             branch = next((b for b in mod.facts.branches if b.kind == "ifexp"
                            and b.start_byte == p.arm_of), None) if p.arm_of >= 0 else None
@@ -453,6 +528,20 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
             blocked[p.value] = f"{mod.path}:{p.line}: {shown}"
     # a key blocked anyway keeps its clauses: folding them would change behaviour for nothing
     return blocked, arms, {k: v for k, v in clauses.items() if v[0] not in blocked}
+
+
+def _method_spans(mod: PyModule, graph: Graph | None
+                  ) -> dict[str, list[tuple[int, int, str]]]:
+    """Class -> (first, last line, node) of its methods that are graph nodes."""
+    out: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
+    if graph is None:
+        return out
+    for m in mod.facts.method_defs:
+        node = f"py:{mod.name}:{m.cls}.{m.name}"
+        data = graph.nodes.get(node)
+        if data is not None and data.get("start_line") == m.start_line:
+            out[m.cls].append((m.start_line, m.end_line, node))
+    return out
 
 
 def _selecting_clause(facts: PythonFacts, p: ProducedString,

@@ -6,7 +6,8 @@ Output: a ``Plan`` the manifest writer and the reporters render; nothing here re
 What is planned, for files in the analysis scope (``ScanScope``):
 - ``delete_file``: a module no root reaches.
 - ``delete_range``: a top-level function or class (from its first decorator) in a live module
-  that no live code references; an import statement of a live module or live definition
+  that no live code references; a method of a live class that no live code names; an import
+  statement of a live module or live definition
   whose every name is dead (its target is dead) or unused (read nowhere in its scope, not in
   ``__all__``, not re-exported through this module to another one).
 - ``remove_import_names``: the same when only some names of a ``from m import a, b`` are dead.
@@ -95,17 +96,19 @@ def _dead_uses(graph: Graph, live: Liveness, mod: PyModule,
     """In-tree modules and definitions outside ``peripheral`` that ``mod`` uses (imports,
     references, from any of its scopes) and that are not live."""
     me = module_node(mod.name)
-    sources = [me, *(symbol_node(mod.name, d.name) for d in mod.facts.definitions)]
+    sources = [me, *(symbol_node(mod.name, d.name) for d in mod.facts.definitions),
+               *(symbol_node(mod.name, f"{m.cls}.{m.name}") for m in mod.facts.method_defs)]
     out: set[str] = set()
     for src in dict.fromkeys(sources):
         if src not in graph:
             continue
         for dst in graph.successors(src):
             data = graph.nodes[dst]
-            if data.get("kind") not in ("module", "symbol") or data.get("path") in peripheral:
+            if data.get("kind") not in ("module", "symbol", "method") \
+                    or data.get("path") in peripheral:
                 continue
             if graph.edges[src, dst]["kind"] in ("defined_in", "parent_package",
-                                                 "type_checking"):
+                                                 "type_checking", "member"):
                 continue
             if not live.is_live(dst):
                 out.add(dst)
@@ -175,6 +178,35 @@ def _dead_symbols(graph: Graph, live: Liveness, mod: PyModule, info: FileInfo,
             "delete_range", mod.path, info.sha256, d.end_line - d.start_line + 1,
             f"{d.kind} {d.name} is not referenced by live code", d.start_line, d.end_line,
             symbol=f"{mod.name}:{d.name}", category="python-symbol"))
+    ranges.extend(_dead_methods(graph, live, mod, info, plan))
+    return ranges
+
+
+def _dead_methods(graph: Graph, live: Liveness, mod: PyModule, info: FileInfo,
+                  plan: Plan) -> list[tuple[int, int]]:
+    """Methods of live classes that nothing live names. A class keeps at least one statement
+    of its body (its last dead method stays, listed as kept, when nothing else would)."""
+    body_size = {d.name: d.body_size for d in mod.facts.definitions if d.kind == "class"}
+    dead: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
+    for m in mod.facts.method_defs:
+        node = symbol_node(mod.name, f"{m.cls}.{m.name}")
+        data = graph.nodes.get(node)
+        if data is None or data.get("kind") != "method" or data["start_line"] != m.start_line \
+                or live.is_live(node) or not live.is_live(symbol_node(mod.name, m.cls)):
+            continue
+        dead[m.cls].append((m.start_line, m.end_line, m.name))
+    ranges: list[tuple[int, int]] = []
+    for cls, methods in sorted(dead.items()):
+        if len(methods) >= body_size.get(cls, 0):
+            start, _end, name = methods.pop()
+            plan.kept.append(Kept(mod.path, start, f"{mod.name}:{cls}.{name}",
+                                  "dead, but the last statement of its class body"))
+        for start, end, name in methods:
+            ranges.append((start, end))
+            plan.deletions.append(Deletion(
+                "delete_range", mod.path, info.sha256, end - start + 1,
+                f"method {cls}.{name} is not named by live code", start, end,
+                symbol=f"{mod.name}:{cls}.{name}", category="python-symbol"))
     return ranges
 
 
@@ -196,9 +228,13 @@ def _dead_imports(graph: Graph, live: Liveness, index: ModuleIndex, mod: PyModul
     deleted = Ranges()
     for s, e in dead_ranges:
         deleted.add(s, e)
+    folded = Ranges()  # folded branches, dropped registry entries: the plan removes them
+    for s, e in index.dead_lines.get(mod.name, ()):
+        folded.add(s, e)
     used_heads: dict[str, set[str]] = defaultdict(set)
     for ref in mod.facts.references:  # reads in deleted definitions do not count
-        if not deleted.covers(ref.line, ref.line):
+        if any(not deleted.covers(ln, ln) and not folded.covers(ln, ln)
+               for ln in (ref.line, *ref.also)):
             used_heads[ref.scope].add(ref.chain.split(".")[0])
     all_used = set().union(*used_heads.values()) if used_heads else set()
     exported = set(mod.facts.all_names or ())

@@ -375,19 +375,31 @@ def _index_bindings(mod: PyModule) -> None:
         # that a function/class anywhere wins over an assignment (conditional definitions).
         if d.name not in mod.defs or d.kind in ("function", "class"):
             mod.defs[d.name] = d.kind
+    methods = [(m.start_line, m.end_line, f"{m.cls}.{m.name}") for m in mod.facts.method_defs]
     for fact in mod.facts.imports:
-        table = mod.scoped.setdefault(fact.scope, {}) if fact.scope else mod.bindings
-        if not fact.is_from:
-            bound = fact.alias or fact.module.split(".")[0]
-            table.setdefault(bound, []).append((fact, None))
-            continue
-        for imported in fact.names:
-            if imported.name == "*":
-                if not fact.scope:
-                    mod.star_imports.append(fact)
-                continue
-            table.setdefault(imported.alias or imported.name, []).append((fact, imported.name))
+        tables = [mod.scoped.setdefault(fact.scope, {}) if fact.scope else mod.bindings]
+        # a method's own imports are also its own scope's ("Class.method"): a read inside
+        # that method resolves to them alone, not to another method's import of the name
+        tables.extend(mod.scoped.setdefault(qualified, {}) for s, e, qualified in methods
+                      if qualified.partition(".")[0] == fact.scope and s <= fact.start_line <= e)
+        for table in tables:
+            _bind(table, fact, mod)
     # An import binding shadows an assignment of the same name only if no def exists.
     for name in list(mod.defs):
         if mod.defs[name] == "assignment" and name in mod.bindings:
             del mod.defs[name]
+
+
+def _bind(table: dict[str, list[tuple[ImportFact, str | None]]], fact: ImportFact,
+          mod: PyModule) -> None:
+    if not fact.is_from:
+        bound = fact.alias or fact.module.split(".")[0]
+        table.setdefault(bound, []).append((fact, None))
+        return
+    for imported in fact.names:
+        if imported.name == "*":
+            if not fact.scope and table is mod.bindings:
+                mod.star_imports.append(fact)
+            continue
+        table.setdefault(imported.alias or imported.name, []).append((fact, imported.name))
+

@@ -79,12 +79,12 @@ def test_sarif_structure(result: ScanResult) -> None:
         assert loc["artifactLocation"]["uri"] == d.path
         region = loc["region"]
         assert 1 <= region["startLine"] <= region["endLine"]
-    # a whole-file deletion spans the file: llama.py has 15 lines
+    # a whole-file deletion spans the file: llama.py has 16 lines
     llama = next(r for r in run["results"] if r["locations"][0]["physicalLocation"]
                  ["artifactLocation"]["uri"] == "python/minisgl/srt/models/llama.py")
     assert llama["ruleId"] == "python-file"
     assert llama["locations"][0]["physicalLocation"]["region"] == {"startLine": 1,
-                                                                   "endLine": 15}
+                                                                   "endLine": 16}
 
 
 def test_dot_export(result: ScanResult) -> None:

@@ -12,3 +12,7 @@ class Norm:
 
     def forward_npu(self, x):
         return npu_norm(x)
+
+    def implementations(self):
+        # names forward_npu: the method stays live although no platform selects it here
+        return [self.forward, self.forward_npu]

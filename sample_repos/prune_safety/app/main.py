@@ -9,6 +9,7 @@ def main():
     args = ServerArgs()
     backend = BACKENDS[args.backend]()
     norm = layers.Norm()
-    return (typing_user.describe(backend), norm.forward(1), typing_user.split(2),
+    return (typing_user.describe(backend), norm.forward(1), norm.implementations(),
+            typing_user.split(2),
             branches.pick(3), current_device, kernels.flash_fwd,
             Backend("cuda").is_npu_backend())

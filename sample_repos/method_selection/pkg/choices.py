@@ -1,0 +1,1 @@
+BACKENDS = ["flashinfer", "triton", "fa3", "flashmla"]

@@ -1,0 +1,5 @@
+class Backend:
+    name = "fa3"
+
+    def forward(self, x):
+        return x

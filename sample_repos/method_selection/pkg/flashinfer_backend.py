@@ -1,0 +1,5 @@
+class Backend:
+    name = "flashinfer"
+
+    def forward(self, x):
+        return x

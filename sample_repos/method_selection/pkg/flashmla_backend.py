@@ -1,0 +1,5 @@
+class Backend:
+    name = "flashmla"
+
+    def forward(self, x):
+        return x

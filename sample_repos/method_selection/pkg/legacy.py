@@ -1,0 +1,2 @@
+def walk(node):
+    return node

@@ -1,0 +1,3 @@
+class NPUGraphRunner:
+    def __init__(self, runner):
+        self.runner = runner

@@ -1,0 +1,6 @@
+def is_cuda():
+    return True
+
+
+def is_npu():
+    return False

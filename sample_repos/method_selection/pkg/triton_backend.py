@@ -1,0 +1,5 @@
+class Backend:
+    name = "triton"
+
+    def forward(self, x):
+        return x
