@@ -132,7 +132,8 @@ def detect_glob_exists(root: Path, pattern: str) -> bool:
 
 def merge_drops(profile: Profile | None, drop: tuple[str, ...], keep: tuple[str, ...]
                 ) -> tuple[str, ...]:
-    """Features dropped for a scan: ``default_drops + drop - keep``, in that order, no repeats."""
+    """Features dropped for a scan: ``default_drops + drop - keep``, in that order, no repeats,
+    then every feature that ``requires`` a dropped one (transitively), unless kept."""
     known = sorted(profile.features) if profile else []
     for flag, names in (("--drop", drop), ("--keep", keep)):
         for name in names:
@@ -145,6 +146,13 @@ def merge_drops(profile: Profile | None, drop: tuple[str, ...], keep: tuple[str,
     for name in (*(profile.default_drops if profile else ()), *drop):
         if name not in keep and name not in out:
             out.append(name)
+    changed = profile is not None
+    while changed:
+        changed = False
+        for name, feature in (profile.features.items() if profile else ()):
+            if name not in out and name not in keep and set(feature.requires) & set(out):
+                out.append(name)
+                changed = True
     return tuple(out)
 
 

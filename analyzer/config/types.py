@@ -76,6 +76,8 @@ class Feature:
     extension_modules: tuple[str, ...]
     fetches: tuple[str, ...]
     line: int = 0
+    # features this one cannot work without: dropping one of them drops this one too
+    requires: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -200,7 +200,7 @@ TOP_KEYS = ("name", "description", "detect", "entry_points", "test_paths", "plug
 FAMILY_KEYS = ("name", "package", "select", "recursive", "companion_of")
 REGISTRY_KEYS = ("name", "kind", "target", "key_arg", "keys")
 FEATURE_KEYS = ("description", "registry_keys", "paths", "identifiers", "constants",
-                "cmake_options", "targets", "extension_modules", "fetches")
+                "cmake_options", "targets", "extension_modules", "fetches", "requires")
 KEEP_KEYS = ("path", "symbol", "reason")
 HINT_KEYS = ("source", "targets")
 
@@ -328,6 +328,9 @@ def build_profile(data: dict[str, Any], text: str, source: str, base: tuple[str,
     for fname, ftable in b.table(data, "features", ()).items():
         b.expect(ftable, (dict,), ("features", fname), "a table")
         features[fname] = _feature(b, fname, ftable, ("features", fname), reg_names)
+    for fname, feature in features.items():
+        for i, name in enumerate(feature.requires):
+            _known(b, name, tuple(features), ("features", fname, "requires", i), "feature")
     drops = b.strings(data, "default_drops", ())
     for i, name in enumerate(drops):
         _known(b, name, tuple(features), ("default_drops", i), "feature")
@@ -425,6 +428,7 @@ def _feature(b: _Builder, name: str, t: dict[str, Any], path: Path_,
         targets=b.strings(t, "targets", path),
         extension_modules=b.strings(t, "extension_modules", path),
         fetches=b.strings(t, "fetches", path),
+        requires=b.strings(t, "requires", path),
         line=b.line(path),
     )
 

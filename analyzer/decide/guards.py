@@ -111,11 +111,11 @@ def _fold_if(module: str, b: Branch, ev: Evaluator, ctx: GuardContext
             dead.append(True)
             why.append(f"{_header(c)} unreachable: {taken}")
             continue
-        if c.cond is None:  # else
-            dead.append(False)
-            why.append("")
-            continue
         forced = ctx.forced.get((module, c.start_line))
+        if c.cond is None:  # else: dead only when a behaviour decision folds it
+            dead.append(bool(forced))
+            why.append(f"{_header(c)} folded ({forced})" if forced else "")
+            continue
         value = False if forced else truth(ev.eval(module, b.scope, c.cond))
         notes = f" ({forced})" if forced else f" ({'; '.join(ev.used)})" if ev.used else ""
         if value is UNKNOWN:

@@ -68,6 +68,13 @@ class GuardContext:
     # (module, first line of an if/elif clause) -> why the clause never runs: it only selects
     # dropped registry keys and a later clause of its statement selects instead
     forced: Mapping[tuple[str, int], str] = field(default_factory=dict)
+    # qualified names of enum registry members under dropped keys ("pkg.mod.Backend.NPU"):
+    # `x == Backend.NPU` / `x is Backend.NPU` fold to False, `!=` / `is not` to True, and
+    # `x in (Backend.NPU, ...)` to False when every member listed is dropped
+    dropped_members: frozenset[str] = frozenset()
+    # names of enum predicate methods (`def is_npu(self): return self == Backend.NPU`) of
+    # dropped members, defined by no other class: `<anything>.is_npu()` folds to False
+    false_predicates: frozenset[str] = frozenset()
 
 
 def truth(value: object) -> object:
@@ -165,6 +172,9 @@ class Evaluator:
         domain = self._domain(op, left, right)
         if domain is not UNKNOWN:
             return domain
+        member = self._member_cmp(module, scope, op, left, right)
+        if member is not UNKNOWN:
+            return member
         a = self._eval(module, scope, left)
         b = self._eval(module, scope, right)
         env = self._env_string_cmp(op, a, b, left, right)
@@ -213,6 +223,33 @@ class Evaluator:
                 return True
             return UNKNOWN
         return UNKNOWN
+
+    def _member_cmp(self, module: str, scope: str, op: str, left: Cond, right: Cond
+                    ) -> object:
+        """``x == Enum.DROPPED`` and friends, from ``GuardContext.dropped_members``."""
+        if not self.ctx.dropped_members:
+            return UNKNOWN
+        if op in ("==", "!=", "is", "is not"):
+            for this, other in ((right, left), (left, right)):
+                name = self._dropped_member(module, scope, this)
+                if name is not None and other.kind != "const":
+                    self._note(f"{name}: a dropped enum member")
+                    return op in ("!=", "is not")
+            return UNKNOWN
+        if op in ("in", "not in") and right.kind == "tuple" and right.children:
+            names = [self._dropped_member(module, scope, c) for c in right.children]
+            if all(names):
+                self._note(f"{', '.join(str(n) for n in names)}: dropped enum members")
+                return op == "not in"
+        return UNKNOWN
+
+    def _dropped_member(self, module: str, scope: str, cond: Cond) -> str | None:
+        if cond.kind != "name" or "." not in cond.value:
+            return None
+        q = qualify(self.index, module, scope, cond.value)
+        if q is None:
+            return None
+        return next((n for n in q[2] if n in self.ctx.dropped_members), None)
 
     def _env_string_cmp(self, op: str, a: object, b: object, left: Cond, right: Cond) -> object:
         """``os.getenv("X") == "1"`` with env flag X declared as a bool."""
@@ -263,6 +300,11 @@ class Evaluator:
         if env is not None:
             self._note(f"{env[0]} = {env[1]!r}")
             return env[1]
+        method = cond.value.rpartition(".")[2]
+        if "." in cond.value and method in self.ctx.false_predicates and not cond.args \
+                and not cond.children:
+            self._note(f"{method}(): tests for a dropped enum member")
+            return False
         if "()" in cond.value:
             return UNKNOWN
         q = qualify(self.index, module, scope, cond.value)
@@ -365,15 +407,22 @@ class Evaluator:
         others = [(m, a) for m, a in sets if not (m == module and a.scope == cls
                                                    and a.target == f"self.{attr}")]
         if len(mine) != 1 or any(
-                not a.target.startswith("self.") or a.scope in related or a.target == attr
+                not a.target.startswith("self.") or a.target == attr
                 or self.index.modules[m].defs.get(a.scope) != "class" for m, a in others):
             return UNKNOWN
         outer, self.used = self.used, []
         try:
             value = self._eval(module, cls, mine[0].cond)
+            # a base or subclass may assign it too: only the same declared value will do
+            # (`self.nsa_enable_prefill_cp = is_nsa_enable_prefill_cp()` in several layers)
+            for m, a in others:
+                if a.scope in related and (
+                        value is UNKNOWN or self._eval(m, a.scope, a.cond) != value):
+                    value = UNKNOWN
+                    break
         finally:
             notes, self.used = self.used, outer
-        if not notes:  # literal-only: a setting other code may change
+        if not notes or value is UNKNOWN:  # literal-only: a setting other code may change
             return UNKNOWN
         if value is not UNKNOWN:
             notes = [*notes, f"{module}.{cls}: self.{attr} = {value!r}"]

@@ -14,6 +14,7 @@ from analyzer.config.profile import effective_constants
 from analyzer.config.types import Feature, Profile
 from analyzer.decide.guards import GuardContext
 from analyzer.decide.options import GraphOptions
+from analyzer.extract.python import Cond
 from analyzer.resolve.python import ModuleIndex
 
 
@@ -71,9 +72,46 @@ def graph_options(use: ProfileUse, index: ModuleIndex,
                         droppable=droppable), stale
 
 
+def dropped_enum_members(use: ProfileUse, index: ModuleIndex
+                         ) -> tuple[frozenset[str], frozenset[str]]:
+    """Qualified names of the members of ``enum`` registries under dropped keys, and the
+    predicate methods that test for one of them (``def is_npu(self): return self ==
+    Backend.NPU``) that no other class of the tree defines."""
+    members: set[str] = set()
+    predicates: set[str] = set()
+    profile = use.profile
+    for reg in profile.registries if profile is not None else ():
+        dropped = use.dropped_keys(reg.name)
+        if reg.kind != "enum" or not dropped:
+            continue
+        module, _, cls = reg.target.rpartition(".")
+        mod = index.modules.get(module)
+        lit = next((x for x in mod.facts.literals if x.name == cls and x.kind == "enum"),
+                   None) if mod is not None else None
+        if mod is None or lit is None:
+            continue
+        names = {e.key for e in lit.entries if e.key and (
+            e.key in dropped or e.value in dropped or e.key.lower() in dropped)}
+        members.update(f"{reg.target}.{n}" for n in names)
+        for m in mod.facts.method_defs:
+            r = m.returns
+            if m.cls == cls and r is not None and r.kind == "cmp" and r.value in ("==", "is") \
+                    and len(r.children) == 2 and r.children[0] == Cond("name", "self") \
+                    and r.children[1].kind == "name" \
+                    and r.children[1].value in {f"{cls}.{n}" for n in names}:
+                predicates.add(m.name)
+    if predicates and profile is not None:  # another class's method of that name could be
+        # the one called
+        others = {m.name for mod in index.modules.values() for m in mod.facts.method_defs
+                  if f"{mod.name}.{m.cls}" not in {r.target for r in profile.registries}}
+        predicates -= others
+    return frozenset(members), frozenset(predicates)
+
+
 def guard_context(use: ProfileUse, keep: tuple[str, ...],
                   gone: frozenset[str] = frozenset(),
-                  forced: dict[tuple[str, int], str] | None = None) -> GuardContext | None:
+                  forced: dict[tuple[str, int], str] | None = None,
+                  index: ModuleIndex | None = None) -> GuardContext | None:
     """What guard folding may assume: the profile's constants (those of dropped features
     win), string domains over dropped registry keys, and modules that will not exist:
     extension modules of dropped features that will not be built, and ``gone`` (the
@@ -84,5 +122,8 @@ def guard_context(use: ProfileUse, keep: tuple[str, ...],
     constants = {c.name: c.value for c in effective_constants(profile, use.drops, keep)}
     domains = tuple((d.pattern, use.dropped_keys(d.registry)) for d in profile.domains)
     dead = frozenset(m for f in use.features for m in f.extension_modules) | gone
+    members, predicates = dropped_enum_members(use, index) if index is not None else (
+        frozenset(), frozenset())
     return GuardContext(constants, tuple(d for d in domains if d[1]), dead,
-                        forced=dict(forced or {}))
+                        forced=dict(forced or {}), dropped_members=members,
+                        false_predicates=predicates)

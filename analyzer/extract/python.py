@@ -39,6 +39,7 @@ from analyzer.extract.python_nodes import (
     _end_line,
     _line,
     _string_value,
+    _walk,
 )
 from analyzer.model import ParseProblem
 
@@ -142,6 +143,9 @@ class MethodDef:
     start_line: int  # first decorator line for decorated methods
     end_line: int
     decorators: tuple[str, ...]  # decorator callees as written ("staticmethod", "x.setter")
+    # a body that is one `return <expr>`: the expression as a condition (enum predicates:
+    # `def is_ascend_fuseep(self): return self == MoeA2ABackend.ASCEND_FUSEEP`)
+    returns: Cond | None = None
 
 
 @dataclass(frozen=True)
@@ -330,6 +334,87 @@ def _call_of(node: ts.Node) -> str | None:
     return _chain(func) if func is not None else None
 
 
+def _named_attribute(obj: ts.Node) -> str | None:
+    """``name`` when ``obj`` is the object of ``getattr(obj, "name"[, default])`` or
+    ``hasattr(obj, "name")``: a read of ``obj.name`` spelled as a call."""
+    args = obj.parent
+    call = args.parent if args is not None and args.type == "argument_list" else None
+    func = call.child_by_field_name("function") if call is not None else None
+    if args is None or func is None or func.type != "identifier" \
+            or tsu.text(func) not in ("getattr", "hasattr"):
+        return None
+    positional = [a for a in args.named_children if a.type not in ("comment", "keyword_argument")]
+    if len(positional) < 2 or positional[0] != obj or positional[1].type != "string":
+        return None
+    value = _string_value(positional[1])
+    return value if value and _IDENTIFIER.fullmatch(value) else None
+
+
+def _sole_return(function: ts.Node) -> Cond | None:
+    """The returned expression of a function whose body is one ``return <expr>`` (a
+    docstring aside), as a condition tree; None otherwise."""
+    body = function.child_by_field_name("body")
+    stmts = [c for c in body.named_children if c.type != "comment"] if body is not None else []
+    if len(stmts) == 2 and stmts[0].type == "expression_statement" \
+            and stmts[0].named_children and stmts[0].named_children[0].type == "string":
+        stmts = stmts[1:]
+    if len(stmts) != 1 or stmts[0].type != "return_statement" or not stmts[0].named_children:
+        return None
+    return _branch_cond(stmts[0].named_children[0])
+
+
+def _call_arg(node: ts.Node, callee: str) -> ts.Node | None:
+    """The ``callee(...)`` call whose first positional argument is ``node``, or None."""
+    args = node.parent
+    call = args.parent if args is not None and args.type == "argument_list" else None
+    func = call.child_by_field_name("function") if call is not None else None
+    if args is None or call is None or func is None or func.type != "identifier" \
+            or tsu.text(func) != callee:
+        return None
+    positional = [a for a in args.named_children if a.type not in ("comment", "keyword_argument")]
+    return call if positional and positional[0] == node else None
+
+
+def _probed(node: ts.Node) -> bool:
+    """``node`` is only asked about: ``hasattr(node, ...)``, ``hasattr(getattr(node, ...),
+    ...)``, or ``x = node`` / ``x = getattr(node, ...)`` where every other use of ``x`` in
+    its function is a truth test or ``hasattr(x, ...)`` (patch_torch's
+    ``register_fake_if_exists``)."""
+    if _call_arg(node, "hasattr") is not None:
+        return True
+    inner = _call_arg(node, "getattr")
+    if inner is not None and _call_arg(inner, "hasattr") is not None:
+        return True
+    value = inner if inner is not None else node
+    assign = value.parent
+    if assign is None or assign.type != "assignment" \
+            or assign.child_by_field_name("right") != value:
+        return False
+    left = assign.child_by_field_name("left")
+    if left is None or left.type != "identifier":
+        return False
+    name = tsu.text(left)
+    scope = assign
+    while scope.parent is not None and scope.type != "function_definition":
+        scope = scope.parent
+    if scope.type != "function_definition":
+        return False
+    for other in _walk(scope):
+        if other.type != "identifier" or other == left or tsu.text(other) != name:
+            continue
+        parent = other.parent
+        if parent is None:
+            return False
+        if _call_arg(other, "hasattr") is not None:
+            continue
+        if parent.type in ("boolean_operator", "not_operator") or (
+                parent.type in ("if_statement", "elif_clause", "while_statement")
+                and parent.child_by_field_name("condition") == other):
+            continue
+        return False
+    return True
+
+
 def _skeleton(data: bytes, node: ts.Node) -> str:
     """The shape of a computed name: literal parts kept, every computed part ``*``
     (``f"forward_{p}"`` and ``"forward_" + p`` give ``forward_*``)."""
@@ -507,7 +592,8 @@ class _Extractor:
                         else tsu.text(d.named_children[0] if d.named_children else d)
                         for d in stmt.named_children if d.type == "decorator")
                     self.method_defs.append(MethodDef(name, method_name, _line(stmt),
-                                                      _end_line(stmt), decos))
+                                                      _end_line(stmt), decos,
+                                                      _sole_return(inner)))
                     self._member_spans.append((stmt.start_byte, stmt.end_byte,
                                                f"{name}.{method_name}"))
 
@@ -680,6 +766,11 @@ class _Extractor:
                 chain = raw.decode("utf-8", "replace")
             else:  # spaces, newlines or comments inside the chain
                 chain = _chain(top) or head.decode("utf-8", "replace")
+            named = _named_attribute(top)
+            if named:  # getattr(x.y, "z") reads x.y.z
+                chain = f"{chain}.{named}"
+            elif chain.startswith("torch.ops") and _probed(top):
+                continue  # hasattr(torch.ops, name): asks whether an op exists, uses none
             key = (chain, self._scope_of(node), self._member_of(node))
             seen.setdefault(key, []).append(_line(node))
         out: list[Reference] = []

@@ -36,7 +36,8 @@ class Cond:
     ``f().attr``), ``call`` (value: dotted callee; args: positional string-literal arguments;
     children: the other positional arguments), ``str`` (value), ``const`` (value: ``True``,
     ``False``, ``None`` or an integer's text), ``strs`` (args: a tuple/list/set of string
-    literals), ``not`` / ``and`` / ``or`` (children), ``cmp`` (value: the operator, one of
+    literals), ``tuple`` (children: ``name`` conditions of a tuple/list/set of plain name
+    chains), ``not`` / ``and`` / ``or`` (children), ``cmp`` (value: the operator, one of
     ``== != is is not in not in < <= > >=``; children: two operands) and ``unknown``
     (value: the source text, shortened). Parentheses are unwrapped.
     """
@@ -332,6 +333,10 @@ def _cond(node: ts.Node, depth: int = 0) -> Cond:
                   for c in node.named_children if c.type != "comment"]
         if all(v is not None for v in values):
             return Cond("strs", args=tuple(v for v in values if v is not None))
+        chains = [_cond_chain(c) if c.type in ("identifier", "attribute") else None
+                  for c in node.named_children if c.type != "comment"]
+        if chains and all(chains):  # (Backend.A, Backend.B): enum members, say
+            return Cond("tuple", children=tuple(Cond("name", c) for c in chains if c))
         return _unknown(node)
     if t == "call":
         func, arg_list = node.child_by_field_name("function"), node.child_by_field_name(

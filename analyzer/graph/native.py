@@ -6,9 +6,13 @@ Nodes: ``file:<path>`` (C/C++/CUDA source or header), ``cmake:<path>``, ``target
 for each installed extension module, created with the Python graph so imports resolve to it.
 
 Edges (u live => v live):
-- ``torch_op``      a Python scope reads ``torch.ops.<ns>.<op>`` -> the op; a read of a whole
-                    namespace (``torch.ops.<ns>`` bound, passed to ``getattr`` ...) -> every op
-                    of it, and of ``torch.ops`` itself -> every op
+- ``torch_op``      a Python scope reads ``torch.ops.<ns>.<op>`` (or ``getattr(torch.ops.<ns>,
+                    "<op>")``) -> the op; a read of a whole namespace (``torch.ops.<ns>``
+                    bound, passed to ``getattr`` with a computed name ...) -> every op of it,
+                    and of ``torch.ops`` itself -> every op. A read that only asks whether an
+                    op exists (``hasattr(torch.ops.ns, name)``, or a local bound to
+                    ``getattr(torch.ops, ns, None)`` that is only tested and passed to
+                    ``hasattr``) makes no edge
 - ``built_by``      an extension module -> the target that builds it
 - ``registered_in`` an op -> the file whose TORCH_LIBRARY block registers it
 - ``implemented_in`` an op -> the file defining the C++ function linked by m.impl/m.def
@@ -209,8 +213,23 @@ def torch_ops_reads(mod: PyModule) -> list[tuple[str | None, str | None, str, in
             for n in fact.names:
                 if n.name != "*":
                     aliases[n.alias or n.name] = f"{fact.module}.{n.name}"
+    # module-level `kernel = torch.ops.sgl_kernel` (bound once): `kernel.op` reads op; the
+    # assignment itself reads nothing whole
+    bound: dict[str, int] = {}
+    for a in mod.facts.assigns:
+        bound[a.name] = bound.get(a.name, 0) + 1
+    ns_aliases = {a.name: (a.cond.value, a.line) for a in mod.facts.assigns
+                  if a.cond.kind == "name" and bound[a.name] == 1
+                  and (a.cond.value == "torch.ops" or a.cond.value.startswith("torch.ops."))
+                  and a.name not in aliases}
+    defined = {(chain, line) for chain, line in ns_aliases.values()} | {
+        (name, line) for name, (_chain, line) in ns_aliases.items()}  # its target, as read
+    for name, (chain, _line) in ns_aliases.items():
+        aliases[name] = chain
     out: list[tuple[str | None, str | None, str, int]] = []
     for ref in mod.facts.references:
+        if not ref.scope and (ref.chain, ref.line) in defined and not ref.also:
+            continue
         head, _, rest = ref.chain.partition(".")
         chain = aliases.get(head, head) + ("." + rest if rest else "")
         parts = chain.split(".")
@@ -498,6 +517,7 @@ def _add_python_ops(graph: Graph, index: ModuleIndex, native: NativeIndex) -> No
     for node, data in graph.nodes(data=True):
         if data.get("kind") == "op" and data.get("resolved"):
             by_namespace.setdefault(data["namespace"], []).append(node)
+
     for name in sorted(index.modules):
         mod = index.modules[name]
         for ns, op, scope, line in torch_ops_reads(mod):

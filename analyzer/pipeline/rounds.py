@@ -123,6 +123,8 @@ class Rounds:
         # (path, first, last line) of import statements the plan deletes: code that goes
         # needs nothing, so their edges are left out of the next round
         self.freed: set[tuple[str, int, int]] = set()
+        # peripheral files (tests, examples) that select a dropped key: they go with it
+        self.selectors: dict[str, str] = {}
         # modules of dropped features: a `try: import` of one takes its `except` path, unless
         # the module turns out live after all (then the fold is cancelled: it exists)
         self.feature_modules = frozenset(
@@ -141,9 +143,7 @@ class Rounds:
             graph.clear()
             last = self._round()
             graph = last.graph
-            retained = plan_peripheral(graph, last.liveness, last.index, self.tree.files,
-                                       set(self.scope.peripheral), last.plan,
-                                       self.scope.unparsed) + kept_roots(last.plan, graph)
+            retained = kept_roots(last.plan, graph)
             new_roots = {r for r in retained if not last.liveness.is_live(r)} - self.state.roots
             if new_roots:  # code that stays but nothing live uses: what it uses stays too
                 self.state.roots |= new_roots
@@ -179,7 +179,8 @@ class Rounds:
     # -- one round --------------------------------------------------------------------------
     def _fold(self) -> dict[str, list[DeadRegion]]:
         ctx = guard_context(self.use, self.options.keep, self.feature_modules,
-                            {k: why for k, (_key, why) in self.state.forced.items()})
+                            {k: why for k, (_key, why) in self.state.forced.items()},
+                            self.tree.index)
         regions = fold_all(self.tree.index, ctx) if ctx is not None else {}
         for m, rs in self.state.arms.items():
             regions[m] = sorted([*regions.get(m, []), *rs],
@@ -223,10 +224,21 @@ class Rounds:
             roots, default_roots, kept, more_stale = self._roots(graph, index, native)
             later = sorted(r for r in self.state.roots if r in graph and r not in roots)
             liveness = compute_liveness(graph, roots, later)
+            # files outside the deletion scope go whole or stay whole, decided afresh each
+            # round against the liveness without them (a test that only keeps alive what it
+            # tests does not keep itself); those that stay are roots of this round
+            peripheral = Plan()
+            retained = plan_peripheral(graph, liveness, index, tree.files,
+                                       set(scope.peripheral), peripheral, scope.unparsed,
+                                       self.selectors)
+            extra = [r for r in retained if not liveness.is_live(r) and r not in later]
+            if extra:
+                liveness = compute_liveness(graph, roots, later + extra)
             roots = liveness.roots
         with timer("plan"):
             plan = build_plan(graph, liveness, index, tree.files, set(scope.in_scope),
                               frozenset(self.state.imports), scope.unparsed, built.reexported)
+            plan.deletions.extend(peripheral.deletions)
             plan_folded(liveness, index, tree.files, regions, registry.deletions, plan,
                         set(scope.in_scope))
             plan.deletions[:] = [d for d in plan.deletions if d.path not in scope.unparsed]
@@ -267,12 +279,15 @@ class Rounds:
     def _selected(self, last: Planned) -> bool:
         """Dropped keys live code still produces: block them (or fold the producing arm);
         True when that changed anything (the folds are redone)."""
-        selected, arms, clauses = produced_keys(last.plan, last.index, last.liveness,
-                                                self.use.all_dropped_keys(),
-                                                frozenset(self.state.forced),
-                                                own=self.feature_modules, graph=last.graph)
+        selected, arms, clauses, selectors = produced_keys(
+            last.plan, last.index, last.liveness, self.use.all_dropped_keys(),
+            frozenset(self.state.forced), own=self.feature_modules, graph=last.graph,
+            own_names=tuple(p for f in self.use.features for p in f.identifiers),
+            peripheral=self.scope.peripheral)
+        new_selectors = {p: why for p, why in selectors.items() if p not in self.selectors}
+        self.selectors.update(new_selectors)
         if not selected and not arms and not clauses:
-            return False
+            return bool(new_selectors)
         self.use = dataclasses.replace(self.use,
                                        blocked_keys={**self.use.blocked_keys, **selected})
         # clauses of keys blocked now are not folded after all (their key stays selectable)

@@ -30,12 +30,14 @@ from pyflakes import checker as pyflakes_checker
 from pyflakes import messages as pyflakes_messages
 
 from analyzer.analysis.liveness import Liveness
+from analyzer.config.globs import identifier_matches
 from analyzer.decide.guards import DeadRegion, arm_region
 from analyzer.extract.python import (
     TRY_IMPORT_ERROR,
     TYPE_CHECKING,
     Branch,
     Clause,
+    Cond,
     ProducedString,
     PythonFacts,
 )
@@ -459,9 +461,10 @@ def chain_conflicts(index: ModuleIndex, mod: PyModule, gone: Ranges | None, watc
 
 def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: frozenset[str],
                   forced: frozenset[tuple[str, int]] = frozenset(),
-                  own: frozenset[str] = frozenset(), graph: Graph | None = None
+                  own: frozenset[str] = frozenset(), graph: Graph | None = None,
+                  own_names: tuple[str, ...] = (), peripheral: frozenset[str] = frozenset()
                   ) -> tuple[dict[str, str], dict[str, list[DeadRegion]],
-                             dict[tuple[str, int], tuple[str, str]]]:
+                             dict[tuple[str, int], tuple[str, str]], dict[str, str]]:
     """Dropped registry keys that live code still produces as a value (assigns, defaults,
     passes or returns ``"fa3"``): such a key may be selected at run time. Where the value is
     one arm of a conditional expression whose other arm is no dropped key (``"fa3" if
@@ -471,12 +474,15 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
     self.attention_backend = "fa3"`` / ``else: self.attention_backend = "triton"``): that
     clause never runs. Elsewhere the key is blocked: its registrations stay. Returns (key ->
     ``path:line: target = 'key'`` of the first blocking producer, module -> arm regions,
-    (module, clause line) -> (key, why)). Producers in code the plan deletes do not count, nor
-    those in dead methods (with ``graph``) or in modules of the dropped features themselves
-    (``own``: the platform file that names its own device, `device_name = "npu"`); clauses in
+    (module, clause line) -> (key, why), peripheral path -> why it goes: a test or example
+    (``peripheral``) that selects a dropped key goes with the feature instead of blocking
+    it). Producers in code the plan deletes do not count, nor
+    those in dead methods (with ``graph``) or in the dropped features' own code (modules
+    ``own``: the platform file that names its own device, `device_name = "npu"`; functions
+    and methods ``own_names`` match: `_find_quant_modelslim_config`); clauses in
     ``forced`` were folded already."""
     if not dropped:
-        return {}, {}, {}
+        return {}, {}, {}, {}
     deleted_files = {d.path for d in plan.deletions if d.kind == "delete_file"}
     gone: dict[str, Ranges] = defaultdict(Ranges)
     folded_arms: set[tuple[str, int, int]] = set()
@@ -488,6 +494,7 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
     blocked: dict[str, str] = {}
     arms: dict[str, list[DeadRegion]] = {}
     clauses: dict[tuple[str, int], tuple[str, str]] = {}
+    selectors: dict[str, str] = {}
     for name in sorted(index.modules):
         mod = index.modules[name]
         if mod.path in deleted_files or name in own:
@@ -508,6 +515,9 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
             method = next((n for s, e, n in methods.get(p.scope, ()) if s <= p.line <= e), None)
             if method is not None and not live.is_live(method):
                 continue
+            owner = method.rpartition(".")[2] if method is not None else p.scope
+            if own_names and owner and identifier_matches(owner, own_names):
+                continue  # the dropped feature's own code selecting itself
             branch = next((b for b in mod.facts.branches if b.kind == "ifexp"
                            and b.start_byte == p.arm_of), None) if p.arm_of >= 0 else None
             if branch is not None and len(branch.clauses) == 2 and \
@@ -525,9 +535,13 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
                     "a behaviour decision")))
                 continue
             shown = f"{p.target} = {p.value!r}" if p.target else f"return {p.value!r}"
+            if mod.path in peripheral:  # a test or example of the dropped feature: it goes
+                selectors.setdefault(mod.path, f"selects dropped key {p.value!r} "
+                                               f"(line {p.line}: {shown})")
+                continue
             blocked[p.value] = f"{mod.path}:{p.line}: {shown}"
     # a key blocked anyway keeps its clauses: folding them would change behaviour for nothing
-    return blocked, arms, {k: v for k, v in clauses.items() if v[0] not in blocked}
+    return blocked, arms, {k: v for k, v in clauses.items() if v[0] not in blocked}, selectors
 
 
 def _method_spans(mod: PyModule, graph: Graph | None
@@ -547,13 +561,16 @@ def _method_spans(mod: PyModule, graph: Graph | None
 def _selecting_clause(facts: PythonFacts, p: ProducedString,
                       produced: tuple[ProducedString, ...], dropped: frozenset[str]
                       ) -> Clause | None:
-    """The ``if``/``elif`` clause around producer ``p`` whose every statement assigns only
-    dropped keys, when a later clause of its statement assigns the same targets; else None."""
+    """The clause around producer ``p`` whose every statement assigns string values, a
+    dropped key among them, when a later clause of its statement assigns the same targets, or
+    when it is the final ``else``, an earlier clause assigns them and an enclosing condition
+    reads them (``if self.attention_backend is None: if sm100: ... = "triton"`` / ``else: ...
+    = "fa3"``); else None."""
     best: tuple[Branch, int] | None = None
     for b in facts.branches:
-        if b.kind != "if":
+        if b.kind != "if" or len(b.clauses) < 2:
             continue
-        for i, c in enumerate(b.clauses[:-1]):
+        for i, c in enumerate(b.clauses):
             if c.body_start_line <= p.line <= c.end_line and (
                     best is None or c.body_start_line > best[0].clauses[best[1]].body_start_line):
                 best = (b, i)
@@ -561,11 +578,13 @@ def _selecting_clause(facts: PythonFacts, p: ProducedString,
         return None
     branch, i = best
     clause = branch.clauses[i]
-    if clause.kind == "else" or not clause.body_stmts:
+    if not clause.body_stmts:
         return None
     at = {line: [q for q in produced if q.line == line and q.kind == "assign"]
           for line in clause.body_stmts}
-    if any(not qs or any(q.value not in dropped for q in qs) for qs in at.values()):
+    # each statement assigns a dropped key (a tuple assignment may carry companions along:
+    # `self.attention_backend, platform = "fa3", "sm90"`)
+    if any(not qs or not any(q.value in dropped for q in qs) for qs in at.values()):
         return None
     targets = {q.target for qs in at.values() for q in qs}
 
@@ -573,6 +592,30 @@ def _selecting_clause(facts: PythonFacts, p: ProducedString,
         inside = range(c.body_start_line, c.end_line + 1)
         return ({q.target for q in produced if q.kind == "assign" and q.line in inside}
                 | {a.target for a in facts.attr_assigns if a.line in inside})
-    if not any(targets <= assigned(c) for c in branch.clauses[i + 1:]):
-        return None
-    return clause
+    if any(targets <= assigned(c) for c in branch.clauses[i + 1:]):
+        return clause
+    # a final `else` may go when an earlier clause assigns the same targets and an enclosing
+    # condition reads each of them (`if self.attention_backend is None: ... else: ... =
+    # "fa3"`): the attribute exists, the fold leaves its earlier value
+    if clause.kind == "else" and any(targets <= assigned(c) for c in branch.clauses[:i]) \
+            and all(_tested_around(facts, branch, t) for t in targets):
+        return clause
+    return None
+
+
+def _tested_around(facts: PythonFacts, branch: Branch, target: str) -> bool:
+    """Some ``if`` clause enclosing ``branch`` has a condition that reads ``target``."""
+    for b in facts.branches:
+        if b.kind != "if" or b is branch:
+            continue
+        for c in b.clauses:
+            if c.cond is not None and c.body_start_line <= branch.start_line <= c.end_line \
+                    and _reads(c.cond, target):
+                return True
+    return False
+
+
+def _reads(cond: Cond, chain: str) -> bool:
+    if cond.kind == "name" and cond.value == chain:
+        return True
+    return any(_reads(c, chain) for c in cond.children)

@@ -65,11 +65,14 @@ def build_plan(graph: Graph, live: Liveness, index: ModuleIndex,
 
 def plan_peripheral(graph: Graph, live: Liveness, index: ModuleIndex,
                     files: dict[str, FileInfo], peripheral: set[str], plan: Plan,
-                    unparsed: frozenset[str] = frozenset()) -> list[str]:
+                    unparsed: frozenset[str] = frozenset(),
+                    selectors: dict[str, str] | None = None) -> list[str]:
     """Files outside the deletion scope (tests, scripts, benchmarks, examples) are never
     edited: each goes whole or stays whole. One that nothing live imports and that uses code
-    the plan deletes goes with it (a test or script of dead code); every other one stays,
+    the plan deletes, or selects a dropped registry key (``selectors``: path -> why), goes
+    with it (a test or script of dead code or of a dropped feature); every other one stays,
     so it is returned as a root: what remaining code uses must remain."""
+    selectors = selectors or {}
     roots: list[str] = []
     for name in sorted(index.modules):
         mod = index.modules[name]
@@ -80,14 +83,14 @@ def plan_peripheral(graph: Graph, live: Liveness, index: ModuleIndex,
             roots.append(me)
             continue
         dead = sorted(_dead_uses(graph, live, mod, peripheral))
-        if not dead:
+        if not dead and mod.path not in selectors:
             roots.append(me)
             continue
         info = files[mod.path]
+        reason = ("uses code the plan deletes: " + ", ".join(d[3:] for d in dead[:3])
+                  + (" ..." if len(dead) > 3 else "")) if dead else selectors[mod.path]
         plan.deletions.append(Deletion(
-            "delete_file", mod.path, info.sha256, info.lines,
-            "uses code the plan deletes: " + ", ".join(d[3:] for d in dead[:3])
-            + (" ..." if len(dead) > 3 else ""), category="test-file"))
+            "delete_file", mod.path, info.sha256, info.lines, reason, category="test-file"))
     return roots
 
 
