@@ -282,6 +282,9 @@ def show(cond: Cond) -> str:
         return repr(cond.value)
     if k == "strs":
         return "(" + ", ".join(repr(a) for a in cond.args) + ")"
+    if k == "tuple":
+        return "(" + ", ".join(show(c) for c in cond.children) + ("," if len(
+            cond.children) == 1 else "") + ")"
     if k == "call":
         args = [repr(a) for a in cond.args] + [show(c) for c in cond.children]
         return f"{cond.value}({', '.join(args)})"

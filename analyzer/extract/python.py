@@ -405,6 +405,9 @@ def _probed(node: ts.Node) -> bool:
         parent = other.parent
         if parent is None:
             return False
+        if parent.type in ("attribute", "keyword_argument") and parent.child_by_field_name(
+                "attribute" if parent.type == "attribute" else "name") == other:
+            continue  # `x.ops`, `f(ops=...)`: another name
         if _call_arg(other, "hasattr") is not None:
             continue
         if parent.type in ("boolean_operator", "not_operator") or (

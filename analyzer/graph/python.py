@@ -62,9 +62,14 @@ PLAIN_DECORATORS = frozenset({
     "staticmethod", "classmethod", "property", "cached_property", "functools.cached_property",
     "abstractmethod", "abc.abstractmethod", "override", "typing.override",
     "typing_extensions.override"})
-# bases that call no method by a name of the subclass's choosing
-PLAIN_BASES = frozenset({"object", "ABC", "abc.ABC", "Protocol", "typing.Protocol",
-                         "Exception", "BaseException", "RuntimeError", "ValueError"})
+# bases that call no method by a name of the subclass's choosing (dunders and sunders such
+# as Enum's `_missing_` are always live anyway)
+PLAIN_BASES = frozenset({
+    "object", "ABC", "abc.ABC", "Protocol", "typing.Protocol", "Generic", "typing.Generic",
+    "Exception", "BaseException", "RuntimeError", "ValueError",
+    "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag", "enum.Enum", "enum.IntEnum",
+    "enum.StrEnum", "enum.Flag", "enum.IntFlag",
+    "str", "int", "float", "dict", "list", "tuple", "set", "NamedTuple", "typing.NamedTuple"})
 
 
 @dataclass(frozen=True)

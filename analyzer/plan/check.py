@@ -531,8 +531,8 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
             # the key is blocked after all
             if clause is not None and (name, clause.start_line) not in forced:
                 clauses.setdefault((name, clause.start_line), (p.value, (
-                    f"it only selects dropped key {p.value!r}; a later clause selects instead: "
-                    "a behaviour decision")))
+                    f"it only selects dropped key {p.value!r}; another clause selects "
+                    "instead: a behaviour decision")))
                 continue
             shown = f"{p.target} = {p.value!r}" if p.target else f"return {p.value!r}"
             if mod.path in peripheral:  # a test or example of the dropped feature: it goes

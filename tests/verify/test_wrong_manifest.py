@@ -122,3 +122,12 @@ def test_right_manifest_verifies(tmp_path, name):
     run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
     out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
     assert out.exit_code == 0, out.output
+
+
+def test_method_deleted_while_still_called(tmp_path):
+    # Norm.forward (layers.py 10-11): main.py calls norm.forward(1) and Norm.implementations
+    # reads self.forward; no other class of the sample defines `forward`
+    lines = prune_wrongly(tmp_path, python_deletion(
+        "delete_range", "app/layers.py", 10, 11, "python-symbol", symbol="app.layers:Norm.forward"))
+    assert "app/main.py:12: reads .forward, which the original tree defined and the pruned " \
+        "tree defines nowhere" in lines

@@ -1,0 +1,4 @@
+from pkg.main import main
+
+attention_backend = "npu_attn"
+main()

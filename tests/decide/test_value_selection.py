@@ -1,0 +1,101 @@
+"""Selection by value, on the hand-written sample ``sample_repos/value_selection`` (read it:
+every expectation below comes from it).
+
+- ``pkg/forward.py``: ``method is Method.MLA_NPU`` and ``method in (Method.MLA_NPU,)`` fold
+  when the ``forward_methods`` enum registry drops ``MLA_NPU``;
+- ``pkg/moe.py``: ``get_backend().is_npu_fuse()`` folds: ``A2ABackend.is_npu_fuse`` only
+  compares ``self`` with the dropped member ``NPU_FUSE`` and no other class defines it;
+- ``pkg/args.py``: the final ``else`` that only selects ``"npu_attn"`` folds (an enclosing
+  ``if self.attention_backend is None`` reads the target: it exists); the npu feature's own
+  ``_find_npu_quant_config`` producing the key blocks nothing;
+- ``examples/run_npu.py``: an example selecting the dropped key goes with the feature;
+- ``npu_graphs`` requires ``npu``: dropped with it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from analyzer.codemod.apply import run_apply
+from analyzer.config.options import ScanOptions
+from analyzer.outputs.manifest import write_manifest
+from analyzer.pipeline.scan import ScanResult, run_scan
+from analyzer.pipeline.verify import verify_scan
+from analyzer.verify.baseline import verify_baseline
+from tests.helpers import SAMPLES
+
+SAMPLE = SAMPLES / "value_selection"
+
+
+def planned(result: ScanResult) -> set[tuple]:
+    return {(d.kind, d.path, d.start_line, d.end_line, d.names, d.rewrite)
+            for d in result.plan.deletions}
+
+
+@pytest.fixture(scope="module")
+def result() -> ScanResult:
+    return run_scan(SAMPLE, [])
+
+
+def test_exact_plan(result: ScanResult) -> None:
+    assert result.profile.blocked_keys == {}
+    assert planned(result) == {
+        ("remove_list_element", "pkg/args.py", 1, 1, ("npu_attn",), ""),
+        ("fold_branch", "pkg/args.py", 11, 12, (), "delete_clause"),
+        # the member and the predicate that only tested for it
+        ("delete_range", "pkg/backends.py", 7, 7, (), ""),
+        ("delete_range", "pkg/backends.py", 12, 13, (), ""),
+        ("delete_range", "pkg/forward.py", 7, 7, (), ""),
+        ("fold_branch", "pkg/forward.py", 13, 16, (), "delete_clause"),
+        ("fold_branch", "pkg/forward.py", 17, 20, (), "delete"),
+        ("fold_branch", "pkg/moe.py", 9, 12, (), "delete"),
+        ("delete_file", "pkg/npu_mla.py", None, None, (), ""),
+        ("delete_file", "pkg/npu_moe.py", None, None, (), ""),
+        ("delete_file", "pkg/graphs_npu.py", None, None, (), ""),
+        ("delete_file", "examples/run_npu.py", None, None, (), ""),
+    }
+
+
+def test_reasons_name_the_rule(result: ScanResult) -> None:
+    reasons = {(d.path, d.start_line): d.reason for d in result.plan.deletions}
+    assert "a dropped enum member" in reasons[("pkg/forward.py", 13)]
+    assert "is_npu_fuse(): tests for a dropped enum member" in reasons[("pkg/moe.py", 9)]
+    assert "a behaviour decision" in reasons[("pkg/args.py", 11)]
+    assert reasons[("examples/run_npu.py", None)] == \
+        "selects dropped key 'npu_attn' (line 3: attention_backend = 'npu_attn')"
+
+
+def test_required_feature_is_dropped_with_its_base(result: ScanResult) -> None:
+    assert result.profile.drops == ("npu", "npu_graphs")
+    graphs = next(f for f in result.features if f.name == "npu_graphs")
+    assert {i.label for i in graphs.removable} == {"pkg.graphs_npu", "pkg.graphs_npu:NPUGraphs"}
+    kept = run_scan(SAMPLE, [], keep=("npu_graphs",))
+    assert kept.profile.drops == ("npu",)
+    # nothing imports it: dead code all the same, but no dropped feature's
+    assert [f.name for f in kept.features] == ["npu"]
+    assert [d.feature for d in kept.plan.deletions if d.path == "pkg/graphs_npu.py"] == [""]
+
+
+def test_the_features_own_producer_is_reported_not_blocking(result: ScanResult) -> None:
+    npu = next(f for f in result.features if f.name == "npu")
+    assert [i.label for i in npu.blocked] == ["pkg.args:Args._find_npu_quant_config"]
+
+
+def test_pruned_sample_verifies(tmp_path) -> None:
+    tree = tmp_path / "tree"
+    shutil.copytree(SAMPLE, tree)
+    before = run_scan(tree, [])
+    manifest = tmp_path / "manifest.json"
+    write_manifest(before, manifest, verify_baseline(before))
+    applied = run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
+    assert applied.changes and not applied.skipped
+    assert verify_scan(tree, ScanOptions(), before=json.loads(manifest.read_text())
+                       ).problems == []
+    text = (tree / "pkg/args.py").read_text()
+    # the else clause went, the if before it stays; the feature's own method stays (blocked)
+    assert 'else:\n                    self.attention_backend = "npu_attn"' not in text
+    assert 'self.attention_backend = "triton"' in text and "_find_npu_quant_config" in text
+    assert "NPU_FUSE" not in (tree / "pkg/backends.py").read_text()

@@ -1,0 +1,46 @@
+"""What Python code reads of ``torch.ops`` (graph/native.py ``torch_ops_reads``): aliases,
+``getattr``/``hasattr`` with a literal name, and existence probes that use no op."""
+
+from __future__ import annotations
+
+from analyzer.extract.python import extract
+from analyzer.graph.native import torch_ops_reads
+from analyzer.resolve.python import PyModule
+
+
+def reads(source: str) -> list[tuple[str | None, str | None, str, int]]:
+    facts = extract("m.py", source.encode())
+    return torch_ops_reads(PyModule("m", "m.py", False, facts))
+
+
+def test_a_module_level_alias_reads_the_ops_named_through_it() -> None:
+    assert reads("import torch\n\nkernel = torch.ops.sgl_kernel\n\n\ndef f():\n"
+                 "    return kernel.init_cpu_threads_env(1)\n") == [
+        ("sgl_kernel", "init_cpu_threads_env", "f", 7)]
+
+
+def test_the_alias_passed_on_whole_reads_the_whole_namespace() -> None:
+    assert reads("import torch\n\nkernel = torch.ops.sgl_kernel\n\n\ndef f(name):\n"
+                 "    return getattr(kernel, name)\n") == [("sgl_kernel", None, "f", 7)]
+
+
+def test_getattr_or_hasattr_with_a_literal_names_the_op() -> None:
+    assert reads("import torch\n\nok = hasattr(torch.ops.sgl_kernel, 'convert_weight')\n"
+                 "fn = getattr(torch.ops.sgl_kernel, 'fwd')\n") == [
+        ("sgl_kernel", "convert_weight", "", 3), ("sgl_kernel", "fwd", "", 4)]
+
+
+def test_existence_probes_read_no_op() -> None:
+    # patch_torch.register_fake_if_exists / utils.direct_register_custom_op look-alikes
+    assert reads("import torch\n\n\ndef register(namespace, op):\n"
+                 "    ops = getattr(torch.ops, namespace, None)\n"
+                 "    if ops and hasattr(ops, op):\n        return True\n\n\n"
+                 "def exists(lib, op):\n"
+                 "    return hasattr(torch.ops, lib) and hasattr(getattr(torch.ops, lib), op)\n"
+                 ) == []
+
+
+def test_a_bound_namespace_used_otherwise_is_read_whole() -> None:
+    assert reads("import torch\n\n\ndef call(namespace, op):\n"
+                 "    ops = getattr(torch.ops, namespace)\n    return ops.run(op)\n") == [
+        (None, None, "call", 5)]
