@@ -72,8 +72,9 @@ def _symbols_in_graph(graph: Graph, module: str, pattern: str) -> list[str]:
 
 
 def without_dropped(roots: list[str], graph: Graph, use: ProfileUse) -> list[str]:
-    """Default roots inside a dropped feature (a backend's self-test `__main__`) are no
-    roots: they would keep the feature alive by themselves."""
+    """Default roots inside a dropped feature (a backend's self-test `__main__`, the modules
+    of a plugin family the feature holds) are no roots: they would keep the feature alive by
+    themselves."""
     from analyzer.analysis.features import feature_of_node
 
     return [r for r in roots if feature_of_node(graph.nodes[r], use.features,

@@ -260,7 +260,8 @@ class Rounds:
         never, never_stale = never_delete_nodes(use, graph)
         roots = list(dict.fromkeys(
             resolve_roots(list(options.roots), graph, found.root) + default_roots
-            + resolve_targets(kept, graph, native) + all_family_modules(use, index)
+            + resolve_targets(kept, graph, native)
+            + without_dropped(all_family_modules(use, index), graph, use)
             + never + unparsed_roots(index, self.scope.unparsed) + native.kept_roots))
         return roots, default_roots, kept, [*stale, *kept_stale, *never_stale,
                                              *self.stale_patterns]

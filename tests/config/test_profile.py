@@ -102,7 +102,11 @@ def test_builtin_sglang() -> None:
     reg = p.registry("attention_backends")
     assert reg is not None and reg.kind == "decorator"
     assert reg.target.endswith("attention_registry.register_attention_backend")
-    keys = {n: f.registry_keys["attention_backends"] for n, f in p.features.items()}
+    keys = {n: f.registry_keys["attention_backends"] for n, f in p.features.items()
+            if "attention_backends" in f.registry_keys}
+    # the diffusion server is no attention backend; dual chunk goes whenever fa3 goes
+    assert "multimodal_gen" not in keys
+    assert p.features["dual_chunk_flash_attn"].requires == ("fa3",)
     assert keys["fa3"] == ("fa3",) and keys["fa4"] == ("fa4",)
     assert keys["flashmla"] == ("flashmla",) and keys["ascend"] == ("ascend",)
     assert keys["xpu"] == ("intel_xpu",)
