@@ -131,6 +131,11 @@ class Rounds:
             m.name for m in tree.modules
             if feature_of_node({"kind": "module", "path": m.path}, use.features,
                                use.kept_features) is not None)
+        # modules any dropped feature claims, kept features' claims aside: code there is the
+        # feature's own (the NPU platform naming its device selects nothing on CUDA)
+        self.own_modules = frozenset(
+            m.name for m in tree.modules
+            if feature_of_node({"kind": "module", "path": m.path}, use.features) is not None)
         with timer("fold"):
             self.regions = self._fold()
 
@@ -282,7 +287,7 @@ class Rounds:
         True when that changed anything (the folds are redone)."""
         selected, arms, clauses, selectors = produced_keys(
             last.plan, last.index, last.liveness, self.use.all_dropped_keys(),
-            frozenset(self.state.forced), own=self.feature_modules, graph=last.graph,
+            frozenset(self.state.forced), own=self.own_modules, graph=last.graph,
             own_names=tuple(p for f in self.use.features for p in f.identifiers),
             peripheral=self.scope.peripheral)
         new_selectors = {p: why for p, why in selectors.items() if p not in self.selectors}
