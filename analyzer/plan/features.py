@@ -1,6 +1,7 @@
 """Plan stage: name the dropped feature each deletion belongs to (its file, symbol, the CMake
-target/fetch whose block it removes, or the feature whose ``cmake_options`` turn off the
-``if()`` block it removes or every place the build lists the file it deletes)."""
+target/fetch whose block it removes, the feature whose ``cmake_options`` turn off the
+``if()`` block it removes or every place the build lists the file it deletes, or -- for a
+test or script that goes with the feature -- the feature it selects or uses)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,10 @@ def attribute_deletions(plan: Plan, graph: Graph, features: list[Feature],
                for node, data in graph.nodes(data=True)
                if data.get("kind") in ("target", "fetch")
                and (name := feature_of_node(data, features))]
+    by_path: dict[str, list[str]] = {}  # a Python file's module, symbol and method nodes
+    for node, data in graph.nodes(data=True):
+        if data.get("kind") in ("module", "symbol", "method") and data.get("path"):
+            by_path.setdefault(data["path"], []).append(node)
     off_blocks = project.off_blocks if project is not None else ()
     off_files = _off_file_options(project) if project is not None else {}
     out: list[Deletion] = []
@@ -49,8 +54,27 @@ def attribute_deletions(plan: Plan, graph: Graph, features: list[Feature],
         if name is None and d.category == "native-file" and d.path in off_files:
             name = next((f.name for f in features
                          if any(o in f.cmake_options for o in off_files[d.path])), None)
+        if name is None and d.category == "test-file":
+            name = _tested_feature(graph, d, features, by_path)
         out.append(dataclasses.replace(d, feature=name or d.feature))
     plan.deletions[:] = out
+
+
+def _tested_feature(graph: Graph, d: Deletion, features: list[Feature],
+                    by_path: dict[str, list[str]]) -> str | None:
+    """A test or script deleted with a dropped feature: the first feature owning a key it
+    selects, or owning something its code uses (``tests/test_flashmla.py`` imports
+    ``sgl_kernel.flash_mla``)."""
+    for f in features:
+        if any(f"selects dropped key {k!r}" in d.reason
+               for keys in f.registry_keys.values() for k in keys):
+            return f.name
+    for node in by_path.get(d.path, ()):
+        for dst in graph.successors(node):
+            data = graph.nodes[dst]
+            if data.get("path") != d.path and (name := feature_of_node(data, features)):
+                return name
+    return None
 
 
 def _off_file_options(project: CMakeProject) -> dict[str, tuple[str, ...]]:

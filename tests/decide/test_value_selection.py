@@ -66,6 +66,9 @@ def test_reasons_name_the_rule(result: ScanResult) -> None:
     assert "a behaviour decision" in reasons[("pkg/args.py", 11)]
     assert reasons[("examples/run_npu.py", None)] == \
         "selects dropped key 'npu_attn' (line 3: attention_backend = 'npu_attn')"
+    # it goes with the feature and counts in its totals
+    example = next(d for d in result.plan.deletions if d.path == "examples/run_npu.py")
+    assert example.feature == "npu" and example.category == "test-file"
 
 
 def test_required_feature_is_dropped_with_its_base(result: ScanResult) -> None:
