@@ -49,8 +49,8 @@ def manifest_dict(result: ScanResult, baseline: dict[str, Any] | None = None) ->
         "verify_baseline": baseline.get("verify_baseline", []),
         "verify_baseline_python": baseline.get("verify_baseline_python", {}),
         "verify_baseline_native": baseline.get("verify_baseline_native"),
-        # attribute names the original defines (methods, assigned attributes)
-        "verify_baseline_members": baseline.get("verify_baseline_members", []),
+        # attribute name -> the classes of the original defining it (methods, attributes)
+        "verify_baseline_members": baseline.get("verify_baseline_members", {}),
         "deletions": deletions,
     }
 

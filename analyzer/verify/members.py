@@ -5,11 +5,11 @@ pruned tree defines nowhere.
 Method deletions (``py:<module>:<Class>.<method>``) rest on a name-based rule: a method stays
 while anything that remains reads its name. This check re-reads the pruned tree with the same
 extractor and compares it with ``member_baseline`` (recorded from the original, in the
-manifest as ``verify_baseline_members``): every attribute name the original defined -- methods
-of top-level classes, ``self.x = ...`` targets, class-body names -- that the pruned tree
-still reads but no longer defines is reported where it is read. A name defined by code this
-extractor does not see as a definition (a nested class's method) is in neither set: never
-reported.
+manifest as ``verify_baseline_members``): every attribute name a class of the original defined
+-- methods of top-level classes, ``self.x = ...`` in their methods, class-body names -- that
+the pruned tree still reads, that no class defines any more while one of those classes still
+exists, is reported where it is read. A name defined by code this extractor does not see as a
+definition (a nested class's method) is in neither set: never reported.
 """
 
 from __future__ import annotations
@@ -23,34 +23,49 @@ if TYPE_CHECKING:
     from analyzer.resolve.python import ModuleIndex
 
 
-def defined_members(index: ModuleIndex) -> set[str]:
-    """Attribute names the tree defines: methods of top-level classes, assigned attributes
-    (``self.x = ...``, ``obj.x = ...``) and names assigned in class bodies."""
-    out: set[str] = set()
-    for mod in index.modules.values():
-        out.update(m.name for m in mod.facts.method_defs)
-        out.update(a.attr for a in mod.facts.attr_assigns)
-    return out
+def defined_members(index: ModuleIndex) -> dict[str, list[str]]:
+    """Attribute name -> the classes (``module:Class``) that define it: methods of top-level
+    classes, ``self.x = ...`` in their methods, names assigned in their bodies."""
+    out: dict[str, set[str]] = {}
+    for name, mod in index.modules.items():
+        for m in mod.facts.method_defs:
+            out.setdefault(m.name, set()).add(f"{name}:{m.cls}")
+        for a in mod.facts.attr_assigns:
+            if a.scope and mod.defs.get(a.scope) == "class" and (
+                    a.target == a.attr or a.target == f"self.{a.attr}"):
+                out.setdefault(a.attr, set()).add(f"{name}:{a.scope}")
+    return {k: sorted(v) for k, v in out.items()}
 
 
-def member_baseline(result: ScanResult) -> list[str]:
-    return sorted(defined_members(result.index))
+def member_baseline(result: ScanResult) -> dict[str, list[str]]:
+    return defined_members(result.index)
 
 
-def check_members(result: ScanResult, baseline: list[str] | None) -> list[VerifyProblem]:
+def check_members(result: ScanResult, baseline: dict[str, list[str]] | None
+                  ) -> list[VerifyProblem]:
+    """Reads of a name a class that still exists defined in the original and no class
+    defines now (a method deleted from a class that stays). Names only deleted classes
+    defined are not reported: no instance of them can exist (a remaining use of the class
+    itself is an undefined name or a broken import, reported by the other checks)."""
     if not baseline:
         return []
-    before = set(baseline)
-    now = defined_members(result.index)
-    gone = before - now
+    index = result.index
+    now = defined_members(index)
+
+    def exists(qualified: str) -> bool:
+        module, _, cls = qualified.partition(":")
+        mod = index.modules.get(module)
+        return mod is not None and mod.defs.get(cls) == "class"
+
+    lost = {name: [c for c in classes if exists(c)] for name, classes in baseline.items()
+            if name not in now}
+    lost = {name: classes for name, classes in lost.items() if classes}
     out: list[VerifyProblem] = []
-    if not gone:
-        return out
-    for name in sorted(result.index.modules):
-        mod = result.index.modules[name]
+    for module in sorted(index.modules):
+        mod = index.modules[module]
         for use in mod.facts.member_uses:
-            if use.name in gone:
-                out.append(VerifyProblem(mod.path, use.lines[0], f"reads .{use.name}, which "
-                                         "the original tree defined and the pruned tree "
-                                         "defines nowhere"))
+            if use.name in lost:
+                out.append(VerifyProblem(mod.path, use.lines[0], (
+                    f"reads .{use.name}, which {lost[use.name][0]} defined in the original "
+                    "tree and no class defines now")))
     return out
