@@ -74,7 +74,8 @@ def _claimed_by(data: dict[str, Any], features: list[Feature] | tuple[Feature, .
         if kind == "symbol" and (path_matches(data.get("path", ""), f.paths)
                                  or identifier_matches(data.get("name", ""), f.identifiers)):
             return f.name
-        if kind == "method" and identifier_matches(data.get("method", ""), f.identifiers):
+        if kind == "method" and (path_matches(data.get("path", ""), f.paths)
+                                 or identifier_matches(data.get("method", ""), f.identifiers)):
             return f.name
     return None
 

@@ -54,6 +54,9 @@ class DeadRegion:
     spans: tuple[tuple[int, int], ...] = ()  # ifexp: byte spans (dead arm, kept arm, whole)
     partial: bool = False  # ifexp: the dead arm shares a line with live code
     needs: str = ""  # try_unwrap: the module whose absence the fold assumes
+    # ifexp: what the fold stops reading (the dead arm's and the condition's chains,
+    # ".attribute" names, read nowhere else on those lines): no edges, although lines stay
+    reads: tuple[str, ...] = ()
 
 
 def evaluate(module: str, scope: str, cond: Cond, index: ModuleIndex,
@@ -199,7 +202,7 @@ def _fold_ifexp(module: str, b: Branch, ev: Evaluator
     region = DeadRegion(dead.start_line, dead.end_line, reason, "ifexp",
                         (b.start_line, b.end_line), (kept.start_line, kept.end_line), b.scope,
                         ((dead.start_byte, dead.end_byte), (kept.start_byte, kept.end_byte),
-                         (b.start_byte, b.end_byte)), partial)
+                         (b.start_byte, b.end_byte)), partial, reads=dead.reads)
     return [(region, (dead.start_byte, dead.end_byte))]
 
 
@@ -214,7 +217,7 @@ def arm_region(b: Branch, dead_arm: int, note: str) -> DeadRegion:
     return DeadRegion(dead.start_line, dead.end_line, reason, "ifexp",
                       (b.start_line, b.end_line), (kept.start_line, kept.end_line), b.scope,
                       ((dead.start_byte, dead.end_byte), (kept.start_byte, kept.end_byte),
-                       (b.start_byte, b.end_byte)), not dead.own_lines)
+                       (b.start_byte, b.end_byte)), not dead.own_lines, reads=dead.reads)
 
 
 # -- try / except ImportError ----------------------------------------------------------------

@@ -63,6 +63,10 @@ class Clause:
     start_byte: int = 0
     end_byte: int = 0
     own_lines: bool = False  # ifexp arm: no other code shares its lines (brackets aside)
+    # ifexp arm: the name chains (".name" for an attribute name) that folding it away (with
+    # the condition) stops reading, read nowhere else of the statement on the expression's
+    # lines -- they make no edges once it folds, although lines they share stay
+    reads: tuple[str, ...] = ()
     body_stmts: tuple[int, ...] = ()  # if/elif/else: first lines of the body's statements
 
 
@@ -118,9 +122,11 @@ class BranchCollector:
                 then, cond, other = arms
                 arm = _clause("if", _cond(cond), then, then, then)
                 alt = _clause("else", None, other, other, other)
-                out.append(self._branch(node, "ifexp", [
-                    replace(arm, own_lines=self._owns_lines(then)),
-                    replace(alt, own_lines=self._owns_lines(other))]))
+                arms_out = []
+                for clause, arm_node, kept in ((arm, then, other), (alt, other, then)):
+                    arms_out.append(replace(clause, own_lines=self._owns_lines(arm_node),
+                                            reads=self._exclusive_reads(node, kept)))
+                out.append(self._branch(node, "ifexp", arms_out))
         for node in caps.get("branch.try", []):
             excepts = [c for c in node.named_children if c.type == "except_clause"]
             if not any(_catches_import_error(c) for c in excepts):
@@ -147,6 +153,32 @@ class BranchCollector:
                                     for c in excepts if _catches_import_error(c)), False)))
         out.sort(key=lambda b: (b.start_byte, b.kind))
         return out
+
+    def _exclusive_reads(self, ifexp: ts.Node, kept: ts.Node) -> tuple[str, ...]:
+        """What folding ``ifexp`` onto ``kept`` stops reading: chains (and ``.attribute``
+        names) read in the condition or the other arm and nowhere else of the statement on
+        the expression's lines."""
+        stmt = ifexp
+        while (up := stmt.parent) is not None and up.type not in ("block", "module"):
+            stmt = up
+        first, last = ifexp.start_point[0], ifexp.end_point[0]
+        inside: set[str] = set()
+        outside: set[str] = set()
+        stack = [stmt]
+        while stack:
+            node = stack.pop()
+            if node.end_point[0] < first or node.start_point[0] > last:
+                continue
+            if node.type == "identifier":
+                read = _read_of(node)
+                if read is not None:
+                    at = node.start_byte
+                    gone = ifexp.start_byte <= at < ifexp.end_byte and not (
+                        kept.start_byte <= at < kept.end_byte)
+                    (inside if gone else outside).add(read)
+                continue
+            stack.extend(node.children)
+        return tuple(sorted(inside - outside))
 
     def _owns_lines(self, node: ts.Node) -> bool:
         data = self.data
@@ -197,6 +229,20 @@ _OPEN_ONLY = re.compile(rb"[\s(\[{,]*(?:else)?[\s(\[{]*")
 _CLOSE_ONLY = re.compile(rb"[\s)\]},]*(?:#.*)?")
 _CMP_OPS = {"==", "!=", "is", "is not", "in", "not in", "<", "<=", ">", ">="}
 _CONSTS = {"true": "True", "false": "False", "none": "None"}
+
+
+def _read_of(node: ts.Node) -> str | None:
+    """What an identifier reads: ``.name`` when it is an attribute's name, else the longest
+    dotted chain it heads (``a.b.c``)."""
+    parent = node.parent
+    if parent is not None and parent.type == "attribute" \
+            and parent.child_by_field_name("attribute") == node:
+        return "." + tsu.text(node)
+    top = node
+    while top.parent is not None and top.parent.type == "attribute" \
+            and top.parent.start_byte == top.start_byte:
+        top = top.parent
+    return _chain(top) or tsu.text(node)
 
 
 def _clause(kind: str, cond: Cond | None, node: ts.Node, body: ts.Node, start: ts.Node,

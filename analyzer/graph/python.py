@@ -205,10 +205,13 @@ class _ModuleEdges:
         self.graph.graph["decisions"].append(
             {"path": self.mod.path, "line": line, "what": what, "reason": reason})
 
-    def first_live(self, line: int, also: tuple[int, ...] = ()) -> int | None:
-        """The first of a fact's lines outside folded-away code, or None."""
+    def first_live(self, line: int, also: tuple[int, ...] = (), read: str = ""
+                   ) -> int | None:
+        """The first of a fact's lines outside folded-away code (for ``read``, a chain or
+        ``.attribute``, also outside a folded arm that alone reads it there), or None."""
         for candidate in (line, *also):
-            if not self.dead(candidate):
+            if not self.dead(candidate) and not (
+                    read and self.index.dead_read(self.mod.name, read, candidate)):
                 return candidate
         return None
 
@@ -304,7 +307,7 @@ class _ModuleEdges:
             if fact.is_from and any(n.name == "*" for n in fact.names):
                 self._star_edges(src, fact, kind)
         for ref in mod.facts.references:
-            line = self.first_live(ref.line, ref.also)
+            line = self.first_live(ref.line, ref.also, ref.chain)
             if line is None:
                 continue
             # every binding the name may have at run time, except those in folded-away code
@@ -358,7 +361,7 @@ class _ModuleEdges:
                 names = [name] if name in self.gated else []
             if not names:
                 continue
-            line = self.first_live(use.lines[0], use.lines[1:])
+            line = self.first_live(use.lines[0], use.lines[1:], "." + use.name)
             if line is None:
                 continue
             src = self.owner(use.scope, line)

@@ -208,7 +208,9 @@ class Rounds:
             for path, start, end in self.freed:
                 if (path, start) not in self.state.imports and path in tree.index.by_path:
                     dead.setdefault(tree.index.by_path[path], []).append((start, end))
-            index = tree.index.with_dead_lines(dead)
+            reads = {m: [(r.statement[0], r.statement[1], frozenset(r.reads)) for r in rs
+                         if r.rewrite == "ifexp" and r.reads] for m, rs in regions.items()}
+            index = tree.index.with_dead_lines(dead, {m: r for m, r in reads.items() if r})
             options, stale = graph_options(use, index, {m: tuple(sorted(r))
                                                         for m, r in dead.items()},
                                            scope.frozen)
@@ -272,13 +274,16 @@ class Rounds:
                                              *self.stale_patterns]
 
     def _present(self, last: Planned) -> set[tuple[str, int, int]]:
-        """Regions of ``try: import X`` folds whose X is live: the import succeeds."""
+        """Regions of ``try: import X`` folds whose X is live: the import succeeds. An
+        extension module a dropped feature declares is never built: never present."""
+        unbuilt = {m for f in self.use.features for m in f.extension_modules}
         out: set[tuple[str, int, int]] = set()
         for module, regions in self.regions.items():
             path = self.tree.index.modules[module].path
             for r in regions:
                 key = (path, r.start_line, r.end_line)
-                if r.needs and key not in self.state.regions and _exists(r.needs, last):
+                if r.needs and r.needs not in unbuilt and key not in self.state.regions \
+                        and _exists(r.needs, last):
                     out.add(key)
         return out
 

@@ -156,6 +156,32 @@ def _remove(tree: ast.Module, edits: list[Deletion], sim: FileSim) -> None:
 
     tree.body = visit(tree.body)
     _remove_elements(tree, edits)
+    _fold_ifexps(tree, edits)
+
+
+def _fold_ifexps(tree: ast.Module, edits: list[Deletion]) -> None:
+    """Conditional expressions the plan folds become their kept arm in the simulated tree."""
+    folds = [d for d in edits if d.rewrite == "ifexp" and d.statement and d.keep]
+    if not folds:
+        return
+
+    def span(node: ast.AST) -> tuple[int, int]:
+        return getattr(node, "lineno", 0), getattr(node, "end_lineno", 0) or 0
+
+    class Fold(ast.NodeTransformer):
+        def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+            node = self.generic_visit(node)  # type: ignore[assignment]
+            for d in folds:
+                if span(node) != d.statement:
+                    continue
+                dead = (d.start_line or 0, d.end_line or 0)
+                if span(node.body) == d.keep and span(node.orelse) == dead:
+                    return node.body
+                if span(node.orelse) == d.keep and span(node.body) == dead:
+                    return node.orelse
+            return node
+
+    Fold().visit(tree)
 
 
 def _remove_elements(tree: ast.Module, edits: list[Deletion]) -> None:

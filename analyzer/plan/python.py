@@ -237,6 +237,7 @@ def _dead_imports(graph: Graph, live: Liveness, index: ModuleIndex, mod: PyModul
     used_heads: dict[str, set[str]] = defaultdict(set)
     for ref in mod.facts.references:  # reads in deleted definitions do not count
         if any(not deleted.covers(ln, ln) and not folded.covers(ln, ln)
+               and not index.dead_read(mod.name, ref.chain, ln)
                for ln in (ref.line, *ref.also)):
             used_heads[ref.scope].add(ref.chain.split(".")[0])
     all_used = set().union(*used_heads.values()) if used_heads else set()

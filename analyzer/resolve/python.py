@@ -118,6 +118,7 @@ class ModuleIndex:
         # module -> line ranges folded away (with_dead_lines): an import binding there does
         # not count when the name has another one
         self._dead_lines: dict[str, list[tuple[int, int]]] = {}
+        self._dead_reads: dict[str, list[tuple[int, int, frozenset[str]]]] = {}
         self.top_level = {name.split(".")[0] for name in self.modules} | {
             p.split(".")[0] for p in self.packages} | {
             e.split(".")[0] for e in self.extensions}
@@ -128,13 +129,27 @@ class ModuleIndex:
     def dead_lines(self) -> dict[str, list[tuple[int, int]]]:
         return self._dead_lines
 
-    def with_dead_lines(self, dead: dict[str, list[tuple[int, int]]]) -> ModuleIndex:
+    @property
+    def dead_reads(self) -> dict[str, list[tuple[int, int, frozenset[str]]]]:
+        """Module -> (first, last line, reads): what a folded conditional-expression arm
+        sharing its lines alone reads there (chains, ``.attribute`` names)."""
+        return self._dead_reads
+
+    def dead_read(self, module: str, read: str, line: int) -> bool:
+        """``read`` (a chain or ``.attribute``) on ``line`` is only a folded arm's."""
+        return any(s <= line <= e and read in reads
+                   for s, e, reads in self._dead_reads.get(module, ()))
+
+    def with_dead_lines(self, dead: dict[str, list[tuple[int, int]]],
+                        reads: dict[str, list[tuple[int, int, frozenset[str]]]] | None = None
+                        ) -> ModuleIndex:
         """This index with ``dead`` (module -> line ranges folded away) deciding which binding
         of a name resolution prefers: a copy sharing the modules, with its own memo tables
         and its own record of the re-exports resolution goes through (``reexports_used``)."""
         copy = object.__new__(ModuleIndex)
         copy.__dict__.update(self.__dict__)
         copy._dead_lines = {m: sorted(r) for m, r in dead.items()}
+        copy._dead_reads = dict(reads or {})
         copy._lookups = {}
         copy._attrs = {}
         copy.reexports_used = set()

@@ -9,7 +9,9 @@ every expectation below comes from it).
   ``if self.attention_backend is None`` reads the target: it exists); the npu feature's own
   ``_find_npu_quant_config`` producing the key blocks nothing;
 - ``examples/run_npu.py``: an example selecting the dropped key goes with the feature;
-- ``npu_graphs`` requires ``npu``: dropped with it.
+- ``npu_graphs`` requires ``npu``: dropped with it;
+- ``pkg/moe.py``'s ``try: from pkg import npu_ext`` takes its ``except`` path: the npu
+  feature's ``extension_modules`` are not built.
 """
 
 from __future__ import annotations
@@ -52,6 +54,9 @@ def test_exact_plan(result: ScanResult) -> None:
         ("fold_branch", "pkg/forward.py", 13, 16, (), "delete_clause"),
         ("fold_branch", "pkg/forward.py", 17, 20, (), "delete"),
         ("fold_branch", "pkg/moe.py", 9, 12, (), "delete"),
+        # `try: from pkg import npu_ext` (an extension the npu feature's build provides):
+        # the except body stays, the try goes
+        ("fold_branch", "pkg/moe.py", 18, 20, (), "try_unwrap"),
         ("delete_file", "pkg/npu_mla.py", None, None, (), ""),
         ("delete_file", "pkg/npu_moe.py", None, None, (), ""),
         ("delete_file", "pkg/graphs_npu.py", None, None, (), ""),

@@ -95,13 +95,10 @@ def test_rescan_after_apply_has_nothing_left_of_the_dropped_features(
     # A re-scan may find new, smaller dead code that the first apply exposed (for example
     # `TYPE_CHECKING` imports that nothing reads once their `if` went); none of it may
     # belong to a dropped feature's leftovers.
-    # One exception, known: server_args' `"fa3" if is_fa3_supported() else "triton"` lost
-    # its "fa3" arm (live code may not select a dropped key) and with it the only call of
-    # is_fa3_supported, which the first scan still saw on the kept line: flash_attn.py goes
-    # in the next pass.
-    assert [(d.kind, d.path) for d in left] == [
-        ("delete_file", "sgl-kernel/python/mini_kernel/flash_attn.py")], [
-        (d.path, d.kind, d.start_line) for d in left]
+    # server_args' `"fa3" if is_fa3_supported() else "triton"` loses its "fa3" arm and its
+    # condition in the first scan already (what a folded conditional expression stops
+    # reading makes no edges), so nothing is left for a second pass.
+    assert left == [], [(d.path, d.kind, d.start_line) for d in left]
 
 
 def test_git_apply_reverse_check(sample: tuple[Path, Path], tmp_path: Path) -> None:

@@ -24,8 +24,10 @@ def python_deletions(result):
 
 
 def test_declared_entry_points_are_default_roots(served):
-    # python/pyproject.toml's console script, and launch_server.py's `__main__` guard
-    assert served.default_roots == ["py:minisgl.cli.main:main", "py:minisgl.launch_server"]
+    # python/pyproject.toml's console script, and the `__main__` guards of launch_server.py
+    # and srt/utils/fa3_check.py
+    assert served.default_roots == ["py:minisgl.cli.main:main", "py:minisgl.launch_server",
+                                    "py:minisgl.srt.utils.fa3_check"]
     assert served.roots[0] == "py:minisgl.srt.models.deepseek_v2"
 
 

@@ -15,7 +15,7 @@ from analyzer.analysis.why import chain_steps
 from analyzer.outputs.html import _search_key, render_html
 from analyzer.pipeline.scan import ScanResult, run_scan
 from analyzer.pipeline.verify import manifest_of
-from tests.helpers import MINI_SGLANG, PY, write_tree
+from tests.helpers import MINI_SGLANG, PY, SAMPLES, write_tree
 
 
 class Page(HTMLParser):
@@ -88,10 +88,12 @@ def sample() -> tuple[ScanResult, dict[str, Any], Page]:
 def test_cards_equal_manifest_totals(sample: tuple[ScanResult, dict[str, Any], Page]) -> None:
     _, manifest, page = sample
     t = manifest["totals"]
-    # 215: model_runner's TYPE_CHECKING import of SpecInfo stays (an annotation names it);
+    # 216: model_runner's TYPE_CHECKING import of SpecInfo stays (an annotation names it);
     # llama.py (16 lines with its `from torch import nn`) goes whole; model_runner's
-    # `from ...common import is_npu` goes with the folded `if is_npu():`, its only reader
-    assert page.num("total-lines") == t["lines_removable"] == 215
+    # `from ...common import is_npu` goes with the folded `if is_npu():`, its only reader;
+    # server_args' `"fa3" if is_fa3_supported() else "triton"` folds with its condition, so
+    # its import of is_fa3_supported goes (utils/fa3_check.py keeps mini_kernel.flash_attn)
+    assert page.num("total-lines") == t["lines_removable"] == 216
     assert page.num("total-files") == t["files_removable"] == 15
     assert page.num("total-tus") == t["translation_units_removed"] == 6
     assert page.num("total-fetches") == t["fetches_no_longer_needed"] == 1
@@ -122,7 +124,8 @@ def test_before_after(sample: tuple[ScanResult, dict[str, Any], Page]) -> None:
     py_lines = sum(d["lines"] for d in ds if d["path"].endswith(".py"))
     native = sum(1 for d in ds if d["category"] == "native-file")
     ba = {k: (int(v[1]), int(v[2])) for k, v in page.before_after.items()}
-    assert ba["python_files"] == (t["python_files"], t["python_files"] - whole_py) == (38, 29)
+    # 39 with utils/fa3_check.py
+    assert ba["python_files"] == (t["python_files"], t["python_files"] - whole_py) == (39, 30)
     assert ba["python_lines"] == (t["python_lines"], t["python_lines"] - py_lines)
     assert ba["native_files"] == (t["native_files"], t["native_files"] - native) == (14, 9)
     assert ba["targets"] == (3, 1)
@@ -187,9 +190,16 @@ def test_why_data_rebuilds_chain_steps(sample: tuple[ScanResult, dict[str, Any],
 def test_dependency_view_marks_blocking_edges(
         sample: tuple[ScanResult, dict[str, Any], Page]) -> None:
     _, _, page = sample
-    # fa3 is blocked twice, by server_args importing mini_kernel.flash_attn (README: blocked)
+    # fa3 is blocked twice, by utils/fa3_check.py importing mini_kernel.flash_attn and
+    # reading its is_fa3_supported
     assert page.blocking == Counter({"dep-fa3": 2})
     assert page.tags["svg"] == 3
+    # method_selection: FA3's backend module stays, kept by the `hybrid` entry's method
+    # (DraftBackendFactory -> _create_fa3_prefill_backend -> pkg.fa3_backend); flashmla and
+    # npu are removable whole: no edge keeps them
+    page = Page(render_html(run_scan(SAMPLES / "method_selection", [])))
+    assert page.blocking["dep-fa3"] >= 2
+    assert page.blocking["dep-flashmla"] == page.blocking["dep-npu"] == 0
 
 
 def test_hostile_names_are_escaped(tmp_path: Path) -> None:

@@ -141,9 +141,9 @@ def test_command_ok_with_before_totals(tree: Path, tmp_path: Path) -> None:
     assert out.exit_code == 0, out.output
     lines = out.stdout.splitlines()
     assert lines[0] == "verify: OK"
-    # 38 Python files before; legacy_only.py (2 lines) gone. Native: 14 C/C++/CUDA files
+    # 39 Python files before; legacy_only.py (2 lines) gone. Native: 14 C/C++/CUDA files
     # before, 2 gone. Targets: common_ops, flash_ops, flashmla_ops -> flash_ops gone.
-    assert "  Python files: 38 -> 37" in lines
+    assert "  Python files: 39 -> 38" in lines
     assert "  native files: 14 -> 12" in lines
     assert "  targets: 3 -> 2" in lines
     # TUs left: common_ops compiles common_extension.cc, activation.cu, norm.cu, fp8_gemm.cu

@@ -13,3 +13,9 @@ def moe_impl():
     if get_backend().is_deepep():
         return DefaultMoE
     return DefaultMoE
+
+
+try:
+    from pkg import npu_ext  # noqa: F401  (built only for NPU)
+except ImportError:
+    npu_ext = None
