@@ -1,14 +1,13 @@
-"""Verify stage, Python attributes: a name code reads as an attribute (``x.name``,
-``getattr(x, "name")``) that the original tree defined as a method or attribute and the
-pruned tree defines nowhere.
+"""Verify stage, Python methods: a name code reads as an attribute (``x.name``,
+``getattr(x, "name")``) that the original tree defined as a method of a class that still
+exists and the pruned tree defines nowhere.
 
 Method deletions (``py:<module>:<Class>.<method>``) rest on a name-based rule: a method stays
 while anything that remains reads its name. This check re-reads the pruned tree with the same
 extractor and compares it with ``member_baseline`` (recorded from the original, in the
-manifest as ``verify_baseline_members``): every attribute name a class of the original defined
--- methods of top-level classes, ``self.x = ...`` in their methods, class-body names -- that
-the pruned tree still reads, that no class defines any more while one of those classes still
-exists, is reported where it is read. A name defined by code this extractor does not see as a
+manifest as ``verify_baseline_members``): every method name a class of the original defined
+that the pruned tree still reads, that no class defines any more while one of those classes
+still exists, is reported where it is read. A name defined by code this extractor does not see as a
 definition (a nested class's method) is in neither set: never reported.
 """
 
@@ -24,16 +23,13 @@ if TYPE_CHECKING:
 
 
 def defined_members(index: ModuleIndex) -> dict[str, list[str]]:
-    """Attribute name -> the classes (``module:Class``) that define it: methods of top-level
-    classes, ``self.x = ...`` in their methods, names assigned in their bodies."""
+    """Method name -> the classes (``module:Class``) that define it (methods of top-level
+    classes). Attributes a method assigns are not counted: one assigned only in a folded
+    branch goes with code that never runs, and its name is read on objects of every kind."""
     out: dict[str, set[str]] = {}
     for name, mod in index.modules.items():
         for m in mod.facts.method_defs:
             out.setdefault(m.name, set()).add(f"{name}:{m.cls}")
-        for a in mod.facts.attr_assigns:
-            if a.scope and mod.defs.get(a.scope) == "class" and (
-                    a.target == a.attr or a.target == f"self.{a.attr}"):
-                out.setdefault(a.attr, set()).add(f"{name}:{a.scope}")
     return {k: sorted(v) for k, v in out.items()}
 
 
