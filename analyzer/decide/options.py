@@ -14,7 +14,8 @@ class GraphOptions:
     # decorator registry (qualified decorator name) -> (key argument index, dropped keys)
     registries: dict[str, tuple[int, frozenset[str]]] = field(default_factory=dict)
     # packages loaded dynamically whose modules are live only when roots or imports reach them
-    restricted_families: frozenset[str] = frozenset()
+    # (package -> the family's name, for the decision's reason)
+    restricted_families: dict[str, str] = field(default_factory=dict)
     # modules whose imports are never edited (outside the deletion scope): every name they
     # import must keep existing, used or not
     frozen_imports: frozenset[str] = frozenset()

@@ -55,8 +55,8 @@ def graph_options(use: ProfileUse, index: ModuleIndex,
         return GraphOptions(dead_lines=dead_lines or {}, frozen_imports=frozen_imports), stale
     registries = {r.target: (r.key_arg, use.dropped_keys(r.name))
                   for r in profile.registries if r.kind == "decorator"}
-    families = frozenset(f.package for f in profile.plugin_families
-                         if f.select in ("roots", "companion"))
+    families = {f.package: f.name for f in profile.plugin_families
+                if f.select in ("roots", "companion")}
     for fam in profile.plugin_families:
         if not index.is_module(fam.package):
             stale.append(f"{profile.source}:{fam.line}: plugin family {fam.package} "

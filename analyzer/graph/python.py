@@ -433,8 +433,9 @@ class _ModuleEdges:
     def _plugin_family(self, src: str, package: str, line: int,
                        recursive: bool | None = None) -> None:
         if package in self.options.restricted_families:
-            self.decide(line, package, "plugin family: only modules the roots name (or live "
-                        "code imports) stay live")
+            family = self.options.restricted_families[package]
+            self.decide(line, package, f"plugin family {family}: only modules the roots name "
+                        "(or live code imports) stay live")
             return
         if recursive is None:
             recursive = any(w.kind == "walk_packages" for w in self.mod.facts.package_walks)

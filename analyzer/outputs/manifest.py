@@ -118,6 +118,7 @@ def profile_summary(result: ScanResult) -> dict[str, Any] | None:
         return None
     return {
         "name": use.profile.name,
+        "description": use.profile.description,
         "source": use.profile.source,
         "dropped": list(use.drops),
         "stale": use.stale,
@@ -125,6 +126,7 @@ def profile_summary(result: ScanResult) -> dict[str, Any] | None:
         "blocked_keys": dict(use.blocked_keys),
         "features": [{
             "name": f.name,
+            "description": f.description,
             "files_removable": f.files_removable,
             "lines_removable": f.lines_removable,
             "items_removable": len(f.removable),

@@ -26,6 +26,7 @@ from analyzer.analysis.profile_roots import (
     without_dropped,
 )
 from analyzer.analysis.roots import resolve_roots, resolve_targets
+from analyzer.config.globs import path_matches
 from analyzer.config.options import ScanOptions
 from analyzer.decide.guards import DeadRegion, fold_all
 from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_context
@@ -34,7 +35,7 @@ from analyzer.discover import entry_points
 from analyzer.graph.native import NativeIndex, add_native_graph
 from analyzer.graph.profile_edges import add_profile_edges
 from analyzer.graph.python import build_python_graph
-from analyzer.model import Deletion, ParseProblem, Plan
+from analyzer.model import Deletion, Kept, ParseProblem, Plan
 from analyzer.nodes import Graph, module_node, symbol_node
 from analyzer.pipeline.inputs import ScanInputs
 from analyzer.pipeline.timing import StageTimer
@@ -131,6 +132,8 @@ class Rounds:
             m.name for m in tree.modules
             if feature_of_node({"kind": "module", "path": m.path}, use.features,
                                use.kept_features) is not None)
+        # files a never_delete entry names whole (a path glob, or a module): never edited
+        self.never_edited = _never_edited(use, tree)
         # modules any dropped feature claims, kept features' claims aside: code there is the
         # feature's own (the NPU platform naming its device selects nothing on CUDA)
         self.own_modules = frozenset(
@@ -248,10 +251,27 @@ class Rounds:
             plan.deletions.extend(peripheral.deletions)
             plan_folded(liveness, index, tree.files, regions, registry.deletions, plan,
                         set(scope.in_scope))
-            plan.deletions[:] = [d for d in plan.deletions if d.path not in scope.unparsed]
+            plan.deletions[:] = [d for d in plan.deletions if d.path not in scope.unparsed
+                                 and d.path not in self.never_edited]
+            plan.kept.extend(self._never_kept(graph))
         final_use = dataclasses.replace(use, stale=[*stale, *more_stale])
         return Planned(index, graph, unresolved, native, roots, default_roots, kept, liveness,
                        plan, final_use, [])
+
+    def _never_kept(self, graph: Graph) -> list[Kept]:
+        """What ``never_delete`` keeps, with the profile's reason, for the report."""
+        profile = self.use.profile
+        out: list[Kept] = []
+        if profile is None:
+            return out
+        for entry in profile.never_delete:
+            nodes, _stale = never_delete_nodes(dataclasses.replace(
+                self.use, profile=dataclasses.replace(profile, never_delete=(entry,))), graph)
+            for node in nodes:
+                data = graph.nodes[node]
+                out.append(Kept(data.get("path", ""), data.get("start_line", 0),
+                                node.split(":", 1)[1], f"never_delete: {entry.reason}"))
+        return out
 
     def _roots(self, graph: Graph, index: ModuleIndex, native: NativeIndex
                ) -> tuple[list[str], list[str], tuple[str, ...], list[str]]:
@@ -308,6 +328,18 @@ class Rounds:
             self.state.arms.setdefault(m, []).extend(rs)
         self.regions = self._fold()
         return True
+
+
+def _never_edited(use: ProfileUse, tree: Tree) -> frozenset[str]:
+    """Paths of the files ``never_delete`` entries name whole: a path glob, or a module
+    (``symbol = "pkg.mod"``)."""
+    if use.profile is None:
+        return frozenset()
+    globs = tuple(e.path for e in use.profile.never_delete if e.path)
+    modules = {e.symbol for e in use.profile.never_delete if e.symbol and ":" not in e.symbol}
+    out = {p for p in tree.files if globs and path_matches(p, globs)}
+    out.update(m.path for m in tree.modules if m.name in modules)
+    return frozenset(out)
 
 
 def _exists(module: str, last: Planned) -> bool:

@@ -386,8 +386,8 @@ def member_conflicts(plan: Plan, index: ModuleIndex, deleted_files: set[str],
                 hit = lost.get(use.name, [])
             if not hit:
                 continue
-            line = next((ln for ln in use.lines if gone is None or not gone.covers(ln, ln)),
-                        None)
+            line = next((ln for ln in use.lines if (gone is None or not gone.covers(ln, ln))
+                         and not index.dead_read(name, "." + use.name, ln)), None)
             if line is None:
                 continue
             out.extend(Conflict(mod.path, line, f"reads .{use.name}: the method may be it", d)

@@ -1,0 +1,2 @@
+def old_api():
+    return 1

@@ -1,0 +1,17 @@
+import importlib
+
+from app.args import CHOICES, Args, Kind
+from app.ops import Op, pick
+from app.registry import BACKENDS, TABLE, Handlers
+
+
+def public_helper():
+    return "kept for users"
+
+
+def main(device="cuda"):
+    args = Args(device)
+    importlib.import_module("app.plugins." + args.device)
+    if args.device == "npu":
+        return "npu path"
+    return (CHOICES, Kind, BACKENDS, TABLE, Handlers, Op()(1), pick())

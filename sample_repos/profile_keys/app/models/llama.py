@@ -1,0 +1,2 @@
+def llama():
+    return "llama"

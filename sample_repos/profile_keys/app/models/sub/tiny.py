@@ -1,0 +1,2 @@
+def tiny():
+    return "tiny"

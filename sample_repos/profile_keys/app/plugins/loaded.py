@@ -1,0 +1,2 @@
+def plugin():
+    return "loaded"

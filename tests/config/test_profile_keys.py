@@ -1,0 +1,117 @@
+"""Every key of the profile language changes some result: the hand-written sample
+``sample_repos/profile_keys`` uses each one, and each case below removes (or, where the key
+is required, changes) exactly one of them and checks the scan's manifest differs. The last
+test checks that the cases cover every key the validator accepts, so a key added to the
+language without an effect is caught here."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from analyzer.config import validate
+from analyzer.config.profile import select_profile
+from analyzer.pipeline.scan import run_scan
+from analyzer.pipeline.verify import manifest_of
+from tests.helpers import SAMPLES, write_tree
+
+SAMPLE = SAMPLES / "profile_keys"
+
+# (section, key) -> (the text of depgraph.toml to replace, its replacement)
+CASES: dict[tuple[str, str], tuple[str, str]] = {
+    ("top", "name"): ('name = "profile_keys"', 'name = "renamed"'),
+    ("top", "description"): ('description = "Every profile key at work"', ""),
+    ("top", "entry_points"): ('entry_points = ["app.main:main"]', ""),
+    ("top", "test_paths"): ('test_paths = ["app/selftest.py"]', ""),
+    ("top", "default_drops"): ('default_drops = ["npu"]', ""),
+    ("top", "keep_targets"): ('keep_targets = ["core_ops"]', ""),
+    ("family", "name"): ('name = "models"', 'name = "model_zoo"'),
+    ("family", "package"): ('package = "app.models"', 'package = "app.plugins"'),
+    ("family", "select"): ('select = "roots"', 'select = "all"'),
+    ("family", "recursive"): ("recursive = true", ""),
+    ("family", "companion_of"): ('companion_of = "app.models"', 'companion_of = "app.plugins"'),
+    # a registry's name is what features and domains refer to it by: renamed everywhere,
+    # the reasons of its deletions name it
+    ("registry", "name"): ('name = "choices"\n', 'name = "choice_list"\n'),
+    ("registry", "kind"): ('kind = "call"', 'kind = "decorator"'),
+    ("registry", "target"): ('target = "app.args.Kind"', 'target = "app.args.Args"'),
+    ("registry", "key_arg"): ("key_arg = 1", ""),
+    ("registry", "keys"): ('keys = ["cuda", "cpu", "npu"]', ""),
+    ("feature", "description"): ('description = "The NPU platform"', ""),
+    ("feature", "registry_keys"): ('handlers = ["npu"]\n', ""),
+    ("feature", "paths"): ('paths = ["app/npu_*.py", "csrc/npu_*.cc"]', ""),
+    ("feature", "identifiers"): ('identifiers = ["forward_npu"]', ""),
+    ("feature", "constants"): ('constants = { "app.platform.is_npu" = false }', ""),
+    ("feature", "cmake_options"): ("cmake_options = { ENABLE_NPU = false }", ""),
+    ("feature", "targets"): ('targets = ["npu_ops"]', ""),
+    ("feature", "extension_modules"): ('extension_modules = ["app.npu_ext"]', ""),
+    ("feature", "fetches"): ('fetches = ["npu-sdk"]', ""),
+    ("feature", "requires"): ('requires = ["npu"]', ""),
+    ("never_delete", "path"): ('path = "app/legacy.py"', 'path = "app/nothing.py"'),
+    ("never_delete", "symbol"): ('symbol = "app.main:public_helper"',
+                                 'symbol = "app.main:nothing"'),
+    ("never_delete", "reason"): ('reason = "public API"', 'reason = "kept for users"'),
+    ("hint", "source"): ('source = "app.main:main"', 'source = "app.args:Args"'),
+    ("hint", "targets"): ('targets = ["app.plugins.loaded"]', 'targets = ["app.models.llama"]'),
+    # the tables themselves
+    ("top", "plugin_families"): ('[[plugin_families]]\nname = "models"\npackage = "app.models"\n'
+                                 'select = "roots"\nrecursive = true\n', ""),
+    ("top", "registries"): ("", ""),  # covered by every registry key above
+    ("top", "constants"): ('"app.platform.is_fast" = true', ""),
+    ("top", "domains"): ('"*.device" = "devices"', ""),
+    ("top", "features"): ("", ""),  # covered by every feature key above
+    ("top", "never_delete"): ("", ""),  # covered by the never_delete keys above
+    ("top", "dynamic_imports"): ("", ""),  # covered by the hint keys above
+}
+
+
+def manifest(tree: Path) -> str:
+    data = manifest_of(run_scan(tree, ["llama"]))
+    for volatile in ("root", "tool"):
+        data.pop(volatile, None)
+    return json.dumps(data, sort_keys=True)
+
+
+@pytest.fixture(scope="module")
+def baseline() -> str:
+    return manifest(SAMPLE)
+
+
+@pytest.mark.parametrize("case", [c for c, (old, _new) in CASES.items() if old],
+                         ids=lambda c: ".".join(c))
+def test_each_key_changes_the_result(tmp_path: Path, baseline: str,
+                                     case: tuple[str, str]) -> None:
+    old, new = CASES[case]
+    tree = tmp_path / "tree"
+    shutil.copytree(SAMPLE, tree)
+    profile = tree / "depgraph.toml"
+    text = profile.read_text()
+    assert text.count(old) == 1, old  # the case names one place of the sample's profile
+    text = text.replace(old, new)
+    if case == ("registry", "name"):
+        text = text.replace('\nchoices = ["npu"]', '\nchoice_list = ["npu"]')
+    profile.write_text(text)
+    assert manifest(tree) != baseline
+
+
+def test_detect_chooses_a_builtin_profile(tmp_path: Path) -> None:
+    """`detect` decides which built-in profile an unconfigured tree gets."""
+    files = {"python/sglang/srt/server_args.py": "", "python/sglang/srt/models/registry.py": "",
+             "python/sglang/srt/layers/attention/__init__.py": ""}
+    tree = write_tree(tmp_path / "t", files)
+    found = select_profile(tree, None)
+    assert found is not None and found.name == "sglang"
+    (tree / "python/sglang/srt/models/registry.py").unlink()
+    assert select_profile(tree, None) is None
+
+
+def test_the_cases_cover_every_key_of_the_language() -> None:
+    sections = {"top": validate.TOP_KEYS, "family": validate.FAMILY_KEYS,
+                "registry": validate.REGISTRY_KEYS, "feature": validate.FEATURE_KEYS,
+                "never_delete": validate.KEEP_KEYS, "hint": validate.HINT_KEYS}
+    accepted = {(s, k) for s, keys in sections.items() for k in keys}
+    covered = set(CASES) | {("top", "detect")}
+    assert accepted == covered
