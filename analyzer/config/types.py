@@ -3,7 +3,7 @@ its language knows. Loading lives in ``profile.py``, validation in ``validate.py
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from analyzer.errors import ProfileError  # re-exported: the profile's error
 
@@ -116,6 +116,10 @@ class Profile:
     never_delete: tuple[KeepEntry, ...]
     dynamic_imports: tuple[DynamicImportHint, ...]
     test_paths: tuple[str, ...] = ()
+    # platform dispatch: method name (fnmatch) -> the constant that selects it
+    # ("forward_hip" -> "sglang.srt.utils.common.is_hip"): with the constant False on the
+    # target, the method may go although its class's base lies outside the tree
+    platform_methods: dict[str, str] = field(default_factory=dict)
 
     def registry(self, name: str) -> Registry | None:
         return next((r for r in self.registries if r.name == name), None)

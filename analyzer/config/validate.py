@@ -196,7 +196,7 @@ def _unescape(raw: str) -> str:
 
 TOP_KEYS = ("name", "description", "detect", "entry_points", "test_paths", "plugin_families",
             "registries", "constants", "domains", "features", "default_drops", "keep_targets",
-            "never_delete", "dynamic_imports")
+            "never_delete", "dynamic_imports", "platform_methods")
 FAMILY_KEYS = ("name", "package", "select", "recursive", "companion_of")
 REGISTRY_KEYS = ("name", "kind", "target", "key_arg", "keys")
 FEATURE_KEYS = ("description", "registry_keys", "paths", "identifiers", "constants",
@@ -354,7 +354,15 @@ def build_profile(data: dict[str, Any], text: str, source: str, base: tuple[str,
         never_delete=tuple(keep),
         dynamic_imports=tuple(hints),
         test_paths=b.strings(data, "test_paths", ()),
+        platform_methods=_platform_methods(b, b.table(data, "platform_methods", ())),
     )
+
+
+def _platform_methods(b: _Builder, table: dict[str, Any]) -> dict[str, str]:
+    for method, constant in table.items():
+        b.expect(constant, (str,), ("platform_methods", method),
+                 "the qualified name of a platform constant (string)")
+    return dict(table)
 
 
 def _known(b: _Builder, name: str, known: tuple[str, ...], path: Path_, what: str) -> None:

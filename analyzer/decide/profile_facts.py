@@ -46,7 +46,7 @@ def profile_use(profile: Profile | None, drops: tuple[str, ...]) -> ProfileUse:
 
 def graph_options(use: ProfileUse, index: ModuleIndex,
                   dead_lines: dict[str, tuple[tuple[int, int], ...]] | None = None,
-                  frozen_imports: frozenset[str] = frozenset()
+                  frozen_imports: frozenset[str] = frozenset(), keep: tuple[str, ...] = ()
                   ) -> tuple[GraphOptions, list[str]]:
     """The graph stage's options, and the profile's declarations they found stale."""
     profile = use.profile
@@ -66,7 +66,8 @@ def graph_options(use: ProfileUse, index: ModuleIndex,
                                                                              "external"):
             stale.append(f"{profile.source}:{reg.line}: registry {reg.name} target "
                              f"{reg.target} matches no definition")
-    droppable = tuple(sorted({p for f in use.features for p in f.identifiers}))
+    droppable = tuple(sorted({p for f in use.features for p in f.identifiers}
+                             | set(platform_methods_off(use, keep))))
     return GraphOptions(dead_lines=dead_lines or {}, registries=registries,
                         restricted_families=families, frozen_imports=frozen_imports,
                         droppable=droppable), stale
@@ -106,6 +107,16 @@ def dropped_enum_members(use: ProfileUse, index: ModuleIndex
                   if f"{mod.name}.{m.cls}" not in {r.target for r in profile.registries}}
         predicates -= others
     return frozenset(members), frozenset(predicates)
+
+
+def platform_methods_off(use: ProfileUse, keep: tuple[str, ...] = ()) -> list[str]:
+    """Method patterns of ``[platform_methods]`` whose platform constant is False on the
+    target (``forward_hip`` on CUDA)."""
+    profile = use.profile
+    if profile is None or not profile.platform_methods:
+        return []
+    constants = {c.name: c.value for c in effective_constants(profile, use.drops, keep)}
+    return sorted(m for m, c in profile.platform_methods.items() if constants.get(c) is False)
 
 
 def guard_context(use: ProfileUse, keep: tuple[str, ...],

@@ -216,7 +216,7 @@ class Rounds:
             index = tree.index.with_dead_lines(dead, {m: r for m, r in reads.items() if r})
             options, stale = graph_options(use, index, {m: tuple(sorted(r))
                                                         for m, r in dead.items()},
-                                           scope.frozen)
+                                           scope.frozen, self.options.keep)
             built = build_python_graph(index, options)
             graph = built.graph
             graph.graph["decisions"].extend(registry.decisions)

@@ -65,6 +65,7 @@ CASES: dict[tuple[str, str], tuple[str, str]] = {
     ("top", "features"): ("", ""),  # covered by every feature key above
     ("top", "never_delete"): ("", ""),  # covered by the never_delete keys above
     ("top", "dynamic_imports"): ("", ""),  # covered by the hint keys above
+    ("top", "platform_methods"): ('"forward_cpu" = "app.platform.is_cpu"', ""),
 }
 
 

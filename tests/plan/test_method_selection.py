@@ -55,6 +55,11 @@ def test_exact_plan(result: ScanResult) -> None:
         ("delete_range", "pkg/runner.py", 25, 25, ()),
         ("delete_range", "pkg/runner.py", 3, 3, ()),
         ("delete_file", "pkg/npu_runner.py", None, None, ()),
+        # forward_cpu: named by nothing live, and [platform_methods] says only a CPU target
+        # selects it (is_cpu is False): the nn.Module base does not keep it
+        ("delete_range", "pkg/ops.py", 43, 44, ()),
+        # is_cpu itself: declared for the profile, called by nothing
+        ("delete_range", "pkg/platform.py", 9, 10, ()),
         # legacy_walk: named by nothing; what only it imported goes with it
         ("delete_range", "pkg/visitors.py", 11, 14, ()),
         ("delete_file", "pkg/legacy.py", None, None, ()),
@@ -113,9 +118,10 @@ def test_kept_feature_keeps_its_methods() -> None:
     paths = {d.path for d in scanned.plan.deletions}
     assert not paths & {"pkg/npu_kernels.py", "pkg/npu_runner.py", "pkg/flashmla_backend.py",
                         "pkg/runner.py"}
-    # is_cuda is still fixed: the elif _is_npu clause folds all the same, but forward_npu of
-    # the nn.Module subclasses stays: a base outside the tree may call any method by name,
-    # and with npu kept no dropped feature claims the name
+    # is_cuda is still fixed: the elif _is_npu clause folds all the same (and forward_cpu
+    # goes by [platform_methods]), but forward_npu of the nn.Module subclasses stays: a base
+    # outside the tree may call any method by name, and with npu kept no dropped feature
+    # claims the name (is_npu is un-fixed too)
     assert {(d.kind, d.start_line) for d in scanned.plan.deletions
-            if d.path == "pkg/ops.py"} == {("fold_branch", 26)}
+            if d.path == "pkg/ops.py"} == {("fold_branch", 26), ("delete_range", 43)}
     assert scanned.liveness.is_live("py:pkg.ops:SiluAndMul.forward_npu")

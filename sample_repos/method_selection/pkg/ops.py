@@ -39,3 +39,6 @@ class SiluAndMul(MultiPlatformOp):
 
     def extra_repr(self):
         return "silu"
+
+    def forward_cpu(self, x):
+        return x

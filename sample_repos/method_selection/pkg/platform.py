@@ -4,3 +4,7 @@ def is_cuda():
 
 def is_npu():
     return False
+
+
+def is_cpu():
+    return False

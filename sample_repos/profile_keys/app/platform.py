@@ -4,3 +4,7 @@ def is_npu():
 
 def is_fast():
     return True
+
+
+def is_cpu():
+    return False
