@@ -136,6 +136,16 @@ class Deletion:
     keep: tuple[int, int] | None = None  # folded branches: the surviving body
 
 
+BEHAVIOUR_MARKS = ("a behaviour decision", "selects dropped key")
+
+
+def is_behaviour_decision(d: Deletion) -> bool:
+    """A deletion that changes what live code does on the target, not only what it contains:
+    a clause or conditional arm that selected a dropped key folded away (another choice runs
+    instead), or a test/example that selected one. The reports list them as their own group."""
+    return any(m in d.reason for m in BEHAVIOUR_MARKS)
+
+
 @dataclass(frozen=True)
 class Kept:
     """Something dead that the plan deliberately does not delete, and why."""

@@ -32,7 +32,7 @@ import jinja2
 
 from analyzer.graph.native import is_tu
 from analyzer.graph.python import NOT_FOLLOWED
-from analyzer.model import Deletion
+from analyzer.model import Deletion, is_behaviour_decision
 from analyzer.nodes import SUPER_ROOT, describe
 from analyzer.outputs.manifest import build_summary, totals
 from analyzer.util.data import data_dir
@@ -85,6 +85,7 @@ def view_model(result: ScanResult) -> dict[str, Any]:
         "feature_names": sorted({d.feature for d in deletions if d.feature}),
         "categories": sorted({d.category for d in deletions}),
         "kept": result.plan.kept,
+        "decided": [d for d in result.plan.deletions if is_behaviour_decision(d)],
         "problems": result.problems,
         "unresolved": result.unresolved[:500],
         "unresolved_count": len(result.unresolved),

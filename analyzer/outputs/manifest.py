@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer import __version__
 from analyzer.graph.native import is_tu
-from analyzer.model import Deletion
+from analyzer.model import Deletion, is_behaviour_decision
 
 if TYPE_CHECKING:
     from analyzer.pipeline.scan import ScanResult
@@ -135,6 +135,10 @@ def profile_summary(result: ScanResult) -> dict[str, Any] | None:
         } for f in result.features],
         "kept": [{"path": k.path, "line": k.line, "what": k.what, "status": "kept",
                   "reason": k.reason} for k in result.plan.kept],
+        # deletions that change what live code selects (a person should read them)
+        "behaviour_decisions": [{"path": d.path, "line": d.start_line or 0, "feature": d.feature,
+                                 "reason": d.reason}
+                                for d in result.plan.deletions if is_behaviour_decision(d)],
     }
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from analyzer.model import is_behaviour_decision
 from analyzer.outputs.manifest import totals
 
 if TYPE_CHECKING:
@@ -81,6 +82,14 @@ def render_markdown(result: ScanResult) -> str:
                 lines.append("")
                 lines.extend(_blocked_details(f))
                 lines.append("")
+    decided = [d for d in result.plan.deletions if is_behaviour_decision(d)]
+    if decided:
+        lines += ["### Behaviour decisions", "",
+                  "Deletions that change which code runs on the target (read them before "
+                  "applying):", ""]
+        lines += [f"- `{d.path}{':' + str(d.start_line) if d.start_line else ''}`: "
+                  f"{_cell(d.reason)}" for d in decided]
+        lines.append("")
     by_category = Counter(d.category or d.kind for d in result.plan.deletions)
     if by_category:
         lines += ["### Deletions by category", "", "| category | deletions |", "|---|---:|"]

@@ -107,3 +107,19 @@ def test_pruned_sample_verifies(tmp_path) -> None:
     assert 'else:\n                    self.attention_backend = "npu_attn"' not in text
     assert 'self.attention_backend = "triton"' in text and "_find_npu_quant_config" in text
     assert "NPU_FUSE" not in (tree / "pkg/backends.py").read_text()
+
+
+def test_behaviour_decisions_are_their_own_group(result: ScanResult) -> None:
+    from analyzer.outputs.html import render_html
+    from analyzer.outputs.markdown import render_markdown
+    from analyzer.pipeline.verify import manifest_of
+
+    # the else clause that selected "npu_attn" and the example that selected it; the enum
+    # and device folds are no behaviour decisions (no choice of the target changes)
+    decided = manifest_of(result)["profile"]["behaviour_decisions"]
+    assert [(d["path"], d["line"], d["feature"]) for d in decided] == [
+        ("examples/run_npu.py", 0, "npu"), ("pkg/args.py", 11, "")]
+    md = render_markdown(result)
+    assert "### Behaviour decisions" in md and "- `pkg/args.py:11`: else: folded" in md
+    html = render_html(result)
+    assert '<section id="decisions-section">' in html and "pkg/args.py:11" in html
