@@ -50,12 +50,17 @@ def find_node(graph: Graph, text: str, scan_root: Path) -> str | None:
     return None
 
 
-def explain(graph: Graph, live: Liveness, node: str, feature: str | None = None) -> str:
+def explain(graph: Graph, live: Liveness, node: str, feature: str | None = None,
+            edits: list[str] | None = None) -> str:
+    """``edits``: for a blocked item, the edits of the blockers that keep it (most freeing
+    first): the answer ends with them."""
     if live.is_live(node):
         lines = [f"{describe(graph, node)} is live:", *chain_steps(graph, live, node)]
         if feature:
-            lines.append(f"(blocked: it belongs to dropped feature {feature}; the edit that "
-                         "unblocks it is the last step outside the feature)")
+            lines.append(f"(blocked: it belongs to dropped feature {feature})")
+            if edits:
+                lines.append("to free it: " + edits[0])
+                lines += [f"   and: {e}" for e in edits[1:]]
         return "\n".join(lines)
     lines = [f"{describe(graph, node)} is dead."]
     if feature:

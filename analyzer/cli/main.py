@@ -184,7 +184,8 @@ def why(path: Path, target: str, options: ScanOptions, given: frozenset[str],
             raise RootError(str(exc).replace("root", "target", 1)) from None
     feature = feature_of_node(result.graph.nodes[node], result.profile.features,
                               result.profile.kept_features)
-    click.echo(explain(result.graph, result.liveness, node, feature))
+    edits = [b.edit for b in result.blockers.get(feature or "", []) if node in b.blocks]
+    click.echo(explain(result.graph, result.liveness, node, feature, edits))
 
 
 def _register_commands() -> None:

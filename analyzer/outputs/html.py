@@ -93,6 +93,7 @@ def view_model(result: ScanResult) -> dict[str, Any]:
         "drops": result.profile.drops,
         "stale": result.profile.stale,
         "features": result.features,
+        "blockers": result.blockers,
         "decisions": result.graph.graph.get("decisions", [])[:1000],
         "build": build_summary(result),
         "file_data": file_excerpts(result),

@@ -18,6 +18,7 @@ from analyzer.graph.native import is_tu
 from analyzer.model import Deletion, is_behaviour_decision
 
 if TYPE_CHECKING:
+    from analyzer.analysis.blockers import Blocker
     from analyzer.pipeline.scan import ScanResult
 
 
@@ -53,6 +54,16 @@ def manifest_dict(result: ScanResult, baseline: dict[str, Any] | None = None) ->
         "verify_baseline_members": baseline.get("verify_baseline_members", {}),
         "deletions": deletions,
     }
+
+
+def blocker_entry(b: Blocker) -> dict[str, Any]:
+    return {"path": b.file, "line": b.line, "kind": b.kind, "from": _short(b.src),
+            "enters": _short(b.dst), "blocks": [_short(n) for n in b.blocks],
+            "frees": len(b.frees), "edit": b.edit}
+
+
+def _short(node: str) -> str:
+    return node.split(":", 1)[1] if ":" in node else node
 
 
 def kept_for_soundness(result: ScanResult) -> list[dict[str, Any]]:
@@ -132,6 +143,8 @@ def profile_summary(result: ScanResult) -> dict[str, Any] | None:
             "items_removable": len(f.removable),
             "blocked": [{"item": i.label, "kind": i.kind, "status": "blocked",
                          "chain": i.chain} for i in f.blocked],
+            # where live code enters the feature, what each entry keeps, the edit that frees
+            "blockers": [blocker_entry(b) for b in result.blockers.get(f.name, [])],
         } for f in result.features],
         "kept": [{"path": k.path, "line": k.line, "what": k.what, "status": "kept",
                   "reason": k.reason} for k in result.plan.kept],

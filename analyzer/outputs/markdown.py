@@ -124,6 +124,15 @@ def render_feature_markdown(result: ScanResult, feature: str) -> str:
     lines = [f"## {title}", ""]
     if report.description:
         lines += [report.description, ""]
+    blockers = result.blockers.get(feature, [])
+    if blockers:
+        lines += ["### What blocks it", "",
+                  "Live code enters the feature at these places; the edit on each line frees the "
+                  "items it alone keeps.", "", "| where | edit | frees | blocks |",
+                  "|---|---|---:|---:|"]
+        lines += [f"| {_cell(f'{b.file}:{b.line}' if b.file else 'the build')} | "
+                  f"{_cell(b.edit)} | {len(b.frees)} | {len(b.blocks)} |" for b in blockers]
+        lines.append("")
     lines += [f"- files removed: {report.files_removable}",
               f"- lines removed: {report.lines_removable}",
               f"- deletions: {len(deletions)}",

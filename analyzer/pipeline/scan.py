@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from analyzer.analysis.blockers import Blocker, feature_blockers
 from analyzer.analysis.feature_columns import FeatureColumns, feature_columns
 from analyzer.analysis.features import FeatureReport, analyze_features, feature_nodes
 from analyzer.analysis.liveness import Liveness
@@ -65,6 +66,8 @@ class ScanResult:
     lint_before: dict[str, dict[str, int]] = field(default_factory=dict)
     # per dropped feature: its items by depth and the live nodes reaching in (report view)
     feature_columns: dict[str, FeatureColumns] = field(default_factory=dict)
+    # feature -> the edges that keep its blocked items live, most freeing first
+    blockers: dict[str, list[Blocker]] = field(default_factory=dict)
     # what the soundness rounds kept, and why (plan_check.Conflict)
     conflicts: list[Conflict] = field(default_factory=list)
 
@@ -125,10 +128,11 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings) ->
         features = analyze_features(graph, live, use.features,
                                     feature_nodes(graph, use.features, use.kept_features), plan)
         columns = {f.name: feature_columns(graph, live, f) for f in features}
+        blockers = {f.name: feature_blockers(graph, live, f) for f in features}
     return ScanResult(found.root, found, tree.files, last.index, graph, last.roots,
                       list(options.roots), last.default_roots, live, plan, last.native,
                       native_summary, list(last.keep_targets), use, features,
                       set(scope.in_scope), tree.problems, last.unresolved, timer.seconds,
                       sources, options=options, conflicts=last.conflicts,
                       lint_before=last.lint_before,
-                      feature_columns=columns)
+                      feature_columns=columns, blockers=blockers)
