@@ -32,8 +32,8 @@ from analyzer.cli.options import (
     scan_tree,
 )
 from analyzer.config.options import ScanOptions
-from analyzer.errors import EXIT_REMOVABLE, OutputError, RootError
-from analyzer.outputs.render import DEFAULT_FORMATS, FILE_NAMES, FORMATS
+from analyzer.errors import EXIT_REMOVABLE, InputError, OutputError, RootError
+from analyzer.outputs.render import DEFAULT_FORMATS, FILE_NAMES, FORMATS, VERBOSE
 from analyzer.util.data import data_dir
 
 if TYPE_CHECKING:
@@ -73,6 +73,8 @@ def _restore_gc() -> None:
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), default=Path("depgraph-out"),
               show_default=True, help="Folder for manifest.json and report.html.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Also list every C/C++/CUDA construct tree-sitter could not parse.")
 @click.option("--format", "formats", multiple=True, type=click.Choice(FORMATS),
               help="Output to write (repeatable; default: json and html).")
 @click.option("--fail-on-removable", is_flag=True,
@@ -83,7 +85,7 @@ def _restore_gc() -> None:
 @click.option("--timings", "show_timings", is_flag=True,
               help="Print the seconds each stage took on stderr.")
 @scan_options
-def scan(path: Path | None, out_dir: Path, quiet: bool, formats: tuple[str, ...],
+def scan(path: Path | None, out_dir: Path, quiet: bool, verbose: bool, formats: tuple[str, ...],
          fail_on_removable: bool, no_result_cache: bool, show_timings: bool,
          options: ScanOptions, given: frozenset[str], jobs: int | None,
          cache_dir: Path | None, no_cache: bool) -> None:
@@ -114,11 +116,19 @@ def scan(path: Path | None, out_dir: Path, quiet: bool, formats: tuple[str, ...]
     assert entry is not None
     check_strict(entry.stale, options)
     t0 = time.perf_counter()
+    to_stdout = str(out_dir) == "-"
+    if to_stdout and fmts != ("json",):
+        raise InputError("--out - writes the manifest to standard output: it takes "
+                         "--format json alone")
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        for fmt in fmts:
-            for name, data in entry.outputs[fmt].items():
-                atomic_write(out_dir / name, data, sync=False)
+        if to_stdout:
+            sys.stdout.write(entry.outputs["json"][FILE_NAMES["json"]].decode("utf-8"))
+            sys.stdout.flush()
+        else:
+            out_dir.mkdir(parents=True, exist_ok=True)
+            for fmt in fmts:
+                for name, data in entry.outputs[fmt].items():
+                    atomic_write(out_dir / name, data, sync=False)
     except OSError as exc:
         raise OutputError(f"cannot write to {out_dir}: {exc.strerror or exc}") from None
     stages["write"] = time.perf_counter() - t0
@@ -128,14 +138,20 @@ def scan(path: Path | None, out_dir: Path, quiet: bool, formats: tuple[str, ...]
                    err=True)
     if not quiet:
         for line in entry.stderr:
+            if line.startswith(VERBOSE):
+                if verbose:
+                    click.echo(line[len(VERBOSE):], err=True)
+                continue
             click.echo(line, err=True)
         elapsed = f"{time.perf_counter() - started:.2f}s"
         if cached:
             elapsed += "; inputs unchanged since the last scan, results reused"
+        # with the manifest on stdout, the summary goes to stderr
         for line in entry.stdout:
-            click.echo(line.replace("{elapsed}", elapsed))
+            click.echo(line.replace("{elapsed}", elapsed), err=to_stdout)
         # the main file of each format (md's per-feature files are listed in summary.md)
-        click.echo("wrote " + " and ".join(str(out_dir / FILE_NAMES[f]) for f in fmts))
+        if not to_stdout:
+            click.echo("wrote " + " and ".join(str(out_dir / FILE_NAMES[f]) for f in fmts))
     if fail_on_removable and entry.has_deletions:
         sys.exit(EXIT_REMOVABLE)
 

@@ -49,22 +49,41 @@ def _json_bytes(data: object) -> bytes:
     return (json.dumps(data, indent=2) + "\n").encode("utf-8")
 
 
+VERBOSE = "\x00v "  # prefix of stderr lines printed only with -v
+
+
 def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
     """(stdout lines, stderr lines) of the console summary. The last stdout line ends with
     ``{elapsed}``, filled in by the caller."""
+    from analyzer.outputs.html import feature_totals
     from analyzer.outputs.manifest import totals
 
-    err: list[str] = [f"warning: {p.path}:{p.line}: {p.kind}: {p.message}"
-                      for p in result.problems[:20]]
-    if len(result.problems) > 20:
-        err.append(f"warning: ... {len(result.problems) - 20} more problems in the report")
+    native = [p for p in result.problems if p.kind == "syntax-error"
+              and not p.path.endswith((".py", ".pyi"))]
+    shown = [p for p in result.problems if p not in native]
+    err: list[str] = [f"warning: {p.path}:{p.line}: {p.kind}: {p.message}" for p in shown[:20]]
+    if len(shown) > 20:
+        err.append(f"warning: ... {len(shown) - 20} more problems in the report")
+    if native:
+        files = len({p.path for p in native})
+        err.append(f"note: {len(native)} C/C++/CUDA constructs in {files} files tree-sitter could "
+                   "not parse; extraction went on around them (-v lists them)")
+        err.extend(f"{VERBOSE}warning: {p.path}:{p.line}: {p.kind}: {p.message}" for p in native)
     err.extend(f"warning: stale: {s}" for s in result.profile.stale)
     out: list[str] = []
     if result.profile.profile is not None:
         out.append(f"profile {result.profile.profile.name} ({result.profile.profile.source}); "
                    f"dropped: {', '.join(result.profile.drops) or 'nothing'}")
-    out.extend(f"  {f.name}: {f.files_removable} files, {f.lines_removable} lines "
-               f"removable; {len(f.blocked)} blocked" for f in result.features)
+    if result.features:
+        tus = {row["name"]: row["tus"] for row in feature_totals(result)}
+        out.append(f"  {'feature':<22} {'files':>6} {'lines':>8} {'TUs':>4} {'blocked':>8}")
+        for f in result.features:
+            out.append(f"  {f.name:<22} {f.files_removable:>6} {f.lines_removable:>8} "
+                       f"{tus.get(f.name, 0):>4} {len(f.blocked):>8}")
+            for b in result.blockers.get(f.name, [])[:2]:
+                out.append(f"      blocked at {b.file or 'the build'}"
+                           f"{':' + str(b.line) if b.line else ''}: {b.edit.split(' at ')[0]} "
+                           f"(frees {len(b.frees)})")
     t = totals(result)
     out.append(
         f"{t['python_files']} Python files, {t['modules']} modules, {t['live_modules']} live; "
