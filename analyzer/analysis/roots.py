@@ -18,12 +18,18 @@ from analyzer.nodes import Graph, file_node, module_node, op_node, symbol_node, 
 
 
 def resolve_roots(names: list[str], graph: Graph, scan_root: Path) -> list[str]:
+    """The nodes of ``--roots`` names. A root module's public top-level functions and
+    classes are roots too: an entry module's API is what its users call (as knip treats an
+    entry file's exports)."""
     modules = {d["module"]: d for _, d in graph.nodes(data=True) if d.get("kind") == "module"}
     by_path = {d["path"]: m for m, d in modules.items()}
     nodes: list[str] = []
     for raw in names:
         nodes.append(_resolve_one(raw.strip(), modules, by_path, graph, scan_root))
-    return nodes
+    public = [n for n, d in graph.nodes(data=True) if d.get("kind") == "symbol"
+              and module_node(d["module"]) in nodes and not d.get("nested")
+              and not str(d["name"]).startswith("_")]
+    return list(dict.fromkeys([*nodes, *sorted(public)]))
 
 
 def _resolve_one(raw: str, modules: dict[str, dict[str, Any]], by_path: dict[str, str],
