@@ -43,8 +43,8 @@ def followed_view(graph: Graph) -> Graph:
     return view
 
 
-def compute_liveness(graph: Graph, roots: list[str], later: list[str] | None = None
-                     ) -> Liveness:
+def compute_liveness(graph: Graph, roots: list[str], later: list[str] | None = None,
+                     tiers: list[list[str]] | None = None) -> Liveness:
     """A BFS from the roots over the followed edges, then one from ``later`` (roots the
     soundness rounds added: kept code, retained tests), so a chain starts at a declared root
     whenever one reaches the node. A node with a ``gate`` (a method only code naming it can
@@ -55,7 +55,10 @@ def compute_liveness(graph: Graph, roots: list[str], later: list[str] | None = N
     parents: dict[str, str] = {}
     waiting: dict[str, list[tuple[str, str]]] = defaultdict(list)
     adj = graph.adj
-    for batch in (roots, later or []):
+    # ``tiers``: ``roots`` split by preference (the roots the user named, the profile's entry
+    # points, other declared roots, the rest): each tier's BFS completes before the next, so
+    # a chain starts at the most preferred root that reaches the node
+    for batch in (*(tiers or [roots]), later or []):
         queue: deque[str] = deque()
         for r in batch:
             if r in graph and r not in parents:

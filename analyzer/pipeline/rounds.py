@@ -231,9 +231,9 @@ class Rounds:
                 {"path": u.file, "line": u.line, "kind": "cmake", "name": u.what,
                  "reason": u.reason} for u in tree.project.unresolved)]
         with timer("liveness"):
-            roots, default_roots, kept, more_stale = self._roots(graph, index, native)
+            roots, default_roots, kept, more_stale, tiers = self._roots(graph, index, native)
             later = sorted(r for r in self.state.roots if r in graph and r not in roots)
-            liveness = compute_liveness(graph, roots, later)
+            liveness = compute_liveness(graph, roots, later, tiers)
             # files outside the deletion scope go whole or stay whole, decided afresh each
             # round against the liveness without them (a test that only keeps alive what it
             # tests does not keep itself); those that stay are roots of this round
@@ -243,7 +243,7 @@ class Rounds:
                                        self.selectors)
             extra = [r for r in retained if not liveness.is_live(r) and r not in later]
             if extra:
-                liveness = compute_liveness(graph, roots, later + extra)
+                liveness = compute_liveness(graph, roots, later + extra, tiers)
             roots = liveness.roots
         with timer("plan"):
             plan = build_plan(graph, liveness, index, tree.files, set(scope.in_scope),
@@ -274,8 +274,10 @@ class Rounds:
         return out
 
     def _roots(self, graph: Graph, index: ModuleIndex, native: NativeIndex
-               ) -> tuple[list[str], list[str], tuple[str, ...], list[str]]:
-        """(roots, the declared entry points among them, kept targets, stale declarations)."""
+               ) -> tuple[list[str], list[str], tuple[str, ...], list[str], list[list[str]]]:
+        """(roots, the declared entry points among them, kept targets, stale declarations,
+        the roots in tiers of preference for chains: named by the user, the profile's entry
+        points, declared by the tree, the rest)."""
         tree, use, options = self.tree, self.use, self.options
         found = self.inputs.discovery
         declared = (_default_roots(self.declared, graph, self.test_globs)
@@ -285,13 +287,15 @@ class Rounds:
         kept, kept_stale = keep_target_names(use, options.keep_targets,
                                              [t.name for t in tree.project.targets])
         never, never_stale = never_delete_nodes(use, graph)
-        roots = list(dict.fromkeys(
-            resolve_roots(list(options.roots), graph, found.root) + default_roots
-            + resolve_targets(kept, graph, native)
-            + without_dropped(all_family_modules(use, index), graph, use)
-            + never + unparsed_roots(index, self.scope.unparsed) + native.kept_roots))
+        named = resolve_roots(list(options.roots), graph, found.root)
+        rest = (resolve_targets(kept, graph, native)
+                + without_dropped(all_family_modules(use, index), graph, use)
+                + never + unparsed_roots(index, self.scope.unparsed) + native.kept_roots)
+        roots = list(dict.fromkeys(named + default_roots + rest))
+        tiers = [named, [r for r in default_roots if r in set(profile_entries)],
+                 [r for r in default_roots if r not in set(profile_entries)], rest]
         return roots, default_roots, kept, [*stale, *kept_stale, *never_stale,
-                                             *self.stale_patterns]
+                                             *self.stale_patterns], tiers
 
     def _present(self, last: Planned) -> set[tuple[str, int, int]]:
         """Regions of ``try: import X`` folds whose X is live: the import succeeds. An

@@ -18,3 +18,15 @@ def test_an_entry_modules_public_definitions_stay(tmp_path) -> None:
     # main() is pkg.main's API (no `__main__` guard calls it); _private and util.unused are not
     assert symbols == {"pkg.main:_private", "pkg.util:unused"}
     assert "py:pkg.main:main" in result.liveness.roots
+
+
+def test_chains_start_at_the_root_the_user_named() -> None:
+    from tests.helpers import MINI_SGLANG
+
+    # models/deepseek_v2.py (named) calls torch.ops.mini_kernel.moe_align; common_ops, a kept
+    # target (a root of the build), reaches that op in one step, the model in four: the chain
+    # still starts at the root the user named
+    result = run_scan(MINI_SGLANG, ["deepseek_v2"])
+    chain = result.liveness.chain("op:mini_kernel::moe_align")
+    assert chain[0] == "py:minisgl.srt.models.deepseek_v2"
+    assert len(chain) > 2
