@@ -27,6 +27,7 @@ from analyzer import __version__
 from analyzer.cli.options import (
     DepgraphCommand,
     check_strict,
+    config_options,
     run_settings,
     scan_options,
     scan_tree,
@@ -99,6 +100,12 @@ def scan(path: Path | None, out_dir: Path, quiet: bool, verbose: bool, formats: 
         path = data_dir("sample_repos") / DEMO_REPO
         options = options if options.roots else options.replace(roots=DEMO_ROOTS)
     settings = run_settings(jobs, cache_dir, no_cache, quiet)
+    config = config_options(path, options)
+    if config is not None:  # the config's format/out, unless typed on the command line
+        formats = formats or config.formats
+        source = click.get_current_context().get_parameter_source("out_dir")
+        if config.out and (source is None or source.name != "COMMANDLINE"):
+            out_dir = Path(config.out) if config.out == "-" else Path(path) / config.out
     inputs = gather_inputs(path, options, cache_dir=settings.cache_dir)
     fmts = tuple(dict.fromkeys(formats or DEFAULT_FORMATS))
     cache = (ResultCache(settings.cache_dir)

@@ -86,11 +86,40 @@ def scan_options(func: Any) -> Any:
             source = ctx.get_parameter_source(param)
             if source is not None and source.name == "COMMANDLINE":
                 given.add(name)
-        return func(*args, options=ScanOptions(**values), given=frozenset(given), **kwargs)
+        options = with_config(ScanOptions(**values), frozenset(given), kwargs.get("path"))
+        return func(*args, options=options, given=frozenset(given), **kwargs)
 
     for option in reversed(_OPTIONS):
         wrapper = option(wrapper)
     return perf_options(wrapper)
+
+
+def config_options(path: Path | None, options: ScanOptions) -> Any:
+    """The scan options of the tree's config (the profile file's), or None."""
+    from analyzer.config.profile import select_profile
+
+    if path is None or not options.use_profile or not Path(path).is_dir():
+        return None
+    profile = select_profile(Path(path), options.profile)
+    return profile.options if profile is not None else None
+
+
+def with_config(options: ScanOptions, given: frozenset[str], path: Path | None
+                ) -> ScanOptions:
+    """``options`` completed from the config: a key fills a field the command line did not
+    set (``roots = [...]`` in ``[tool.depgraph]`` spares typing ``--roots`` each time)."""
+    config = config_options(path, options)
+    if config is None:
+        return options
+    changes: dict[str, Any] = {}
+    for name in ("roots", "excludes", "drop", "keep"):
+        if name not in given and getattr(config, name):
+            changes[name] = getattr(config, name)
+    if "use_default_roots" not in given and config.use_default_roots is not None:
+        changes["use_default_roots"] = config.use_default_roots
+    if "strict" not in given and config.strict is not None:
+        changes["strict"] = config.strict
+    return options.replace(**changes) if changes else options
 
 
 def perf_options(func: Any) -> Any:

@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 
 from analyzer.errors import ProfileError  # re-exported: the profile's error
 
-__all__ = ["REGISTRY_KINDS", "SELECT_MODES", "Constant", "Domain", "DynamicImportHint", "Feature",
-           "KeepEntry", "PluginFamily", "Profile", "ProfileError", "Registry"]
+__all__ = ["OUTPUT_FORMATS", "REGISTRY_KINDS", "SELECT_MODES", "ConfigOptions", "Constant",
+           "Domain", "DynamicImportHint", "Feature", "KeepEntry", "PluginFamily", "Profile",
+           "ProfileError", "Registry"]
 
 REGISTRY_KINDS = ("decorator", "dict", "choices", "enum", "call", "values")
 SELECT_MODES = ("roots", "all", "companion")
@@ -99,6 +100,25 @@ class DynamicImportHint:
     line: int = 0
 
 
+# report formats a config may name (outputs/render.py FORMATS: the same names)
+OUTPUT_FORMATS = ("html", "json", "md", "sarif")
+
+
+@dataclass(frozen=True)
+class ConfigOptions:
+    """Scan options written in the config (``depgraph.toml`` or ``[tool.depgraph]``), next to
+    the profile; a value typed on the command line overrides its key. ``None``: not set."""
+
+    roots: tuple[str, ...] = ()
+    excludes: tuple[str, ...] = ()
+    drop: tuple[str, ...] = ()
+    keep: tuple[str, ...] = ()
+    use_default_roots: bool | None = None
+    strict: bool | None = None
+    formats: tuple[str, ...] = ()
+    out: str | None = None
+
+
 @dataclass(frozen=True)
 class Profile:
     name: str
@@ -120,6 +140,7 @@ class Profile:
     # ("forward_hip" -> "sglang.srt.utils.common.is_hip"): with the constant False on the
     # target, the method may go although its class's base lies outside the tree
     platform_methods: dict[str, str] = field(default_factory=dict)
+    options: ConfigOptions = ConfigOptions()
 
     def registry(self, name: str) -> Registry | None:
         return next((r for r in self.registries if r.name == name), None)

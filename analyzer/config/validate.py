@@ -13,8 +13,10 @@ import bisect
 from typing import Any, TypeVar
 
 from analyzer.config.types import (
+    OUTPUT_FORMATS,
     REGISTRY_KINDS,
     SELECT_MODES,
+    ConfigOptions,
     Constant,
     Domain,
     DynamicImportHint,
@@ -196,7 +198,9 @@ def _unescape(raw: str) -> str:
 
 TOP_KEYS = ("name", "description", "detect", "entry_points", "test_paths", "plugin_families",
             "registries", "constants", "domains", "features", "default_drops", "keep_targets",
-            "never_delete", "dynamic_imports", "platform_methods")
+            "never_delete", "dynamic_imports", "platform_methods",
+            # scan options (ConfigOptions): the command line overrides them
+            "roots", "exclude", "drop", "keep", "default_roots", "strict", "format", "out")
 FAMILY_KEYS = ("name", "package", "select", "recursive", "companion_of")
 REGISTRY_KEYS = ("name", "kind", "target", "key_arg", "keys")
 FEATURE_KEYS = ("description", "registry_keys", "paths", "identifiers", "constants",
@@ -355,7 +359,27 @@ def build_profile(data: dict[str, Any], text: str, source: str, base: tuple[str,
         dynamic_imports=tuple(hints),
         test_paths=b.strings(data, "test_paths", ()),
         platform_methods=_platform_methods(b, b.table(data, "platform_methods", ())),
+        options=_options(b, data, tuple(features)),
     )
+
+
+def _options(b: _Builder, data: dict[str, Any], features: tuple[str, ...]) -> ConfigOptions:
+    def flag(key: str) -> bool | None:
+        return b.expect(data[key], (bool,), (key,), "true or false") if key in data else None
+
+    for key in ("drop", "keep"):
+        for i, name in enumerate(b.strings(data, key, ())):
+            _known(b, name, features, (key, i), "feature")
+    formats = b.strings(data, "format", ())
+    for i, fmt in enumerate(formats):
+        if fmt not in OUTPUT_FORMATS:
+            raise b.error(("format", i), f"format[{i}] must be one of "
+                          f"{', '.join(OUTPUT_FORMATS)}; got {fmt!r}{suggest(fmt, OUTPUT_FORMATS)}")
+    return ConfigOptions(
+        roots=b.strings(data, "roots", ()), excludes=b.strings(data, "exclude", ()),
+        drop=b.strings(data, "drop", ()), keep=b.strings(data, "keep", ()),
+        use_default_roots=flag("default_roots"), strict=flag("strict"), formats=formats,
+        out=b.string(data, "out", (), default="") or None)
 
 
 def _platform_methods(b: _Builder, table: dict[str, Any]) -> dict[str, str]:

@@ -11,11 +11,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from analyzer.cli.main import main
 from analyzer.config import validate
 from analyzer.config.profile import select_profile
-from analyzer.pipeline.scan import run_scan
-from analyzer.pipeline.verify import manifest_of
 from tests.helpers import SAMPLES, write_tree
 
 SAMPLE = SAMPLES / "profile_keys"
@@ -66,11 +66,29 @@ CASES: dict[tuple[str, str], tuple[str, str]] = {
     ("top", "never_delete"): ("", ""),  # covered by the never_delete keys above
     ("top", "dynamic_imports"): ("", ""),  # covered by the hint keys above
     ("top", "platform_methods"): ('"forward_cpu" = "app.platform.is_cpu"', ""),
+    # scan options
+    ("top", "roots"): ('roots = ["llama"]', ""),
+    ("top", "exclude"): ('exclude = ["app/vendored.py"]', ""),
+    ("top", "drop"): ('drop = ["tools"]', ""),
+    ("top", "keep"): ('keep = ["npu_graphs"]', ""),
+    ("top", "default_roots"): ("default_roots = true", "default_roots = false"),
+    ("top", "strict"): ("strict = false", "strict = true"),  # the sample has a stale hint
+    ("top", "format"): ('format = ["json"]', ""),
+    ("top", "out"): ('out = "-"', ""),
 }
 
 
 def manifest(tree: Path) -> str:
-    data = manifest_of(run_scan(tree, ["llama"]))
+    """What `depgraph scan TREE` writes: the config's `format = ["json"]` and `out = "-"`
+    put the manifest on stdout (its roots come from the config too); an error is a
+    result as well."""
+    out = CliRunner().invoke(main, ["scan", str(tree), "--no-cache", "-q"])
+    if out.exit_code != 0:
+        return f"exit {out.exit_code}: {out.stderr}"
+    try:
+        data = json.loads(out.stdout)
+    except json.JSONDecodeError:
+        return out.stdout
     for volatile in ("root", "tool"):
         data.pop(volatile, None)
     return json.dumps(data, sort_keys=True)
@@ -116,3 +134,26 @@ def test_the_cases_cover_every_key_of_the_language() -> None:
     accepted = {(s, k) for s, keys in sections.items() for k in keys}
     covered = set(CASES) | {("top", "detect")}
     assert accepted == covered
+
+
+def test_the_command_line_overrides_the_config(tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    shutil.copytree(SAMPLE, tree)
+    out = CliRunner().invoke(main, ["scan", str(tree), "--no-cache", "-q", "--roots", "tiny",
+                                    "--keep", "tools"])
+    data = json.loads(out.stdout)
+    assert data["roots"] == ["tiny"]
+    assert data["profile"]["dropped"] == ["npu", "npu_graphs"]  # --keep tools replaced keep
+
+
+def test_a_bad_option_key_is_a_located_error(tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    shutil.copytree(SAMPLE, tree)
+    profile = tree / "depgraph.toml"
+    text = profile.read_text().replace("strict = false", 'strict = "no"')
+    profile.write_text(text)
+    line = text.splitlines().index('strict = "no"') + 1
+    out = CliRunner().invoke(main, ["scan", str(tree), "--no-cache"])
+    assert out.exit_code == 6
+    assert out.stderr.strip() == (f"depgraph: error: {profile}:{line}: strict must be true or "
+                                  "false, got string")

@@ -1,0 +1,2 @@
+def vendored():
+    return "excluded from the scan"
