@@ -87,6 +87,8 @@ def verify_command(path: Path, before: Path | None, options: ScanOptions,
                    f"{after['translation_units']} translation units")
         return
     prior = manifest["totals"]
+    click.echo(f"  plan: {prior.get('lines_removable', '?')} lines removed, "
+               f"{prior.get('files_removable', '?')} files")
     for label, key in _COMPARED:
         was = prior.get(key)
         click.echo(f"  {label}: {was if was is not None else '?'} -> {after[key]}")

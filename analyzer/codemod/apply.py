@@ -90,7 +90,8 @@ class ApplyResult:
     diff: str = ""
     patch_path: Path | None = None
     state_path: Path | None = None
-    lines_removed: int = 0
+    lines_removed: int = 0  # what the diff removes (net lines)
+    plan_lines: int = 0  # the plan's line total of the entries carried out (the one number)
     skipped: list[str] = field(default_factory=list)  # optional entries left as they are
 
     def summary(self, written: bool) -> str:
@@ -106,7 +107,8 @@ class ApplyResult:
         verb = ("deleted", "edited", "removed") if written else \
             ("would delete", "would edit", "would remove")
         text = (f"{verb[0]} {deleted} files, {verb[1]} {edited} files, {verb[2]} "
-                f"{self.lines_removed} lines ({self.selected - self.already} entries")
+                f"{self.plan_lines} lines (the plan's count; the diff: {self.lines_removed}) "
+                f"({self.selected - self.already} entries")
         text += f"; {self.already} already applied)" if self.already else ")"
         if self.patch_path is not None:
             text += f"\nreverse patch: {self.patch_path} (undo: patch -R -p1 < it)"
@@ -346,6 +348,9 @@ def run_apply(manifest_path: Path, root: Path | None = None, *, write: bool = Fa
     result.diff = "".join(unified_diff(c) for c in result.changes)
     result.lines_removed = sum(
         len(_text_lines(c.old)) - len(_text_lines(c.new or b"")) for c in result.changes)
+    done = {e for c in result.changes for e in c.entries}
+    result.plan_lines = sum(int(d.get("lines", 0)) for d in manifest["deletions"]
+                            if entry_id(d) in done)
     if not write or not (result.changes or result.unchanged):
         return result
     patch: Path | None = None
