@@ -1,7 +1,8 @@
 """Codemod stage, command line: ``depgraph apply MANIFEST [--root DIR] [--write] ...``.
 
 Registered by ``analyzer.cli.main`` as ``main.add_command(apply_command, "apply")``. Dry run by
-default (unified diff on stdout, summary on stderr); ``--write`` edits the tree, saves a
+default (unified diff on stdout, or with ``--stat`` one line per file; summary on stderr);
+``--feature NAME`` applies one dropped feature's deletions; ``--write`` edits the tree, saves a
 reverse patch and records the run in ``ROOT/.depgraph-apply.json``. Exit codes: 0 done (or
 nothing to do, "already applied"), 2 usage error, 7 refused (stale file, unsafe path, invalid
 manifest, edits that cannot be applied, an existing ``--patch-out``, a partly applied file
@@ -25,19 +26,25 @@ from analyzer.cli.options import DepgraphCommand
 @click.option("--write", is_flag=True, help="Apply the edits (default: print the diff only).")
 @click.option("--feature", default=None, metavar="NAME",
               help="Apply only the deletions of this dropped feature.")
+@click.option("--stat", is_flag=True,
+              help="Instead of the diff: one line per file (lines removed, deleted or edited).")
 @click.option("--patch-out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where --write saves the reverse patch, a new file "
                    "(default: ROOT/depgraph-apply-<timestamp>.patch).")
 @click.pass_context
 def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: bool,
-                  feature: str | None, patch_out: Path | None) -> None:
+                  feature: str | None, stat: bool, patch_out: Path | None) -> None:
     """Apply MANIFEST (from depgraph scan): delete files, ranges, imports and dead branches."""
     from analyzer.codemod.apply import run_apply
 
     if feature is not None:
         _check_feature(manifest, feature)
     result = run_apply(manifest, root, write=write, feature=feature, patch_out=patch_out)
-    if not write and result.diff:
+    if stat:
+        for c in result.changes:
+            removed = len(c.old.splitlines()) - len((c.new or b"").splitlines())
+            click.echo(f"{removed:>7}  {'deleted' if c.deleted else 'edited '}  {c.path}")
+    elif not write and result.diff:
         click.echo(result.diff, nl=False)
     for c in result.changes if write else ():
         click.echo(f"{'deleted' if c.deleted else 'edited'} {c.path}", err=True)

@@ -32,3 +32,21 @@ def test_scan_apply_verify_print_the_same_line_total(tmp_path) -> None:
                                     str(out / "manifest.json")])
     assert verified.exit_code == 0, verified.output
     assert "  plan: 216 lines removed, 15 files" in verified.stdout.splitlines()
+
+
+def test_apply_stat_lists_files_instead_of_the_diff(tmp_path) -> None:
+    tree = tmp_path / "tree"
+    shutil.copytree(MINI_SGLANG, tree)
+    out = tmp_path / "out"
+    runner = CliRunner()
+    runner.invoke(main, ["scan", str(tree), "--roots", "deepseek_v2", "--no-cache", "--format",
+                         "json", "--out", str(out)])
+    stat = runner.invoke(main, ["apply", str(out / "manifest.json"), "--stat",
+                                "--feature", "flashmla"])
+    assert stat.exit_code == 0, stat.output
+    rows = [line.split() for line in stat.stdout.splitlines()]
+    # flashmla's files, a row each, no diff: flashmla_backend.py (deleted whole) among them
+    assert all(len(r) == 3 and r[1] in ("deleted", "edited") for r in rows)
+    assert ["deleted", "python/minisgl/srt/layers/attention/flashmla_backend.py"] in [
+        r[1:] for r in rows]
+    assert "@@" not in stat.stdout
