@@ -31,8 +31,12 @@ out (for ``depgraph verify``).
 from __future__ import annotations
 
 import ast
+import concurrent.futures
 import difflib
 import json
+import multiprocessing
+import os
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -159,6 +163,8 @@ def plan(manifest: dict[str, Any], root: Path, feature: str | None, state: State
     """Every file's new content; ApplyError on the first refusal."""
     entries = [e for e in manifest["deletions"] if feature is None or e["feature"] == feature]
     result = ApplyResult(selected=len(entries))
+    # (rel, old, base, todo, expected): the files to edit, edited below in worker processes
+    work: list[tuple[str, bytes, bytes, list[dict[str, Any]], str]] = []
     for e in entries:
         safe_path(root, e["path"])
     every = _by_path(manifest["deletions"])
@@ -196,12 +202,32 @@ def plan(manifest: dict[str, Any], root: Path, feature: str | None, state: State
             todo = [e for e in every[rel] if entry_id(e) in history.applied] + pending
         else:
             base, todo = old, pending
-        new, skipped = _edit_entries(rel, base, todo)
+        work.append((rel, old, base, todo, expected))
+    for (rel, old, _base, todo, expected), (new, skipped) in zip(
+            work, _edit_all([(rel, base, todo) for rel, _old, base, todo, _e in work]),
+            strict=True):
         result.skipped.extend(skipped.values())
         ids = [entry_id(e) for e in todo if entry_id(e) not in skipped]
         change = FileChange(rel, old, new, ids, expected, dict(skipped))
         (result.changes if new != old else result.unchanged).append(change)
+    result.changes.sort(key=lambda c: c.path)  # deletions and edits in one path order
     return result
+
+
+def _edit_all(jobs: list[tuple[str, bytes, list[dict[str, Any]]]]
+              ) -> list[tuple[bytes, dict[str, str]]]:
+    """``_edit_entries`` of every job, in worker processes when there are many (LibCST
+    parsing dominates a large apply); the first refusal is raised, as in a serial run."""
+    workers = min(os.cpu_count() or 1, 8)
+    if len(jobs) < 16 or workers < 2:
+        return [_edit_entries(*job) for job in jobs]
+    ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+        return list(pool.map(_edit_job, jobs, chunksize=4))
+
+
+def _edit_job(job: tuple[str, bytes, list[dict[str, Any]]]) -> tuple[bytes, dict[str, str]]:
+    return _edit_entries(*job)
 
 
 def _scanned_content(root: Path, rel: str, history: History, current: bytes,

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, TypeVar
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+from libcst.metadata import MetadataWrapper, PositionProvider
 
 from analyzer.codemod.text_edits import EditError
 from analyzer.model import DeletionKind, FoldRewrite
@@ -66,7 +66,8 @@ def edit_python(source: str, edits: Sequence[PyEdit]) -> str:
     if not edits:
         return source
     try:
-        wrapper = MetadataWrapper(cst.parse_module(source))
+        # freshly parsed: nothing else holds the tree, so the wrapper need not copy it
+        wrapper = MetadataWrapper(cst.parse_module(source), unsafe_skip_copy=True)
     except cst.ParserSyntaxError as exc:
         raise EditError(f"cannot parse: {exc.message} (line {exc.raw_line})") from exc
     plan = _Planner(wrapper, source)
@@ -97,7 +98,7 @@ class _Planner:
     def __init__(self, wrapper: MetadataWrapper, source: str) -> None:
         self.module = wrapper.module
         self.pos = wrapper.resolve(PositionProvider)
-        self.parent = wrapper.resolve(ParentNodeProvider)
+        self._parent: dict[cst.CSTNode, cst.CSTNode] | None = None
         self.lines = source.splitlines()
         self.code = code_lines(source)
         self.stmts: list[tuple[int, int, cst.CSTNode]] = []
@@ -163,6 +164,21 @@ class _Planner:
             self._fold(group)
         else:
             raise EditError(f"{e.kind} cannot be applied to a Python file")
+
+    @property
+    def parent(self) -> dict[cst.CSTNode, cst.CSTNode]:
+        """Each node's parent, built on first use by one walk of the tree (LibCST's
+        ParentNodeProvider costs a full visitor pass over every file, used or not)."""
+        if self._parent is None:
+            parents: dict[cst.CSTNode, cst.CSTNode] = {}
+            stack: list[cst.CSTNode] = [self.module]
+            while stack:
+                node = stack.pop()
+                for child in node.children:
+                    parents[child] = node
+                    stack.append(child)
+            self._parent = parents
+        return self._parent
 
     # -- statements and elements ------------------------------------------------------------
     def _delete_range(self, e: PyEdit) -> None:
