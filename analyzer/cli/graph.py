@@ -19,7 +19,7 @@ from analyzer.cli.options import (
 )
 from analyzer.config.options import ScanOptions
 from analyzer.errors import OutputError
-from analyzer.outputs.graph_export import FORMATS
+from analyzer.outputs.graph_export import FORMATS, focus_subgraph
 
 
 @click.command("graph", cls=DepgraphCommand)
@@ -30,15 +30,39 @@ from analyzer.outputs.graph_export import FORMATS
 @click.option("--out", "out", type=click.Path(path_type=Path), default=None,
               help="File to write (default: standard output).")
 @click.option("--live-only", is_flag=True, help="Only nodes live from the roots.")
-def graph_command(path: Path, fmt: str, out: Path | None, live_only: bool,
-                  options: ScanOptions, given: frozenset[str], jobs: int | None,
-                  cache_dir: Path | None, no_cache: bool) -> None:
+@click.option("--focus", default=None, metavar="NODE",
+              help="Only the neighbourhood of NODE (a module, module:Symbol, file, target, op "
+                   "or node id), --depth edges either way.")
+@click.option("--depth", type=click.IntRange(min=0), default=1, show_default=True,
+              help="With --focus: how many edges out.")
+@click.option("--feature", default=None, metavar="NAME",
+              help="Only a dropped feature: its items, its blockers and what they enter.")
+def graph_command(path: Path, fmt: str, out: Path | None, live_only: bool, focus: str | None,
+                  depth: int, feature: str | None, options: ScanOptions,
+                  given: frozenset[str], jobs: int | None, cache_dir: Path | None,
+                  no_cache: bool) -> None:
     """Scan PATH and write its dependency graph (modules, symbols, files, ops, targets; edges
     with kind and file:line) as DOT, GraphML, node-link JSON or Mermaid."""
+    from analyzer.analysis.roots import resolve_roots
+    from analyzer.analysis.why import find_node
+    from analyzer.errors import InputError
     from analyzer.outputs.graph_export import export_graph, live_subgraph
 
     result = scan_tree(path, options, run_settings(jobs, cache_dir, no_cache, out is None))
     graph = live_subgraph(result.graph, result.liveness.live) if live_only else result.graph
+    if feature is not None:
+        report = next((f for f in result.features if f.name == feature), None)
+        if report is None:
+            names = ", ".join(f.name for f in result.features) or "none"
+            raise InputError(f"--feature {feature}: not a dropped feature of this scan "
+                             f"(dropped: {names})")
+        keep = {i.node for i in report.items} | {
+            b.src for b in result.blockers.get(feature, [])}
+        graph = graph.subgraph(n for n in keep if n in graph).copy()
+    if focus is not None:
+        centre = find_node(graph, focus, result.root) or resolve_roots(
+            [focus], graph, result.root)[0]
+        graph = focus_subgraph(graph, centre, depth)
     text = export_graph(graph, fmt)
     if out is None:
         click.echo(text, nl=False)

@@ -35,6 +35,20 @@ def live_subgraph(graph: Graph, live: Iterable[str]) -> Graph:
     return graph.subgraph(n for n in live if n in graph).copy()
 
 
+def focus_subgraph(graph: Graph, centre: str, depth: int) -> Graph:
+    """The nodes within ``depth`` edges of ``centre``, either direction, as a copy."""
+    seen = {centre}
+    frontier = {centre}
+    for _ in range(depth):
+        nxt: set[str] = set()
+        for node in frontier:
+            nxt.update(graph.successors(node))
+            nxt.update(graph.predecessors(node))
+        frontier = nxt - seen
+        seen |= frontier
+    return graph.subgraph(seen).copy()
+
+
 def _scalar(value: Any) -> str | int | float | bool | None:
     """An attribute value GraphML (and DOT) can carry: tuples/lists joined, None dropped."""
     if value is None or isinstance(value, (str, int, float, bool)):
