@@ -214,11 +214,13 @@ def why(path: Path, target: str, options: ScanOptions, given: frozenset[str],
 def _register_commands() -> None:
     from analyzer.cli.apply import apply_command
     from analyzer.cli.graph import graph_command
+    from analyzer.cli.init import init_command
     from analyzer.cli.verify import verify_command
 
     main.add_command(apply_command, "apply")
     main.add_command(verify_command, "verify")
     main.add_command(graph_command, "graph")
+    main.add_command(init_command, "init")
 
 
 _register_commands()

@@ -62,6 +62,21 @@ def builtin_names() -> list[str]:
     return sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml"))
 
 
+def builtin_text(name: str) -> str:
+    """The TOML text of a built-in profile (comments included)."""
+    folder = resources.files("analyzer.config") / "profiles"
+    return (folder / f"{name}.toml").read_text(encoding="utf-8")
+
+
+def detected_builtin(root: Path) -> str | None:
+    """The first built-in profile whose ``detect`` globs all match under ``root``."""
+    for name in builtin_names():
+        profile = builtin_profile(name)
+        if profile.detect and all(detect_glob_exists(root, g) for g in profile.detect):
+            return name
+    return None
+
+
 def builtin_profile(name: str) -> Profile:
     names = builtin_names()
     if name not in names:
@@ -102,11 +117,8 @@ def select_profile(scan_root: Path, explicit: str | None) -> Profile | None:
             doc = {}
         if isinstance(doc.get("tool"), dict) and "depgraph" in doc["tool"]:
             return load_profile_file(pyproject)
-    for name in builtin_names():
-        profile = builtin_profile(name)
-        if profile.detect and all(detect_glob_exists(root, g) for g in profile.detect):
-            return profile
-    return None
+    name = detected_builtin(root)
+    return builtin_profile(name) if name is not None else None
 
 
 def detect_glob_exists(root: Path, pattern: str) -> bool:

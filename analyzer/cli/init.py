@@ -1,0 +1,75 @@
+"""Command line, init: ``depgraph init [PATH]`` writes a commented starter ``depgraph.toml``.
+
+For a tree a built-in profile detects (SGLang), the file is that profile, as shipped, under a
+header of the scan options commented out: edit the profile, uncomment the options. Otherwise a
+skeleton with every section explained. Never overwrites: an existing file is an error (exit 3).
+Registered by ``analyzer.cli.main``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from analyzer.cli.options import DepgraphCommand
+from analyzer.errors import InputError, OutputError
+
+OPTIONS_HEADER = """\
+# depgraph configuration (docs/profiles.md). The scan options below are the command line's:
+# a value typed there overrides the key here.
+# roots = ["deepseek_v2"]        # --roots: the models or modules you serve
+# exclude = []                   # --exclude: gitignore-style patterns to skip
+# drop = []                      # --drop: features to drop on top of default_drops
+# keep = []                      # --keep: features to keep although default_drops lists them
+# default_roots = true           # false: --no-default-roots
+# strict = false                 # --strict: stale profile entries are errors
+# format = ["json", "html"]      # scan --format
+# out = "depgraph-out"           # scan --out (relative to this tree; "-": stdout)
+
+"""
+
+SKELETON = """\
+# The profile: what depgraph knows about this repository (docs/profiles.md).
+name = "{name}"
+description = ""
+entry_points = []          # "pkg.module:function" or "pkg.module": always roots
+test_paths = []            # globs of test files besides test_*.py, tests/ ...
+default_drops = []         # features dropped unless --keep
+
+# [[registries]]           # string-keyed registration points: decorators, dicts, choices ...
+# name = "backends"
+# kind = "decorator"
+# target = "pkg.registry.register_backend"
+
+# [constants]              # platform probes with a known value on the target
+# "pkg.utils.is_npu" = false
+
+# [features.npu]           # what --drop npu removes
+# description = "NPU support"
+# paths = ["pkg/npu/**"]
+# identifiers = ["Npu*"]
+# [features.npu.registry_keys]
+# backends = ["npu"]
+"""
+
+
+@click.command("init", cls=DepgraphCommand)
+@click.argument("path", required=False, type=click.Path(path_type=Path), default=Path("."))
+def init_command(path: Path) -> None:
+    """Write a commented starter depgraph.toml in PATH (default: here)."""
+    from analyzer.config.profile import builtin_text, detected_builtin
+
+    if not path.is_dir():
+        raise InputError(f"{path} is not a directory")
+    target = path / "depgraph.toml"
+    if target.exists():
+        raise InputError(f"{target} exists: depgraph init never overwrites a file")
+    name = detected_builtin(path)
+    body = builtin_text(name) if name else SKELETON.format(name=path.resolve().name)
+    try:
+        target.write_text(OPTIONS_HEADER + body, encoding="utf-8")
+    except OSError as exc:
+        raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
+    kind = f"the built-in {name} profile" if name else "a skeleton profile"
+    click.echo(f"wrote {target} ({kind}, scan options commented out)")
