@@ -12,6 +12,9 @@ that needs a re-scan): nothing was changed.
 from __future__ import annotations
 
 import json
+import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -39,7 +42,8 @@ def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: 
 
     if feature is not None:
         _check_feature(manifest, feature)
-    result = run_apply(manifest, root, write=write, feature=feature, patch_out=patch_out)
+    result = run_apply(manifest, root, write=write, feature=feature, patch_out=patch_out,
+                       progress=_progress() if sys.stderr.isatty() else None)
     if stat:
         for c in result.changes:
             removed = len(c.old.splitlines()) - len((c.new or b"").splitlines())
@@ -51,6 +55,22 @@ def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: 
     for s in result.skipped:
         click.echo(f"warning: {s}", err=True)
     click.echo(result.summary(write), err=True)
+
+
+def _progress() -> Callable[[int, int], None]:
+    """A one-line bar with the time left, drawn once editing has taken half a second."""
+    started = time.monotonic()
+
+    def show(done: int, total: int) -> None:
+        elapsed = time.monotonic() - started
+        if elapsed < 0.5 and done < total:
+            return
+        filled = 30 * done // max(total, 1)
+        left = f", {elapsed / done * (total - done):.0f}s left" if done < total else ""
+        sys.stderr.write(f"\rdepgraph apply: editing [{'#' * filled}{'.' * (30 - filled)}] "
+                         f"{done}/{total}{left}   " + ("\n" if done == total else ""))
+        sys.stderr.flush()
+    return show
 
 
 def _check_feature(manifest: Path, feature: str) -> None:

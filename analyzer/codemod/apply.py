@@ -38,6 +38,7 @@ import multiprocessing
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -158,8 +159,8 @@ def _by_path(entries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
-def plan(manifest: dict[str, Any], root: Path, feature: str | None, state: State
-         ) -> ApplyResult:
+def plan(manifest: dict[str, Any], root: Path, feature: str | None, state: State,
+         progress: Callable[[int, int], None] | None = None) -> ApplyResult:
     """Every file's new content; ApplyError on the first refusal."""
     entries = [e for e in manifest["deletions"] if feature is None or e["feature"] == feature]
     result = ApplyResult(selected=len(entries))
@@ -204,7 +205,8 @@ def plan(manifest: dict[str, Any], root: Path, feature: str | None, state: State
             base, todo = old, pending
         work.append((rel, old, base, todo, expected))
     for (rel, old, _base, todo, expected), (new, skipped) in zip(
-            work, _edit_all([(rel, base, todo) for rel, _old, base, todo, _e in work]),
+            work, _edit_all([(rel, base, todo) for rel, _old, base, todo, _e in work],
+                            progress),
             strict=True):
         result.skipped.extend(skipped.values())
         ids = [entry_id(e) for e in todo if entry_id(e) not in skipped]
@@ -214,16 +216,27 @@ def plan(manifest: dict[str, Any], root: Path, feature: str | None, state: State
     return result
 
 
-def _edit_all(jobs: list[tuple[str, bytes, list[dict[str, Any]]]]
+def _edit_all(jobs: list[tuple[str, bytes, list[dict[str, Any]]]],
+              progress: Callable[[int, int], None] | None = None
               ) -> list[tuple[bytes, dict[str, str]]]:
     """``_edit_entries`` of every job, in worker processes when there are many (LibCST
-    parsing dominates a large apply); the first refusal is raised, as in a serial run."""
+    parsing dominates a large apply); the first refusal is raised, as in a serial run.
+    ``progress(done, total)`` after each file."""
     workers = min(os.cpu_count() or 1, 8)
+    out: list[tuple[bytes, dict[str, str]]] = []
     if len(jobs) < 16 or workers < 2:
-        return [_edit_entries(*job) for job in jobs]
+        for job in jobs:
+            out.append(_edit_entries(*job))
+            if progress is not None:
+                progress(len(out), len(jobs))
+        return out
     ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
     with concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-        return list(pool.map(_edit_job, jobs, chunksize=4))
+        for item in pool.map(_edit_job, jobs, chunksize=4):
+            out.append(item)
+            if progress is not None:
+                progress(len(out), len(jobs))
+    return out
 
 
 def _edit_job(job: tuple[str, bytes, list[dict[str, Any]]]) -> tuple[bytes, dict[str, str]]:
@@ -360,7 +373,8 @@ def _patch_text(result: ApplyResult) -> str:
 
 # -- writing ------------------------------------------------------------------------------
 def run_apply(manifest_path: Path, root: Path | None = None, *, write: bool = False,
-              feature: str | None = None, patch_out: Path | None = None) -> ApplyResult:
+              feature: str | None = None, patch_out: Path | None = None,
+              progress: Callable[[int, int], None] | None = None) -> ApplyResult:
     """Check, plan and (with ``write``) apply; ApplyError before anything is written."""
     manifest = load_manifest(manifest_path)
     root = Path(manifest["root"]) if root is None else root
@@ -370,7 +384,7 @@ def run_apply(manifest_path: Path, root: Path | None = None, *, write: bool = Fa
         state = apply_state.load(root, [patch_out] if patch_out is not None else [])
     except StateError as exc:
         raise ApplyError(str(exc)) from exc
-    result = plan(manifest, root, feature, state)
+    result = plan(manifest, root, feature, state, progress)
     result.diff = "".join(unified_diff(c) for c in result.changes)
     result.lines_removed = sum(
         len(_text_lines(c.old)) - len(_text_lines(c.new or b"")) for c in result.changes)

@@ -222,9 +222,12 @@ class ProgressBar:
         if not self.drawn and (now - self.started < self.delay or done):
             return
         filled = self.width * p.parsed // max(p.to_parse, 1)
+        elapsed = now - self.started
+        eta = (f", {elapsed / p.parsed * (p.to_parse - p.parsed):.0f}s left"
+               if p.parsed and not done else "")
         self.stream.write(f"\rdepgraph: {p.files} files, {p.cached} cached, parsing "
                           f"[{'#' * filled}{'.' * (self.width - filled)}] "
-                          f"{p.parsed}/{p.to_parse}")
+                          f"{p.parsed}/{p.to_parse}{eta}   ")
         self.drawn = True
         if done:
             self.stream.write("\n")

@@ -84,5 +84,5 @@ def test_progress_bar_stays_quiet_for_a_moment_then_draws():
     slow(Progress(10, 4, 3, 6))
     slow(Progress(10, 4, 6, 6))
     lines = out.getvalue()
-    assert "10 files, 4 cached, parsing" in lines and "3/6" in lines
-    assert lines.endswith("6/6\n")
+    assert "10 files, 4 cached, parsing" in lines and "3/6, " in lines and "s left" in lines
+    assert lines.endswith("6/6   \n")  # done: no time left shown
