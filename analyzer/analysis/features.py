@@ -68,7 +68,7 @@ def _claimed_by(data: dict[str, Any], features: list[Feature] | tuple[Feature, .
             return f.name
         if kind == "extension" and data.get("module") in f.extension_modules:
             return f.name
-        if kind in ("module", "native_file", "cmake_file") and path_matches(
+        if kind in ("module", "native_file", "cmake_file", "op") and path_matches(
                 data.get("path", ""), f.paths):
             return f.name
         if kind == "symbol" and (path_matches(data.get("path", ""), f.paths)

@@ -209,7 +209,36 @@ def file_excerpts(result: ScanResult) -> dict[str, dict[str, Any]]:
         text = data.decode("utf-8", errors="replace").split("\n")
         entry["rows"], entry["cut"] = _excerpt([t.rstrip("\r") for t in text], ds)
         out[path] = entry
+    _blocker_excerpts(result, out)
     return out
+
+
+def _blocker_excerpts(result: ScanResult, out: dict[str, dict[str, Any]]) -> None:
+    """Files where live code enters a dropped feature and nothing is deleted: the lines around
+    each blocker, the blocker's own line flagged 2 (the panel marks it)."""
+    lines_of: dict[str, set[int]] = defaultdict(set)
+    for blockers in result.blockers.values():
+        for b in blockers:
+            if b.file and b.line and b.file not in out:
+                lines_of[b.file].add(b.line)
+    for path, marks in sorted(lines_of.items()):
+        data = result.sources.get(path)
+        info = result.files.get(path)
+        entry: dict[str, Any] = {"whole": False, "lines": info.lines if info else 0, "dead": [],
+                                 "deletions": [], "rows": [], "changed": False, "cut": False,
+                                 "error": "" if data is not None else "source unavailable"}
+        if data is not None:
+            text = data.decode("utf-8", errors="replace").split("\n")
+            shown = sorted({i for m in marks for i in range(max(1, m - CONTEXT),
+                                                            min(len(text), m + CONTEXT) + 1)})
+            prev = 0
+            for i in shown:
+                if i > prev + 1:
+                    entry["rows"].append([None, f"… {i - prev - 1} line(s) not shown", 0])
+                entry["rows"].append([i, text[i - 1].rstrip("\r")[:MAX_LINE_CHARS],
+                                      2 if i in marks else 0])
+                prev = i
+        out[path] = entry
 
 
 def _search_key(node: str, data: dict[str, Any]) -> str:
@@ -271,7 +300,8 @@ def feature_graph(result: ScanResult, feature: FeatureReport) -> dict[str, Any]:
             label = _search_key(node, graph.nodes[node])
             status = items[node].status if node in items else "outside"
             boxes.append({"x": x, "y": y, "label": _short(label), "title":
-                          f"{describe(graph, node)} — {status}", "status": status})
+                          f"{describe(graph, node)} — {status}", "status": status,
+                          "key": label})
         if len(col) > MAX_COLUMN:
             more.append({"x": x, "y": PAD + 20 + MAX_COLUMN * ROW_H + 12,
                          "text": f"+ {len(col) - MAX_COLUMN} more"})

@@ -127,3 +127,28 @@ def test_dependency_view_screenshot(page: Any) -> None:
     view.scroll_into_view_if_needed()
     assert page.locator("#dep-fa3 path.edge.blocking").count() == 2
     view.screenshot(path=str(ARTIFACTS / "dependency-view.png"))
+
+
+def test_blockers_table_opens_the_blocker_line_and_the_chain(page: Any) -> None:
+    # mini_sglang's fa3 is kept by utils/fa3_check.py: its call (line 8) and its import (5)
+    table = page.locator("table.blockers[data-feature='fa3']")
+    table.scroll_into_view_if_needed()
+    assert table.locator("tbody tr").count() == 2
+    table.locator("a.open-file").first.click()
+    assert page.is_visible("#file-panel")
+    assert page.text_content("#panel-path") == "python/minisgl/srt/utils/fa3_check.py"
+    marked = page.locator("#panel-source tr.blocker td.ln").all_text_contents()
+    assert marked == ["5", "8"]
+    page.screenshot(path=str(ARTIFACTS / "blocker-line.png"))
+    page.click("#panel-close")
+    table.locator("a[data-why]").first.click()
+    page.wait_for_function("document.querySelector('#why-chain').textContent.includes('->')")
+    assert "mini_kernel.flash_attn:is_fa3_supported" in page.text_content("#why-chain")
+
+
+def test_dependency_view_boxes_lead_to_the_chain(page: Any) -> None:
+    box = page.locator("#dep-fa3 g.box[data-why]").first
+    box.scroll_into_view_if_needed()
+    box.click()
+    page.wait_for_function("document.querySelector('#why-chain').textContent.includes('root ')")
+    assert page.input_value("#why-input") == box.get_attribute("data-why")
