@@ -34,7 +34,7 @@ from analyzer.graph.native import is_tu
 from analyzer.graph.python import NOT_FOLLOWED
 from analyzer.model import Deletion, is_behaviour_decision
 from analyzer.nodes import SUPER_ROOT, describe
-from analyzer.outputs.manifest import build_summary, totals
+from analyzer.outputs.manifest import build_summary, shared_prefix, totals
 from analyzer.util.data import data_dir
 
 if TYPE_CHECKING:
@@ -94,6 +94,8 @@ def view_model(result: ScanResult) -> dict[str, Any]:
         "stale": result.profile.stale,
         "features": result.features,
         "blockers": result.blockers,
+        # each feature's blocked chains, a shared prefix shown once
+        "chains": {f.name: shared_prefix([i.chain for i in f.blocked]) for f in result.features},
         "decisions": result.graph.graph.get("decisions", [])[:1000],
         "build": build_summary(result),
         "file_data": file_excerpts(result),

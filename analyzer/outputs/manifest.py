@@ -56,6 +56,21 @@ def manifest_dict(result: ScanResult, baseline: dict[str, Any] | None = None) ->
     }
 
 
+def shared_prefix(chains: list[list[str]]) -> list[list[str]]:
+    """Each chain with the steps it shares with the chain before it replaced by one line
+    (``(as above, N steps)``): the common path from the root is shown once."""
+    out: list[list[str]] = []
+    prev: list[str] = []
+    for chain in chains:
+        n = 0
+        while n < min(len(chain), len(prev)) - 1 and chain[n] == prev[n]:
+            n += 1
+        out.append(([f"(as above, {n} step{'s' if n != 1 else ''})"] if n > 1 else chain[:n])
+                   + chain[n:])
+        prev = chain
+    return out
+
+
 def blocker_entry(b: Blocker) -> dict[str, Any]:
     return {"path": b.file, "line": b.line, "kind": b.kind, "from": _short(b.src),
             "enters": _short(b.dst), "blocks": [_short(n) for n in b.blocks],

@@ -10,7 +10,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from analyzer.model import is_behaviour_decision
-from analyzer.outputs.manifest import totals
+from analyzer.outputs.manifest import shared_prefix, totals
 
 if TYPE_CHECKING:
     from analyzer.analysis.features import FeatureReport
@@ -35,11 +35,12 @@ def feature_tus(result: ScanResult, feature: FeatureReport) -> int:
 
 def _blocked_details(feature: FeatureReport) -> list[str]:
     out: list[str] = []
-    for item in feature.blocked:
+    chains = shared_prefix([item.chain for item in feature.blocked])
+    for item, chain in zip(feature.blocked, chains, strict=True):
         out.append(f"<details><summary>{_code(item.label)} ({item.kind}) is blocked</summary>")
         out.append("")
         out.append("```")
-        out.extend(item.chain or ["(no chain recorded)"])
+        out.extend(chain or ["(no chain recorded)"])
         out.append("```")
         out.append("")
         out.append("</details>")

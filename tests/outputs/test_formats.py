@@ -138,3 +138,13 @@ def test_render_dispatches_each_format_to_its_files() -> None:
     assert set(render(result, "md")) == {"summary.md", "summary-fa3.md", "summary-flashmla.md",
                                          "summary-ascend.md"}
     assert render(result, "html")["report.html"].lower().startswith(b"<!doctype html>")
+
+
+def test_a_shared_chain_prefix_is_shown_once() -> None:
+    from analyzer.outputs.manifest import shared_prefix
+
+    a = ["root r", "  -> m1", "  -> m2", "  -> x"]
+    b = ["root r", "  -> m1", "  -> m2", "  -> y", "  -> z"]
+    c = ["root s", "  -> y"]
+    assert shared_prefix([a, b, c]) == [
+        a, ["(as above, 3 steps)", "  -> y", "  -> z"], c]
