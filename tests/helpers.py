@@ -57,3 +57,26 @@ def module_index(base: Path, files: dict[str, str]):
         name = name[: -len(".__init__")] if is_package else name
         modules.append(PyModule(name, path, is_package, extract(path, (base / path).read_bytes())))
     return ModuleIndex(modules)
+
+
+def prune_copy(sample: Path, tmp: Path, roots: list[str] | None = None
+               ) -> tuple[Path, dict[str, object]]:
+    """A copy of ``sample`` under ``tmp``, scanned, its manifest (with the verify baseline)
+    written and applied with ``--write``; returns (the pruned tree, the manifest). The apply
+    must change something and skip nothing."""
+    import json
+    import shutil
+
+    from analyzer.codemod.apply import run_apply as apply_manifest
+    from analyzer.outputs.manifest import write_manifest
+    from analyzer.pipeline.scan import run_scan
+    from analyzer.verify.baseline import verify_baseline
+
+    tree = tmp / "tree"
+    shutil.copytree(sample, tree)
+    before = run_scan(tree, roots or [])
+    manifest = tmp / "manifest.json"
+    write_manifest(before, manifest, verify_baseline(before))
+    applied = apply_manifest(manifest, write=True, patch_out=tmp / "undo.patch")
+    assert applied.changes and not applied.skipped
+    return tree, json.loads(manifest.read_text())

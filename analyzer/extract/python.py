@@ -334,17 +334,25 @@ def _call_of(node: ts.Node) -> str | None:
     return _chain(func) if func is not None else None
 
 
+def _span_name(starts: list[int], spans: list[tuple[int, int, str]], at: int) -> str:
+    """The name of the (sorted, non-overlapping) byte span holding ``at``, or ``""``."""
+    i = bisect_right(starts, at) - 1
+    if i >= 0:
+        start, end, name = spans[i]
+        if start <= at < end:
+            return name
+    return ""
+
+
 def _named_attribute(obj: ts.Node) -> str | None:
     """``name`` when ``obj`` is the object of ``getattr(obj, "name"[, default])`` or
     ``hasattr(obj, "name")``: a read of ``obj.name`` spelled as a call."""
-    args = obj.parent
-    call = args.parent if args is not None and args.type == "argument_list" else None
-    func = call.child_by_field_name("function") if call is not None else None
-    if args is None or func is None or func.type != "identifier" \
-            or tsu.text(func) not in ("getattr", "hasattr"):
+    call = _call_arg(obj, "getattr") or _call_arg(obj, "hasattr")
+    args = call.child_by_field_name("arguments") if call is not None else None
+    if args is None:
         return None
     positional = [a for a in args.named_children if a.type not in ("comment", "keyword_argument")]
-    if len(positional) < 2 or positional[0] != obj or positional[1].type != "string":
+    if len(positional) < 2 or positional[1].type != "string":
         return None
     value = _string_value(positional[1])
     return value if value and _IDENTIFIER.fullmatch(value) else None
@@ -635,20 +643,10 @@ class _Extractor:
 
     def _member_of(self, node: ts.Node) -> str:
         """``Class.method`` of the method ``node`` lies in, or ``""``."""
-        i = bisect_right(self._member_starts, node.start_byte) - 1
-        if i >= 0:
-            start, end, name = self._member_spans[i]
-            if start <= node.start_byte < end:
-                return name
-        return ""
+        return _span_name(self._member_starts, self._member_spans, node.start_byte)
 
     def _scope_of(self, node: ts.Node) -> str:
-        i = bisect_right(self._scope_starts, node.start_byte) - 1
-        if i >= 0:
-            start, end, name = self._scope_spans[i]
-            if start <= node.start_byte < end:
-                return name
-        return ""
+        return _span_name(self._scope_starts, self._scope_spans, node.start_byte)
 
     # -- imports -------------------------------------------------------------------------------
     def _import_facts(self, node: ts.Node) -> list[ImportFact]:

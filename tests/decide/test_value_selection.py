@@ -16,18 +16,12 @@ every expectation below comes from it).
 
 from __future__ import annotations
 
-import json
-import shutil
-
 import pytest
 
-from analyzer.codemod.apply import run_apply
 from analyzer.config.options import ScanOptions
-from analyzer.outputs.manifest import write_manifest
 from analyzer.pipeline.scan import ScanResult, run_scan
 from analyzer.pipeline.verify import verify_scan
-from analyzer.verify.baseline import verify_baseline
-from tests.helpers import SAMPLES
+from tests.helpers import SAMPLES, prune_copy
 
 SAMPLE = SAMPLES / "value_selection"
 
@@ -93,15 +87,8 @@ def test_the_features_own_producer_is_reported_not_blocking(result: ScanResult) 
 
 
 def test_pruned_sample_verifies(tmp_path) -> None:
-    tree = tmp_path / "tree"
-    shutil.copytree(SAMPLE, tree)
-    before = run_scan(tree, [])
-    manifest = tmp_path / "manifest.json"
-    write_manifest(before, manifest, verify_baseline(before))
-    applied = run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
-    assert applied.changes and not applied.skipped
-    assert verify_scan(tree, ScanOptions(), before=json.loads(manifest.read_text())
-                       ).problems == []
+    tree, manifest = prune_copy(SAMPLE, tmp_path)
+    assert verify_scan(tree, ScanOptions(), before=manifest).problems == []
     text = (tree / "pkg/args.py").read_text()
     # the else clause went, the if before it stays; the feature's own method stays (blocked)
     assert 'else:\n                    self.attention_backend = "npu_attn"' not in text

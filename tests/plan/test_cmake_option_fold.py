@@ -17,19 +17,14 @@ The smaller trees below are written in the tests.
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from analyzer.codemod.apply import run_apply
 from analyzer.config.options import ScanOptions
-from analyzer.outputs.manifest import write_manifest
 from analyzer.pipeline.scan import run_scan
 from analyzer.pipeline.verify import verify_scan
-from analyzer.verify.baseline import verify_baseline
-from tests.helpers import SAMPLES, write_tree
+from tests.helpers import SAMPLES, prune_copy, write_tree
 
 FOLD = SAMPLES / "cmake_option_fold"
 TOP = "CMakeLists.txt"
@@ -115,18 +110,12 @@ def test_a_kept_target_keeps_its_block(tmp_path: Path) -> None:
 
 
 def test_applied_plan_verifies(tmp_path: Path) -> None:
-    tree = tmp_path / "fold"
-    shutil.copytree(FOLD, tree)
-    before = run_scan(tree, [])
-    manifest = tmp_path / "manifest.json"
-    write_manifest(before, manifest, verify_baseline(before))
-    applied = run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
-    assert applied.changes and not applied.skipped
+    tree, manifest = prune_copy(FOLD, tmp_path)
     assert not (tree / "csrc/foo.cc").exists() and not (tree / "csrc/foo_extra.cc").exists()
     text = (tree / TOP).read_text()
     assert "Python_add_library(foo_ops" not in text and "ENABLE_FOO AND" not in text
     assert "if(NOT ENABLE_FOO)" in text and "option(ENABLE_FOO" in text
-    verification = verify_scan(tree, ScanOptions(), before=json.loads(manifest.read_text()))
+    verification = verify_scan(tree, ScanOptions(), before=manifest)
     assert verification.problems == []
     assert native_deletions(run_scan(tree, [])) == set()
 
