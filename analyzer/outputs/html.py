@@ -254,7 +254,10 @@ def why_data(result: ScanResult) -> dict[str, Any]:
     """The live BFS tree as rows ``[key, text, parent, edge kind, origin, searchable]``."""
     graph, live = result.graph, result.liveness
     kinds = WHY_KINDS if len(live.live) <= MAX_WHY_NODES else WHY_KINDS_LARGE
-    wanted = sorted(n for n in live.live if n in graph and graph.nodes[n].get("kind") in kinds)
+    # blocked items are what a reader asks about: searchable whatever their kind
+    blocked = {i.node for f in result.features for i in f.blocked}
+    wanted = sorted(n for n in live.live if n in graph
+                    and (graph.nodes[n].get("kind") in kinds or n in blocked))
     index: dict[str, int] = {}
     rows: list[list[Any]] = []
 

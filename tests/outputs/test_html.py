@@ -226,3 +226,16 @@ def test_hostile_names_are_escaped(tmp_path: Path) -> None:
     assert f"pkg/{evil_py}" in page.text_by_id["parse-problems"]
     files = json.loads(page.scripts["file-data"])
     assert any(evil_cu in r[1] for r in files["CMakeLists.txt"]["rows"] if r[0])
+
+
+def test_blocked_items_stay_searchable_in_large_graphs(monkeypatch: pytest.MonkeyPatch,
+                                                        sample: tuple[ScanResult, dict[str, Any],
+                                                                      Page]) -> None:
+    import analyzer.outputs.html as html
+
+    result, _, _ = sample
+    monkeypatch.setattr(html, "MAX_WHY_NODES", 0)  # as on SGLang: symbols are not searchable
+    rows = html.why_data(result)["rows"]
+    keys = {r[0] for r in rows if r[5]}
+    assert "mini_kernel.flash_attn:is_fa3_supported" in keys  # blocked (fa3): kept searchable
+    assert "minisgl.srt.models.deepseek_v2:DeepseekV2ForCausalLM" not in keys
