@@ -151,10 +151,15 @@ def _dead_lines(ds: list[Deletion]) -> list[tuple[int, int]]:
     return merged
 
 
-def _excerpt(lines: list[str], ds: list[Deletion]) -> tuple[list[list[Any]], bool]:
-    """Rows ``[line number, text, dead]`` and gap rows ``[None, note, 0]``; True if cut."""
+def _excerpt(lines: list[str], ds: list[Deletion], marks: frozenset[int] = frozenset()
+             ) -> tuple[list[list[Any]], bool]:
+    """Rows ``[line number, text, dead]`` (dead 2: a blocker's line, in ``marks``) and gap
+    rows ``[None, note, 0]``; True if cut."""
     n = len(lines)
     shown: dict[int, int] = {}  # line -> dead flag
+    for m in marks:
+        for i in range(max(1, m - CONTEXT), min(n, m + CONTEXT) + 1):
+            shown.setdefault(i, 0)
     if any(d.kind == "delete_file" for d in ds):
         for i in range(1, min(n, WHOLE_HEAD) + 1):
             shown[i] = 1
@@ -181,6 +186,9 @@ def _excerpt(lines: list[str], ds: list[Deletion]) -> tuple[list[list[Any]], boo
         prev = i
     if not cut and prev < n:
         rows.append([None, f"… {n - prev} line(s) not shown", 0])
+    for row in rows:
+        if row[0] in marks and not row[2]:
+            row[2] = 2
     return rows, cut
 
 
@@ -189,6 +197,11 @@ def file_excerpts(result: ScanResult) -> dict[str, dict[str, Any]]:
     by_file: dict[str, list[Deletion]] = defaultdict(list)
     for d in result.plan.deletions:
         by_file[d.path].append(d)
+    marks: dict[str, set[int]] = defaultdict(set)  # blocker lines, marked in the panel
+    for blockers in result.blockers.values():
+        for b in blockers:
+            if b.file and b.line:
+                marks[b.file].add(b.line)
     out: dict[str, dict[str, Any]] = {}
     for path, ds in sorted(by_file.items()):
         info = result.files.get(path)
@@ -209,21 +222,20 @@ def file_excerpts(result: ScanResult) -> dict[str, dict[str, Any]]:
                 continue
         entry["changed"] = info is not None and hashlib.sha256(data).hexdigest() != info.sha256
         text = data.decode("utf-8", errors="replace").split("\n")
-        entry["rows"], entry["cut"] = _excerpt([t.rstrip("\r") for t in text], ds)
+        entry["rows"], entry["cut"] = _excerpt([t.rstrip("\r") for t in text], ds,
+                                               frozenset(marks.get(path, ())))
         out[path] = entry
-    _blocker_excerpts(result, out)
+    _blocker_excerpts(result, out, marks)
     return out
 
 
-def _blocker_excerpts(result: ScanResult, out: dict[str, dict[str, Any]]) -> None:
+def _blocker_excerpts(result: ScanResult, out: dict[str, dict[str, Any]],
+                      lines_of: dict[str, set[int]]) -> None:
     """Files where live code enters a dropped feature and nothing is deleted: the lines around
     each blocker, the blocker's own line flagged 2 (the panel marks it)."""
-    lines_of: dict[str, set[int]] = defaultdict(set)
-    for blockers in result.blockers.values():
-        for b in blockers:
-            if b.file and b.line and b.file not in out:
-                lines_of[b.file].add(b.line)
     for path, marks in sorted(lines_of.items()):
+        if path in out:
+            continue
         data = result.sources.get(path)
         info = result.files.get(path)
         entry: dict[str, Any] = {"whole": False, "lines": info.lines if info else 0, "dead": [],

@@ -239,3 +239,13 @@ def test_blocked_items_stay_searchable_in_large_graphs(monkeypatch: pytest.Monke
     keys = {r[0] for r in rows if r[5]}
     assert "mini_kernel.flash_attn:is_fa3_supported" in keys  # blocked (fa3): kept searchable
     assert "minisgl.srt.models.deepseek_v2:DeepseekV2ForCausalLM" not in keys
+
+
+def test_a_blocker_line_is_marked_in_a_file_with_deletions() -> None:
+    from analyzer.outputs.html import file_excerpts
+
+    # method_selection: pkg/draft.py loses entries and methods, and its line 15 (the
+    # "hybrid" entry naming _create_fa3_prefill_backend) keeps FA3's backend
+    rows = file_excerpts(run_scan(SAMPLES / "method_selection", []))["pkg/draft.py"]["rows"]
+    flags = {r[0]: r[2] for r in rows if r[0] is not None}
+    assert flags[15] == 2 and flags[13] == 1 and flags[14] == 0
