@@ -231,12 +231,16 @@ def _edit_all(jobs: list[tuple[str, bytes, list[dict[str, Any]]]],
                 progress(len(out), len(jobs))
         return out
     ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+    results: dict[int, tuple[bytes, dict[str, str]]] = {}
+    # largest files first, one at a time: the workers finish together
+    order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][1]))
     with concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-        for item in pool.map(_edit_job, jobs, chunksize=4):
-            out.append(item)
+        futures = {pool.submit(_edit_job, jobs[i]): i for i in order}
+        for future in concurrent.futures.as_completed(futures):
+            results[futures[future]] = future.result()
             if progress is not None:
-                progress(len(out), len(jobs))
-    return out
+                progress(len(results), len(jobs))
+    return [results[i] for i in range(len(jobs))]
 
 
 def _edit_job(job: tuple[str, bytes, list[dict[str, Any]]]) -> tuple[bytes, dict[str, str]]:
