@@ -183,9 +183,9 @@ class _Planner:
     # -- statements and elements ------------------------------------------------------------
     def _delete_range(self, e: PyEdit) -> None:
         inside = [(s, t, n) for s, t, n in self.stmts if e.start <= s and t <= e.end]
-        chosen = [(s, t, n) for s, t, n in inside
-                  if not any(n is not m and a <= s and t <= b and self._contains(m, n)
-                             for a, b, m in inside)]
+        ids = {id(n) for _, _, n in inside}
+        # the outermost statements of the range: none of their ancestors is in it too
+        chosen = [(s, t, n) for s, t, n in inside if not self._under(n, ids)]
         if chosen:
             covered = {x for s, t, _ in chosen for x in range(s, t + 1)}
             loose = [x for x in range(e.start, e.end + 1) if x not in covered]
@@ -212,12 +212,13 @@ class _Planner:
             self._drop_elements(owner, els)
         self.claim([(e.start, e.end)], "delete_range")
 
-    def _contains(self, outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
-        node: cst.CSTNode | None = inner
+    def _under(self, inner: cst.CSTNode, ids: set[int]) -> bool:
+        """Whether an ancestor of ``inner`` is one of the nodes ``ids`` names."""
+        node = self.parent.get(inner)
         while node is not None and node is not self.module:
-            node = self.parent.get(node)
-            if node is outer:
+            if id(node) in ids:
                 return True
+            node = self.parent.get(node)
         return False
 
     def _drop_elements(self, owner: Collection, els: list[cst.CSTNode]) -> None:
