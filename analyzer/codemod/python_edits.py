@@ -363,9 +363,23 @@ class _Apply(cst.CSTTransformer):
     def __init__(self, plan: _Planner) -> None:
         super().__init__()
         self.plan = plan
+        # the edited nodes and their ancestors: the only subtrees the pass needs to enter
+        self.needed: set[int] = set()
+        targets = [*plan.remove.values(), *plan.replace_stmt.values(),
+                   *plan.replace_expr.values()]
+        for node, _ in targets:
+            current: cst.CSTNode | None = node
+            while current is not None and id(current) not in self.needed:
+                self.needed.add(id(current))
+                current = plan.parent.get(current)
+
+    def on_visit(self, node: Any) -> bool:
+        return id(node) in self.needed or isinstance(node, cst.Module)
 
     def on_leave(self, original_node: Any, updated_node: Any) -> Any:
         key = id(original_node)
+        if key not in self.needed and not isinstance(original_node, cst.Module):
+            return updated_node  # nothing edited in it
         if key in self.plan.replace_expr:
             return self.plan.replace_expr[key][1](updated_node)
         if isinstance(updated_node, cst.Module | cst.IndentedBlock):
