@@ -21,11 +21,12 @@ differ from the manifest's by blank and comment lines only, never by a line hold
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import itertools
 import re
 import tokenize
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias, TypeVar
 
@@ -174,7 +175,7 @@ class _Planner:
             stack: list[cst.CSTNode] = [self.module]
             while stack:
                 node = stack.pop()
-                for child in node.children:
+                for child in _children(node):
                     parents[child] = node
                     stack.append(child)
             self._parent = parents
@@ -357,6 +358,23 @@ def _literal(node: cst.CSTNode, module: cst.Module) -> str:
         if isinstance(value, str):
             return value
     return module.code_for_node(node)
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """A node's children, read from its dataclass fields (``node.children`` runs a visitor:
+    three times slower, and this walk covers every node of every edited file)."""
+    names = _FIELDS.get(type(node))
+    if names is None:
+        names = _FIELDS[type(node)] = tuple(f.name for f in dataclasses.fields(node))
+    for name in names:
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            yield value
+        elif isinstance(value, list | tuple):
+            yield from (x for x in value if isinstance(x, cst.CSTNode))
 
 
 class _Apply(cst.CSTTransformer):
