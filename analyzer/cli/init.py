@@ -26,6 +26,9 @@ OPTIONS_HEADER = """\
 # strict = false                 # --strict: stale profile entries are errors
 # format = ["json", "html"]      # scan --format
 # out = "depgraph-out"           # scan --out (relative to this tree; "-": stdout)
+# fail_on_removable = false      # scan --fail-on-removable (CI, pre-commit)
+# jobs = 2                       # --jobs
+# cache_dir = ".depgraph-cache"  # --cache-dir (relative to this tree)
 
 """
 

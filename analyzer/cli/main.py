@@ -99,13 +99,23 @@ def scan(path: Path | None, out_dir: Path, quiet: bool, verbose: bool, formats: 
     if path is None:
         path = data_dir("sample_repos") / DEMO_REPO
         options = options if options.roots else options.replace(roots=DEMO_ROOTS)
-    settings = run_settings(jobs, cache_dir, no_cache, quiet)
     config = config_options(path, options)
-    if config is not None:  # the config's format/out, unless typed on the command line
+    if config is not None:  # the config's scan-only keys, unless typed on the command line
         formats = formats or config.formats
-        source = click.get_current_context().get_parameter_source("out_dir")
-        if config.out and (source is None or source.name != "COMMANDLINE"):
+        ctx = click.get_current_context()
+
+        def typed(param: str) -> bool:
+            source = ctx.get_parameter_source(param)
+            return source is not None and source.name == "COMMANDLINE"
+        if config.out and not typed("out_dir"):
             out_dir = Path(config.out) if config.out == "-" else Path(path) / config.out
+        if config.fail_on_removable is not None and not typed("fail_on_removable"):
+            fail_on_removable = config.fail_on_removable
+        if config.jobs is not None and jobs is None:
+            jobs = config.jobs
+        if config.cache_dir and cache_dir is None:
+            cache_dir = Path(path) / config.cache_dir
+    settings = run_settings(jobs, cache_dir, no_cache, quiet)
     inputs = gather_inputs(path, options, cache_dir=settings.cache_dir)
     fmts = tuple(dict.fromkeys(formats or DEFAULT_FORMATS))
     cache = (ResultCache(settings.cache_dir)

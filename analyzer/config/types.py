@@ -117,6 +117,9 @@ class ConfigOptions:
     strict: bool | None = None
     formats: tuple[str, ...] = ()
     out: str | None = None
+    fail_on_removable: bool | None = None
+    jobs: int | None = None
+    cache_dir: str | None = None
 
 
 @dataclass(frozen=True)

@@ -200,7 +200,8 @@ TOP_KEYS = ("name", "description", "detect", "entry_points", "test_paths", "plug
             "registries", "constants", "domains", "features", "default_drops", "keep_targets",
             "never_delete", "dynamic_imports", "platform_methods",
             # scan options (ConfigOptions): the command line overrides them
-            "roots", "exclude", "drop", "keep", "default_roots", "strict", "format", "out")
+            "roots", "exclude", "drop", "keep", "default_roots", "strict", "format", "out",
+            "fail_on_removable", "jobs", "cache_dir")
 FAMILY_KEYS = ("name", "package", "select", "recursive", "companion_of")
 REGISTRY_KEYS = ("name", "kind", "target", "key_arg", "keys")
 FEATURE_KEYS = ("description", "registry_keys", "paths", "identifiers", "constants",
@@ -379,7 +380,10 @@ def _options(b: _Builder, data: dict[str, Any], features: tuple[str, ...]) -> Co
         roots=b.strings(data, "roots", ()), excludes=b.strings(data, "exclude", ()),
         drop=b.strings(data, "drop", ()), keep=b.strings(data, "keep", ()),
         use_default_roots=flag("default_roots"), strict=flag("strict"), formats=formats,
-        out=b.string(data, "out", (), default="") or None)
+        out=b.string(data, "out", (), default="") or None,
+        fail_on_removable=flag("fail_on_removable"),
+        jobs=(b.integer(data, "jobs", (), 0) or None) if "jobs" in data else None,
+        cache_dir=b.string(data, "cache_dir", (), default="") or None)
 
 
 def _platform_methods(b: _Builder, table: dict[str, Any]) -> dict[str, str]:

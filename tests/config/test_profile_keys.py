@@ -75,7 +75,10 @@ CASES: dict[tuple[str, str], tuple[str, str]] = {
     ("top", "strict"): ("strict = false", "strict = true"),  # the sample has a stale hint
     ("top", "format"): ('format = ["json"]', ""),
     ("top", "out"): ('out = "-"', ""),
+    ("top", "fail_on_removable"): ("fail_on_removable = false", "fail_on_removable = true"),
 }
+# keys that change how a scan runs, not what it finds: checked by the test below instead
+RUN_SETTINGS = {("top", "jobs"), ("top", "cache_dir")}
 
 
 def manifest(tree: Path) -> str:
@@ -132,7 +135,7 @@ def test_the_cases_cover_every_key_of_the_language() -> None:
                 "registry": validate.REGISTRY_KEYS, "feature": validate.FEATURE_KEYS,
                 "never_delete": validate.KEEP_KEYS, "hint": validate.HINT_KEYS}
     accepted = {(s, k) for s, keys in sections.items() for k in keys}
-    covered = set(CASES) | {("top", "detect")}
+    covered = set(CASES) | {("top", "detect")} | RUN_SETTINGS
     assert accepted == covered
 
 
@@ -157,3 +160,21 @@ def test_a_bad_option_key_is_a_located_error(tmp_path: Path) -> None:
     assert out.exit_code == 6
     assert out.stderr.strip() == (f"depgraph: error: {profile}:{line}: strict must be true or "
                                   "false, got string")
+
+
+def test_run_settings_from_the_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import analyzer.cli.main as cli_main
+
+    tree = tmp_path / "tree"
+    shutil.copytree(SAMPLE, tree)
+    profile = tree / "depgraph.toml"
+    profile.write_text(profile.read_text().replace(
+        'out = "-"', 'out = "-"\njobs = 1\ncache_dir = ".depgraph-cache"'))
+    seen: list[tuple[object, ...]] = []
+    real = cli_main.run_settings
+    monkeypatch.setattr(cli_main, "run_settings",
+                        lambda *a: seen.append(a) or real(*a))  # type: ignore[func-returns-value]
+    out = CliRunner().invoke(main, ["scan", str(tree), "-q"])
+    assert out.exit_code == 0, out.output
+    assert seen[0][:2] == (1, tree / ".depgraph-cache")
+    assert (tree / ".depgraph-cache").is_dir()  # the caches went there
