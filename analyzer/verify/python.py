@@ -123,7 +123,7 @@ def _live_bindings(tree: ast.Module, dead: list[tuple[int, int]]) -> dict[str, d
     out: dict[str, dict[str, int]] = {}
     for name, func in _scopes(tree):
         reads, binds = _bindings_in(func)
-        counts: dict[str, int] = {}
+        counts = out.get(name, {})  # overloads and setters: one name, counted together
         for var, line in binds:
             if var in reads and not any(s <= line <= e for s, e in dead):
                 counts[var] = counts.get(var, 0) + 1
@@ -187,18 +187,27 @@ def _unbound(path: str, tree: ast.Module, expected: dict[str, dict[str, int]]
     """A function still reading a name that lost a binding the original ran: on some path
     the name may now be unbound (an import removed from one branch of a live function)."""
     out: list[VerifyProblem] = []
+    # functions of one qualified name (typing overloads, a property and its setter) are
+    # counted together, as the baseline counted them
+    grouped: dict[str, list[ast.FunctionDef | ast.AsyncFunctionDef]] = {}
     for name, func in _scopes(tree):
+        grouped.setdefault(name, []).append(func)
+    for name, funcs in grouped.items():
         want = expected.get(name)
         if not want:
             continue
-        reads, binds = _bindings_in(func)
+        reads: set[str] = set()
         have: dict[str, int] = {}
-        for var, _line in binds:
-            have[var] = have.get(var, 0) + 1
+        for func in funcs:
+            r, binds = _bindings_in(func)
+            reads |= set(r)
+            for var, _line in binds:
+                have[var] = have.get(var, 0) + 1
         for var, n in sorted(want.items()):
             if var in reads and have.get(var, 0) < n:
-                out.append(VerifyProblem(path, func.lineno, f"{name}: {var!r} may be unbound "
-                                         f"(bound {n} times before, {have.get(var, 0)} now)"))
+                out.append(VerifyProblem(path, funcs[0].lineno, f"{name}: {var!r} may be "
+                                         f"unbound (bound {n} times before, "
+                                         f"{have.get(var, 0)} now)"))
     return out
 
 

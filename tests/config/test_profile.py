@@ -445,3 +445,31 @@ def test_effective_cmake_options_are_those_of_the_dropped_features() -> None:
     # two dropped features forcing X to different values: X is not forced at all
     assert effective_cmake_options(both, ("a", "b", "c")) == {"Y": True, "Z": False}
     assert effective_cmake_options(both, ("a",)) == {"X": False, "Y": True}
+
+
+def test_builtin_vllm() -> None:
+    assert "vllm" in builtin_names()
+    p = builtin_profile("vllm")
+    assert p.default_drops == ("rocm", "tpu", "xpu", "cpu", "flashmla")
+    assert {"rocm", "tpu", "xpu", "cpu", "flashmla"} <= set(p.features)
+    assert "vllm.entrypoints.cli.main:main" in p.entry_points
+    assert ("models", "vllm.model_executor.models", "roots") in {
+        (f.name, f.package, f.select) for f in p.plugin_families}
+    reg = p.registry("attention_backends")
+    assert reg is not None and reg.kind == "enum"
+    assert p.features["flashmla"].registry_keys["attention_backends"] == ("FLASHMLA",
+                                                                           "FLASHMLA_SPARSE")
+    constants = {c.name: c.value for c in p.constants}
+    assert constants["vllm.platforms.current_platform.is_cuda"] is True
+    assert constants["vllm.platforms.current_platform.is_rocm"] is False
+    assert {"benchmarks/**", "examples/**", "tools/**"} <= set(p.test_paths)
+
+
+def test_builtin_vllm_is_detected(tmp_path) -> None:
+    from tests.helpers import write_tree
+
+    tree = write_tree(tmp_path / "v", {"vllm/platforms/interface.py": "",
+                                       "vllm/model_executor/models/registry.py": "",
+                                       "vllm/v1/attention/backends/__init__.py": ""})
+    found = select_profile(tree, None)
+    assert found is not None and found.name == "vllm"

@@ -35,3 +35,25 @@ def test_baseline_then_a_removed_import_and_a_lost_binding(tmp_path: Path) -> No
     problems = [str(p) for p in check_python(run_scan(pruned, [], use_profile=False), base)]
     assert problems == ["app/m.py:8: undefined name 'os' (new after pruning)",
                         "app/m.py:3: f: 's' may be unbound (bound 2 times before, 1 now)"]
+
+
+def test_overloads_are_counted_together() -> None:
+    """vLLM's `InputProcessingContext.get_hf_config`: two `@overload` stubs read
+    `PretrainedConfig` in annotations, the implementation binds it by a local import; pruning
+    another method of the file must not make the stubs look unbound."""
+    import ast
+
+    from analyzer.verify.python import _live_bindings, _unbound
+
+    source = ("from typing import overload\n\n\nclass C:\n    @overload\n"
+              "    def get(self) -> 'Config': ...\n\n    @overload\n"
+              "    def get(self, t: int) -> 'Config': ...\n\n    def get(self, t=None):\n"
+              "        from cfg import Config\n        return Config\n")
+    tree = ast.parse(source)
+    expected = _live_bindings(tree, [])
+    assert expected == {"C.get": {"Config": 1}}
+    assert _unbound("m.py", tree, expected) == []
+    # the implementation's import gone: then the name is unbound
+    broken = ast.parse(source.replace("        from cfg import Config\n", ""))
+    assert [p.what for p in _unbound("m.py", broken, expected)] == [
+        "C.get: 'Config' may be unbound (bound 1 times before, 0 now)"]
