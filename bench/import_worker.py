@@ -75,8 +75,9 @@ def _true(*args, **kwargs):
 ABSENT = object()  # a MACHINE value: the attribute does not exist (hasattr() is False)
 
 # The machine the stubs describe, so that import-time platform probes take one consistent path:
-# NVIDIA CUDA 12.8, compute capability 9.0; no ROCm, XPU, NPU, HPU, MPS, MUSA, MLU (torch has
-# no ``npu``/``hpu``/``musa``/``mlu`` attribute and their plugins do not import).
+# NVIDIA CUDA 12.8, compute capability 9.0; no ROCm, XPU, NPU, HPU, MPS, MUSA, MLU, TPU (torch
+# has no ``npu``/``hpu``/``musa``/``mlu`` attribute and their plugins, ``libtpu`` too, do not
+# import).
 MACHINE: dict[str, object] = {
     "torch.version.hip": None,
     "torch.version.cuda": "12.8",
@@ -85,7 +86,7 @@ MACHINE: dict[str, object] = {
     "torch.backends.mps.is_available": _false,
     **{f"torch.{device}": ABSENT for device in ("npu", "hpu", "musa", "mlu")},
     **{plugin: ABSENT for plugin in ("torch_npu", "torch_musa", "torch_mlu",
-                                     "habana_frameworks")},
+                                     "habana_frameworks", "libtpu")},
     **{f"torch.{device}.is_available": _false
        for device in ("xpu", "npu", "hpu", "mps", "musa", "mlu")},
 }

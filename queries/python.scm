@@ -43,3 +43,7 @@
 ; Dict displays anywhere (function bodies too, `defaultdict(f, {...})`): string-keyed ones may
 ; be instances of a profile's registry (analyzer/decide/registries.py).
 (dictionary) @dict
+
+; List, tuple and set displays anywhere: those of attribute chains only (`[Backend.FA3,
+; Backend.TRITON]`, `x in (Backend.FA3, Backend.FA)`) may list an enum registry's members.
+[(list) (tuple) (set)] @collection

@@ -30,6 +30,10 @@ class Registry:
     # keys the registry knows besides its target's and the features' (all device names):
     # a dict display anywhere with two or more known keys is an instance of the registry
     keys: tuple[str, ...] = ()
+    key_keyword: str = ""  # call: the keyword argument holding the key, instead of key_arg
+    # dict: the values are (module, class) pairs of modules of this package
+    # ("deepseek_v2", "DeepseekV2ForCausalLM"): an entry whose module the plan deletes goes too
+    module_package: str = ""
 
 
 @dataclass(frozen=True)
@@ -139,6 +143,9 @@ class Profile:
     never_delete: tuple[KeepEntry, ...]
     dynamic_imports: tuple[DynamicImportHint, ...]
     test_paths: tuple[str, ...] = ()
+    # libraries targets link that the build machine provides (find_package: ``torch``,
+    # ``CUDA::*``), never a fetched repository: a target linking only these needs no fetch
+    system_libraries: tuple[str, ...] = ()
     # platform dispatch: method name (fnmatch) -> the constant that selects it
     # ("forward_hip" -> "sglang.srt.utils.common.is_hip"): with the constant False on the
     # target, the method may go although its class's base lies outside the tree

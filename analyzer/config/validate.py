@@ -198,12 +198,12 @@ def _unescape(raw: str) -> str:
 
 TOP_KEYS = ("name", "description", "detect", "entry_points", "test_paths", "plugin_families",
             "registries", "constants", "domains", "features", "default_drops", "keep_targets",
-            "never_delete", "dynamic_imports", "platform_methods",
+            "system_libraries", "never_delete", "dynamic_imports", "platform_methods",
             # scan options (ConfigOptions): the command line overrides them
             "roots", "exclude", "drop", "keep", "default_roots", "strict", "format", "out",
             "fail_on_removable", "jobs", "cache_dir")
 FAMILY_KEYS = ("name", "package", "select", "recursive", "companion_of")
-REGISTRY_KEYS = ("name", "kind", "target", "key_arg", "keys")
+REGISTRY_KEYS = ("name", "kind", "target", "key_arg", "key_keyword", "module_package", "keys")
 FEATURE_KEYS = ("description", "registry_keys", "paths", "identifiers", "constants",
                 "cmake_options", "targets", "extension_modules", "fetches", "requires")
 KEEP_KEYS = ("path", "symbol", "reason")
@@ -359,6 +359,7 @@ def build_profile(data: dict[str, Any], text: str, source: str, base: tuple[str,
         never_delete=tuple(keep),
         dynamic_imports=tuple(hints),
         test_paths=b.strings(data, "test_paths", ()),
+        system_libraries=b.strings(data, "system_libraries", ()),
         platform_methods=_platform_methods(b, b.table(data, "platform_methods", ())),
         options=_options(b, data, tuple(features)),
     )
@@ -409,6 +410,8 @@ def _registry(b: _Builder, t: dict[str, Any], path: Path_) -> Registry:
         kind=kind,
         target=b.string(t, "target", path, required=kind != "values"),
         key_arg=b.integer(t, "key_arg", path, 0),
+        key_keyword=b.string(t, "key_keyword", path),
+        module_package=b.string(t, "module_package", path),
         line=b.line(path),
         keys=b.strings(t, "keys", path),
     )

@@ -16,6 +16,11 @@ with two or more string keys a registry knows (its target's keys, every feature'
 the profile's ``keys``) is an instance of it: entries under dropped keys go the same way
 (``DraftBackendFactory.create_decode_backend``'s ``backend_map``).
 
+Members in displays: an element of a list, tuple or set display of chains naming an ``enum``
+member that goes (``[Backend.FLASHMLA, Backend.TRITON_MLA]``, ``x in (Backend.FA,
+Backend.ROCM_FA)``) is removed with it, when another element stays: a priority list no longer
+offers it, a membership test no longer lists what nothing can be.
+
 Output: line ranges that make no edges (fed to the graph stage) and the deletions, each naming
 the feature that owns the key.
 """
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from analyzer.decide.guards_eval import qualify
 from analyzer.decide.profile_facts import ProfileUse
 from analyzer.extract.python_literals import LiteralEntry
 from analyzer.model import Deletion, FileInfo
@@ -71,11 +77,97 @@ def decide_registries(use: ProfileUse, index: ModuleIndex, files: dict[str, File
                     if call.scope or not _calls(index, mod.name, call.callee, reg.target):
                         continue
                     args = call.string_args
-                    key = args[reg.key_arg] if len(args) > reg.key_arg else None
+                    if reg.key_keyword:
+                        key = dict(call.keyword_args).get(reg.key_keyword)
+                    else:
+                        key = args[reg.key_arg] if len(args) > reg.key_arg else None
                     if key in owner and (mod.path, call.start_line) not in cancelled:
                         _drop(out, mod.name, mod.path, files, call.start_line, call.end_line,
                               True, key, owner[key], reg.name, key)
     _instances(out, use, index, files, cancelled)
+    _member_elements(out, use, index, files, cancelled)
+    return out
+
+
+def _dropped_members(use: ProfileUse, index: ModuleIndex, cancelled: frozenset[tuple[str, int]]
+                     ) -> dict[str, tuple[str, str]]:
+    """Qualified name of each member of an ``enum`` registry that goes (under a dropped key,
+    not cancelled) -> (its key, the feature owning it)."""
+    out: dict[str, tuple[str, str]] = {}
+    for reg in use.profile.registries if use.profile is not None else ():
+        if reg.kind != "enum":
+            continue
+        owner = {k: f.name for f in use.features for k in f.registry_keys.get(reg.name, ())
+                 if k not in use.blocked_keys}
+        module, _, cls = reg.target.rpartition(".")
+        mod = index.modules.get(module)
+        if mod is None or not owner:
+            continue
+        lit = next((x for x in mod.facts.literals if x.name == cls and x.kind == "enum"), None)
+        for entry in lit.entries if lit is not None else ():
+            key = _entry_key("enum", entry, owner)
+            if key is not None and entry.key and (mod.path, entry.start_line) not in cancelled:
+                out[f"{reg.target}.{entry.key}"] = (key, owner[key])
+    return out
+
+
+def _member_elements(out: RegistryOutcome, use: ProfileUse, index: ModuleIndex,
+                     files: dict[str, FileInfo], cancelled: frozenset[tuple[str, int]]) -> None:
+    """Elements naming a member that goes, in displays of chains (priority lists, membership
+    tuples): removed when another element stays (a display left empty keeps them all)."""
+    members = _dropped_members(use, index, cancelled)
+    if not members:
+        return
+    for name in sorted(index.modules):
+        mod = index.modules[name]
+        for display in getattr(mod.facts, "chain_displays", ()):
+            hits = []
+            for el in display.elements:
+                q = qualify(index, name, display.scope, el.chain)
+                member = next((n for n in q[2] if n in members), None) if q else None
+                if member is not None:
+                    hits.append((el, member))
+            if not hits or (len(hits) == len(display.elements) and not display.others):
+                continue
+            if not all(el.unique for el, _ in hits) or (mod.path, display.start_line) in cancelled:
+                continue
+            for el, member in hits:
+                key, feature = members[member]
+                reason = f"{el.chain} is a member of dropped feature {feature} ({key!r})"
+                out.decisions.append({"path": mod.path, "line": el.line, "what": el.chain,
+                                      "reason": reason})
+                out.deletions.append(Deletion(
+                    "remove_list_element", mod.path, files[mod.path].sha256, 0, reason,
+                    el.line, el.line, names=(el.chain,), category="registry-entry",
+                    feature=feature))
+
+
+def module_entries(use: ProfileUse, index: ModuleIndex, files: dict[str, FileInfo],
+                   deleted: set[str], covered: set[tuple[str, int, int]]) -> list[Deletion]:
+    """Entries of ``dict`` registries with a ``module_package`` whose (module, class) value
+    names a module the plan deletes (``deleted``: paths): they go with it, so the registry
+    names no module that is gone. ``covered``: (path, first, last line) already removed."""
+    out: list[Deletion] = []
+    for reg in use.profile.registries if use.profile is not None else ():
+        if reg.kind != "dict" or not reg.module_package:
+            continue
+        module, _, name = reg.target.rpartition(".")
+        mod = index.modules.get(module)
+        lit = next((x for x in mod.facts.literals if x.name == name), None) \
+            if mod is not None else None
+        if mod is None or lit is None or mod.path in deleted:
+            continue
+        for entry in lit.entries:
+            target = index.modules.get(f"{reg.module_package}.{entry.module}") \
+                if entry.module else None
+            if target is None or target.path not in deleted or not entry.alone \
+                    or any(p == mod.path and s <= entry.start_line <= e for p, s, e in covered):
+                continue
+            reason = (f"{reg.name} entry {entry.key!r} names module {target.name}, which "
+                      "the plan deletes")
+            out.append(Deletion("delete_range", mod.path, files[mod.path].sha256,
+                                entry.end_line - entry.start_line + 1, reason,
+                                entry.start_line, entry.end_line, category="registry-entry"))
     return out
 
 

@@ -32,7 +32,7 @@ from analyzer.extract.python_branches import Clause as Clause
 from analyzer.extract.python_branches import Cond as Cond
 from analyzer.extract.python_branches import ModuleAssign as ModuleAssign
 from analyzer.extract.python_branches import _cond as _branch_cond
-from analyzer.extract.python_literals import CallFact, Display, Literal
+from analyzer.extract.python_literals import CallFact, ChainDisplay, Display, Literal
 from analyzer.extract.python_nodes import (
     _catches_import_error,
     _chain,
@@ -215,6 +215,7 @@ class PythonFacts:
     method_defs: tuple[MethodDef, ...] = ()
     member_uses: tuple[MemberUse, ...] = ()
     displays: tuple[Display, ...] = ()
+    chain_displays: tuple[ChainDisplay, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -531,6 +532,8 @@ class _Extractor:
             member_uses=tuple(member_uses),
             displays=tuple(python_literals.displays(self.data, caps.get("dict", []),
                                                     self._scope_of)),
+            chain_displays=tuple(python_literals.chain_displays(
+                self.data, caps.get("collection", []), self._scope_of)),
         )
 
     # -- definitions and scopes ------------------------------------------------------------

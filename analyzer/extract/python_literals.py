@@ -11,6 +11,7 @@ so a deletion can remove whole lines or must remove only the element.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ class LiteralEntry:
     start_line: int
     end_line: int
     alone: bool  # nothing else on its lines (a trailing comma and comment aside)
+    module: str | None = None  # dict value `("module", "Class")`: its first string
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,90 @@ class Display:
     start_line: int
     end_line: int
     entries: tuple[LiteralEntry, ...]
+
+
+@dataclass(frozen=True)
+class ChainElement:
+    """An element of a ``ChainDisplay``: the chain as written, its line, and whether the
+    codemod can name it by text (the chain occurs once on its line, written without spaces)."""
+
+    chain: str
+    line: int
+    unique: bool
+
+
+@dataclass(frozen=True)
+class ChainDisplay:
+    """A list, tuple or set display whose elements are attribute chains (and ``*splats``):
+    ``[Backend.FLASH_ATTN, Backend.FLASHMLA, *sparse]`` in a priority list, ``x in
+    (Backend.FA, Backend.ROCM_FA)``. An element naming a dropped enum member can go when others
+    remain (analyzer/decide/registries.py). Tuples only where their positions mean nothing
+    (a membership test, a ``for`` loop, assigned to one name)."""
+
+    scope: str
+    start_line: int
+    elements: tuple[ChainElement, ...]
+    others: int  # splats and other elements that stay whatever is dropped
+
+
+# parents under which a tuple is a set of values, not a record of positions
+_TUPLE_AS_SET = {"comparison_operator", "for_statement", "for_in_clause"}
+
+
+def chain_displays(data: bytes, nodes: list[ts.Node], scope_of: Callable[[ts.Node], str]
+                   ) -> list[ChainDisplay]:
+    lines = data.split(b"\n")
+    out: list[ChainDisplay] = []
+    for node in nodes:
+        parent = node.parent
+        if parent is not None and parent.type == "parenthesized_expression":
+            parent = parent.parent
+        if parent is None:
+            continue
+        if node.type == "tuple" and parent.type not in _TUPLE_AS_SET and not (
+                parent.type == "assignment" and _single_target(parent, node)):
+            continue
+        if parent.type == "assignment" and not _single_target(parent, node):
+            continue  # `a, b = [X.A, X.B]` unpacks: positions matter
+        if parent.type == "comparison_operator" and not _membership(parent, node):
+            continue  # `x == (X.A, X.B)` compares the whole display
+        elements: list[ChainElement] = []
+        others = 0
+        for child in node.named_children:
+            if child.type == "comment":
+                continue
+            if child.type == "list_splat":
+                others += 1
+                continue
+            chain = _chain(child) if child.type == "attribute" else None
+            if chain is None:
+                elements = []
+                break
+            line = _line(child)
+            text = lines[line - 1] if line <= len(lines) else b""
+            written = tsu.text(child)
+            elements.append(ChainElement(chain, line, written == chain
+                                         and text.count(chain.encode()) == 1))
+        if elements and len(elements) + others >= 2:
+            out.append(ChainDisplay(scope_of(node), _line(node), tuple(elements), others))
+    return out
+
+
+def _membership(comparison: ts.Node, value: ts.Node) -> bool:
+    """``value`` is the right operand of ``in`` / ``not in``."""
+    children = comparison.children
+    i = next((i for i, c in enumerate(children) if c.id == value.id), None)
+    if i is None:  # inside parentheses
+        i = next((i for i, c in enumerate(children) if c.start_byte <= value.start_byte
+                  and value.end_byte <= c.end_byte), None)
+    return i is not None and i > 0 and children[i - 1].type in ("in", "not in")
+
+
+def _single_target(assignment: ts.Node, value: ts.Node) -> bool:
+    left = assignment.child_by_field_name("left")
+    right = assignment.child_by_field_name("right")
+    return right is not None and right.id == value.id and left is not None \
+        and left.type in ("identifier", "attribute")
 
 
 def displays(data: bytes, nodes: list[ts.Node], scope_of: Callable[[ts.Node], str]
@@ -79,6 +165,7 @@ class CallFact:
     start_line: int
     end_line: int
     scope: str  # "" for the module body (only module-level calls are recorded)
+    keyword_args: tuple[tuple[str, str], ...] = ()  # keyword -> string value
 
 
 def collect(data: bytes, root: ts.Node) -> tuple[list[Literal], list[CallFact]]:
@@ -91,10 +178,7 @@ def collect(data: bytes, root: ts.Node) -> tuple[list[Literal], list[CallFact]]:
                 lit = _assigned_literal(data, expr)
                 if lit:
                     literals.append(lit)
-            elif expr.type == "call":
-                call = _call(expr)
-                if call:
-                    calls.append(call)
+        calls.extend(_statement_calls(stmt))
         node = stmt.child_by_field_name("definition") if stmt.type == "decorated_definition" \
             else stmt
         if node is not None and node.type == "class_definition":
@@ -129,7 +213,12 @@ def _assigned_literal(data: bytes, expr: ts.Node) -> Literal | None:
             k, v = child.child_by_field_name("key"), child.child_by_field_name("value")
             key = _string_value(k) if k is not None and k.type == "string" else None
             value = _string_value(v) if v is not None and v.type == "string" else None
-            entries.append(_entry(data, child, key, value))
+            entry = _entry(data, child, key, value)
+            first = v.named_children[0] if v is not None and v.type == "tuple" \
+                and v.named_children else None
+            if first is not None and first.type == "string":
+                entry = dataclasses.replace(entry, module=_string_value(first))
+            entries.append(entry)
         elif child.type == "string":
             entries.append(_entry(data, child, _string_value(child), None))
     return Literal(tsu.text(left), kind, _line(expr), _end_line(expr), tuple(entries))
@@ -156,6 +245,33 @@ def _enum(data: bytes, node: ts.Node) -> Literal | None:
     return Literal(tsu.text(name), "enum", _line(node), _end_line(node), tuple(entries))
 
 
+def _statement_calls(stmt: ts.Node) -> list[CallFact]:
+    """Calls that are whole statements of the module body, also under module-level ``if``
+    blocks; a call that is the one argument of such a call (``ext_modules.append(
+    CMakeExtension(name="x"))``) is recorded too, spanning the statement."""
+    if stmt.type == "if_statement":
+        out: list[CallFact] = []
+        for part in (stmt, *stmt.children_by_field_name("alternative")):
+            body = part.child_by_field_name("consequence") or part.child_by_field_name("body")
+            for child in body.named_children if body is not None else ():
+                out.extend(_statement_calls(child))
+        return out
+    if stmt.type != "expression_statement" or not stmt.named_children \
+            or stmt.named_children[0].type != "call":
+        return []
+    expr = stmt.named_children[0]
+    call = _call(expr)
+    if call is None:
+        return []
+    args = expr.child_by_field_name("arguments")
+    only = [a for a in args.named_children if a.type != "comment"] if args is not None else []
+    inner = _call(only[0]) if len(only) == 1 and only[0].type == "call" else None
+    if inner is None:
+        return [call]
+    return [call, CallFact(inner.callee, inner.string_args, call.start_line, call.end_line, "",
+                           inner.keyword_args)]
+
+
 def _call(expr: ts.Node) -> CallFact | None:
     func, args = expr.child_by_field_name("function"), expr.child_by_field_name("arguments")
     callee = _chain(func) if func is not None else None
@@ -163,4 +279,12 @@ def _call(expr: ts.Node) -> CallFact | None:
         return None
     strings = tuple(_string_value(a) if a.type == "string" else None
                     for a in args.named_children if a.type != "keyword_argument")
-    return CallFact(callee, strings, _line(expr), _end_line(expr), "")
+    keywords: list[tuple[str, str]] = []
+    for a in args.named_children:
+        name, value = a.child_by_field_name("name"), a.child_by_field_name("value")
+        if a.type == "keyword_argument" and name is not None and value is not None \
+                and value.type == "string":
+            text = _string_value(value)
+            if text is not None:
+                keywords.append((tsu.text(name), text))
+    return CallFact(callee, strings, _line(expr), _end_line(expr), "", tuple(keywords))

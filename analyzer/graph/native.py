@@ -61,6 +61,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.extract.cuda import CudaFacts, MacroDefine, OpRegistration
@@ -243,7 +244,10 @@ def torch_ops_reads(mod: PyModule) -> list[tuple[str | None, str | None, str, in
 
 def add_native_graph(graph: Graph, index: ModuleIndex, facts: dict[str, CudaFacts],
                      project: CMakeProject, cmake: dict[str, CmakeFacts],
-                     lines: dict[str, int]) -> NativeIndex:
+                     lines: dict[str, int], system_libraries: tuple[str, ...] = ()
+                     ) -> NativeIndex:
+    """``system_libraries``: patterns of libraries the build machine provides (the profile's
+    ``system_libraries``): linking them gives no ``links_fetched`` edge."""
     native = NativeIndex(facts, project, cmake=cmake)
     for path in sorted(facts):
         graph.add_node(file_node(path), kind="native_file", path=path, tu=is_tu(path),
@@ -270,7 +274,7 @@ def add_native_graph(graph: Graph, index: ModuleIndex, facts: dict[str, CudaFact
     _add_ops(graph, native, index)
     for t in project.targets:
         _add_target_edges(graph, native, t)
-    _add_target_links(graph, project)
+    _add_target_links(graph, project, system_libraries)
     _add_includes(graph, native)
     _add_cmake_includes(graph, project)
     by_name = {t.name: t for t in project.targets}
@@ -354,7 +358,8 @@ def _add_target_edges(graph: Graph, native: NativeIndex, t: CMakeTarget) -> None
             _edge(graph, me, src, "compiles", s.file, s.line)
 
 
-def _add_target_links(graph: Graph, project: CMakeProject) -> None:
+def _add_target_links(graph: Graph, project: CMakeProject,
+                      system_libraries: tuple[str, ...] = ()) -> None:
     names = {t.name for t in project.targets}
     available = [f for f in project.fetches if f.make_available and f.off is None]
     by_site: dict[tuple[str, int], list[CMakeTarget]] = {}
@@ -363,7 +368,7 @@ def _add_target_links(graph: Graph, project: CMakeProject) -> None:
         for other in (*t.links, *t.depends):
             if other in names:
                 _edge(graph, me, target_node(other), "links", t.file, t.start_line)
-        if any(is_external_library(x, names) for x in t.links):
+        if any(is_external_library(x, names, system_libraries) for x in t.links):
             for f in available:  # the fetched project's CMake may define what it links
                 _edge(graph, me, fetch_node(f.name), "links_fetched", t.file, t.start_line)
         if t.call_site is not None:
@@ -374,10 +379,13 @@ def _add_target_links(graph: Graph, project: CMakeProject) -> None:
                 _edge(graph, target_node(a.name), target_node(b.name), "same_call", file, line)
 
 
-def is_external_library(item: str, in_tree: set[str]) -> bool:
+def is_external_library(item: str, in_tree: set[str],
+                        system_libraries: tuple[str, ...] = ()) -> bool:
     """A ``target_link_libraries`` item naming a library no in-tree target defines (flags,
-    paths and library files are not target names)."""
-    return item not in in_tree and not _LINK_NOT_A_TARGET.match(item)
+    paths and library files are not target names), and that is not one of the
+    ``system_libraries`` patterns (a fetched repository's CMake may define it)."""
+    return item not in in_tree and not _LINK_NOT_A_TARGET.match(item) \
+        and not any(fnmatchcase(item, p) for p in system_libraries)
 
 
 def python_imports(index: ModuleIndex) -> set[str]:

@@ -30,13 +30,13 @@ from analyzer.config.globs import path_matches
 from analyzer.config.options import ScanOptions
 from analyzer.decide.guards import DeadRegion, fold_all
 from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_context
-from analyzer.decide.registries import decide_registries
+from analyzer.decide.registries import decide_registries, module_entries
 from analyzer.discover import entry_points
 from analyzer.graph.native import NativeIndex, add_native_graph
 from analyzer.graph.profile_edges import add_profile_edges
 from analyzer.graph.python import build_python_graph
 from analyzer.model import Deletion, Kept, ParseProblem, Plan
-from analyzer.nodes import Graph, module_node, symbol_node
+from analyzer.nodes import Graph, module_node, symbol_node, target_node
 from analyzer.pipeline.inputs import ScanInputs
 from analyzer.pipeline.timing import StageTimer
 from analyzer.pipeline.tree import Scope, Tree, is_test_path
@@ -224,8 +224,15 @@ class Rounds:
                 {"path": index.modules[m].path, "line": r.start_line,
                  "what": f"{m}:{r.start_line}", "reason": r.reason}
                 for m, rs in regions.items() for r in rs)
-            native = add_native_graph(graph, index, tree.native_facts, tree.project,
-                                      tree.cmake_facts, {p: f.lines for p, f in tree.files.items()})
+            native = add_native_graph(
+                graph, index, tree.native_facts, tree.project, tree.cmake_facts,
+                {p: f.lines for p, f in tree.files.items()},
+                use.profile.system_libraries if use.profile is not None else ())
+            native.kept_roots = _named_targets_dropped(native.kept_roots, graph, use)
+            for gone in set(native.kept_targets) - {graph.nodes[n].get("name")
+                                                    for n in native.kept_roots}:
+                if _named_targets_dropped([target_node(gone)], graph, use) == []:
+                    del native.kept_targets[gone]
             stale += add_profile_edges(use, graph, index)
             unresolved = [*built.unresolved, *native.unresolved, *(
                 {"path": u.file, "line": u.line, "kind": "cmake", "name": u.what,
@@ -250,7 +257,12 @@ class Rounds:
                               frozenset(self.state.imports), scope.unparsed, built.reexported)
             plan.deletions.extend(peripheral.deletions)
             plan_folded(liveness, index, tree.files, regions, registry.deletions, plan,
-                        set(scope.in_scope))
+                        set(scope.in_scope), scope.peripheral - scope.tests)
+            plan.deletions.extend(module_entries(
+                use, index, tree.files, {d.path for d in plan.deletions
+                                         if d.kind == "delete_file"},
+                {(d.path, d.start_line, d.end_line or d.start_line) for d in plan.deletions
+                 if d.kind in ("delete_range", "fold_branch") and d.start_line}))
             plan.deletions[:] = [d for d in plan.deletions if d.path not in scope.unparsed
                                  and d.path not in self.never_edited]
             plan.kept.extend(self._never_kept(graph))
@@ -291,6 +303,7 @@ class Rounds:
         rest = (resolve_targets(kept, graph, native)
                 + without_dropped(all_family_modules(use, index), graph, use)
                 + never + unparsed_roots(index, self.scope.unparsed) + native.kept_roots)
+        rest = _public_methods(graph, named + default_roots) + rest
         roots = list(dict.fromkeys(named + default_roots + rest))
         tiers = [named, [r for r in default_roots if r in set(profile_entries)],
                  [r for r in default_roots if r not in set(profile_entries)], rest]
@@ -393,10 +406,34 @@ def _declared_entry_points(entry_files: dict[str, bytes | str],
     return out
 
 
+def _public_methods(graph: Graph, roots: list[str]) -> list[str]:
+    """The public methods of the classes among ``roots`` (an entry point ``vllm.engine:LLM``
+    is an API: its users call ``LLM.generate``, which nothing in the tree need name)."""
+    return [m for r in roots if graph.nodes[r].get("symbol_kind") == "class"
+            for m in graph.successors(r)
+            if graph.nodes[m].get("kind") == "method"
+            and not str(graph.nodes[m].get("method", "_")).startswith("_")]
+
+
+def _named_targets_dropped(kept: list[str], graph: Graph, use: ProfileUse) -> list[str]:
+    """The build's kept roots, but a target a dropped feature names in its ``targets``: the
+    profile says what it is, so only a live use keeps it (a target nothing is shown to load
+    is otherwise kept whole)."""
+    named = {t for f in use.features for t in f.targets}
+
+    def dropped(node: str) -> bool:
+        data = graph.nodes[node]
+        return data.get("kind") == "target" and data.get("name") in named \
+            and not without_dropped([node], graph, use)
+
+    return [n for n in kept if not dropped(n)]
+
+
 def _default_roots(declared: list[tuple[str, str]], graph: Graph,
                    test_globs: tuple[str, ...] = ()) -> list[str]:
-    """Entry points declared by packaging metadata, ``__main__`` modules, and modules of
-    regular packages that run as scripts (``if __name__ == "__main__":``), tests excepted."""
+    """Entry points declared by packaging metadata, ``__main__`` modules, modules of regular
+    packages that run as scripts (``if __name__ == "__main__":``) and ``setup.py`` build
+    scripts, tests excepted."""
     roots: list[str] = []
     for mod, attr in declared:
         node = symbol_node(mod, attr) if attr else module_node(mod)
@@ -407,6 +444,7 @@ def _default_roots(declared: list[tuple[str, str]], graph: Graph,
     for node, data in graph.nodes(data=True):
         if data.get("kind") != "module" or is_test_path(data["path"], test_globs):
             continue
-        if data["module"].endswith(".__main__") or data.get("main_guard"):
+        if data["module"].endswith(".__main__") or data.get("main_guard") \
+                or data["path"].rpartition("/")[2] == "setup.py":  # the setuptools build
             roots.append(node)
     return sorted(set(roots))

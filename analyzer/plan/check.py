@@ -199,6 +199,8 @@ def _remove_elements(tree: ast.Module, edits: list[Deletion]) -> None:
         return any(s <= start and end <= e for s, e in spans)
 
     def named(node: ast.AST) -> bool:
+        if isinstance(node, ast.Attribute):  # a member in a display of chains
+            return (node.lineno, ast.unparse(node)) in elements
         return isinstance(node, ast.Constant) and isinstance(node.value, str) and \
             (node.lineno, node.value) in elements
 
@@ -339,6 +341,7 @@ def check_plan(plan: Plan, index: ModuleIndex, sources: dict[str, bytes],
             for cls, attrs in sim.class_attrs_lost.items():
                 lost_attrs[(module, cls)] = attrs
     removed = {p: _removed_ranges(ds) for p, ds in by_path.items()}
+    elements = _removed_elements(plan.deletions)
     dropped_names = {(d.path, d.start_line): set(d.names) for d in plan.deletions
                      if d.kind == "remove_import_names"}
     deleted_modules = {index.by_path[p] for p in deleted_files if p in index.by_path}
@@ -353,7 +356,7 @@ def check_plan(plan: Plan, index: ModuleIndex, sources: dict[str, bytes],
                                            file_sims, dropped_names))
         if watched:
             conflicts.extend(chain_conflicts(index, mod, gone, watched, lost_names, lost_attrs,
-                                              file_sims))
+                                              file_sims, elements.get(mod.path, set())))
     conflicts.extend(member_conflicts(plan, index, deleted_files, removed))
     return list(dict.fromkeys(conflicts))
 
@@ -400,6 +403,15 @@ def _removed_ranges(edits: list[Deletion]) -> Ranges:
     for d in edits:
         if d.kind in _STATEMENT_EDITS and d.rewrite != "ifexp" and d.start_line:
             out.add(d.start_line, d.end_line or d.start_line)
+    return out
+
+
+def _removed_elements(deletions: list[Deletion]) -> dict[str, set[tuple[int, str]]]:
+    """path -> (line, text) of the chain elements the plan removes from displays."""
+    out: dict[str, set[tuple[int, str]]] = defaultdict(set)
+    for d in deletions:
+        if d.kind == "remove_list_element" and d.start_line:
+            out[d.path].update((d.start_line, n) for n in d.names)
     return out
 
 
@@ -456,13 +468,18 @@ def import_conflicts(index: ModuleIndex, mod: PyModule, gone: Ranges | None,
 def chain_conflicts(index: ModuleIndex, mod: PyModule, gone: Ranges | None, watched: set[str],
                      lost_names: dict[str, set[str]],
                      lost_attrs: dict[tuple[str, str], set[str]],
-                     file_sims: dict[str, FileSim]) -> list[Conflict]:
+                     file_sims: dict[str, FileSim],
+                     elements: set[tuple[int, str]] | frozenset[tuple[int, str]] = frozenset()
+                     ) -> list[Conflict]:
+    """Chains code that stays reads through a name or class attribute the plan removes
+    (``elements``: (line, chain) of display elements removed, which read nothing after)."""
     out: list[Conflict] = []
     for ref in mod.facts.references:
         parts = ref.chain.split(".")
         if len(parts) < 2 or watched.isdisjoint(parts[1:]):
             continue
-        if gone is not None and all(gone.covers(ln, ln) for ln in (ref.line, *ref.also)):
+        if all((gone is not None and gone.covers(ln, ln)) or (ln, ref.chain) in elements
+               for ln in (ref.line, *ref.also)):
             continue
         for target, _type_only, _line in index.resolve_chain_all(mod.name, ref.scope, parts[0]):
             current = target

@@ -366,7 +366,9 @@ def _refs(text: str, names: set[str]) -> bool:
 
 def fetch_mentions(f: FetchRepo, commands: dict[str, list[CMakeCommand]]
                    ) -> list[tuple[str, CMakeCommand]]:
-    """Commands other than the fetch's own that name it or a variable derived from it."""
+    """Commands other than the fetch's own that name it or a variable derived from it. An
+    ``include()`` of an in-tree file named like it (``include(cmake/flashmla.cmake)``) names
+    the file, not the repository: only a derived variable in it counts."""
     own = fetch_own_ranges(f)
     derived = fetch_derived_vars(f.name, commands)
     word = mention_pattern(f.name)
@@ -375,7 +377,9 @@ def fetch_mentions(f: FetchRepo, commands: dict[str, list[CMakeCommand]]
         for c in cmds:
             if (path, c.start_line) in own:
                 continue
-            if any(word.search(a.value) or _refs(a.value, derived) for a in c.args):
+            by_name = c.name != "include"
+            if any((by_name and word.search(a.value)) or _refs(a.value, derived)
+                   for a in c.args):
                 out.append((path, c))
     return out
 

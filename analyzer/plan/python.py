@@ -120,9 +120,11 @@ def _dead_uses(graph: Graph, live: Liveness, mod: PyModule,
 
 def plan_folded(live: Liveness, index: ModuleIndex, files: dict[str, FileInfo],
                 regions: dict[str, list[DeadRegion]], extra: list[Deletion], plan: Plan,
-                in_scope: set[str]) -> None:
+                in_scope: set[str], scripts: set[str] | frozenset[str] = frozenset()) -> None:
     """Folded guard branches and dropped registry entries of live code in the deletion scope
-    (in dead files or dead definitions they go with the whole)."""
+    (in dead files or dead definitions they go with the whole). ``scripts``: files outside
+    the scope that are not tests (``setup.py``): the entries of a profile's registries there
+    go too (the extension list of a build script), nothing else of them is edited."""
     dead_files = {d.path for d in plan.deletions if d.kind == "delete_file"}
     dead_ranges: dict[str, Ranges] = defaultdict(Ranges)
     for d in plan.deletions:
@@ -147,7 +149,8 @@ def plan_folded(live: Liveness, index: ModuleIndex, files: dict[str, FileInfo],
                 "fold_branch", mod.path, info.sha256, lines, r.reason, r.start_line, r.end_line,
                 category="python-branch", rewrite=r.rewrite, statement=r.statement, keep=r.keep))
     for d in extra:
-        if d.path in in_scope and not covered(d.path, d.start_line or 0, d.end_line or 0):
+        editable = d.path in in_scope or (d.path in scripts and d.category == "registry-entry")
+        if editable and not covered(d.path, d.start_line or 0, d.end_line or 0):
             plan.deletions.append(d)
     folds: dict[str, Ranges] = defaultdict(Ranges)
     for d in plan.deletions:

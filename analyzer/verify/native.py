@@ -248,6 +248,8 @@ def _check_fetches(result: ScanResult, baseline: dict[str, Any]) -> list[tuple[s
     before = {t["name"]: t for t in baseline["targets"]}
     owned: set[tuple[str, int]] = set()  # lines of remaining targets' own commands
     in_tree = {t.name for t in project.targets}
+    profile = result.profile.profile
+    system_libraries = profile.system_libraries if profile is not None else ()
     linking: dict[str, set[str]] = {}  # target -> libraries no in-tree target defines
     for name, defs in sorted(targets.items()):
         for t in defs:
@@ -258,7 +260,8 @@ def _check_fetches(result: ScanResult, baseline: dict[str, Any]) -> list[tuple[s
         for f in used:
             out.append((file, line, f"target {name} uses fetched repository {f}, whose "
                         f"{missing[f]} is gone"))
-        external = {x for t in defs for x in t.links if is_external_library(x, in_tree)}
+        external = {x for t in defs for x in t.links
+                    if is_external_library(x, in_tree, system_libraries)}
         if external:
             linking[name] = external
     for f, entry in sorted(gone.items()):

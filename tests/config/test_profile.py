@@ -450,8 +450,8 @@ def test_effective_cmake_options_are_those_of_the_dropped_features() -> None:
 def test_builtin_vllm() -> None:
     assert "vllm" in builtin_names()
     p = builtin_profile("vllm")
-    assert p.default_drops == ("rocm", "tpu", "xpu", "cpu", "flashmla")
-    assert {"rocm", "tpu", "xpu", "cpu", "flashmla"} <= set(p.features)
+    assert p.default_drops == ("rocm", "tpu", "xpu", "cpu", "flashmla", "fa3", "fa4")
+    assert {"rocm", "tpu", "xpu", "cpu", "flashmla", "fa3", "fa4"} <= set(p.features)
     assert "vllm.entrypoints.cli.main:main" in p.entry_points
     assert ("models", "vllm.model_executor.models", "roots") in {
         (f.name, f.package, f.select) for f in p.plugin_families}
@@ -463,6 +463,11 @@ def test_builtin_vllm() -> None:
     assert constants["vllm.platforms.current_platform.is_cuda"] is True
     assert constants["vllm.platforms.current_platform.is_rocm"] is False
     assert {"benchmarks/**", "examples/**", "tools/**"} <= set(p.test_paths)
+    ext = p.registry("extensions")
+    assert ext is not None and (ext.kind, ext.target, ext.key_keyword) == (
+        "call", "setup.CMakeExtension", "name")
+    assert p.features["fa3"].registry_keys["extensions"] == ("vllm.vllm_flash_attn._vllm_fa3_C",)
+    assert "torch" in p.system_libraries and "CUDA::*" in p.system_libraries
 
 
 def test_builtin_vllm_is_detected(tmp_path) -> None:

@@ -28,6 +28,8 @@ CASES: dict[tuple[str, str], tuple[str, str]] = {
     ("top", "test_paths"): ('test_paths = ["app/selftest.py"]', ""),
     ("top", "default_drops"): ('default_drops = ["npu"]', ""),
     ("top", "keep_targets"): ('keep_targets = ["core_ops"]', ""),
+    # without it, core_ops linking torch may need a target bench-sdk's CMake defines
+    ("top", "system_libraries"): ('system_libraries = ["torch"]', ""),
     ("family", "name"): ('name = "models"', 'name = "model_zoo"'),
     ("family", "package"): ('package = "app.models"', 'package = "app.plugins"'),
     ("family", "select"): ('select = "roots"', 'select = "all"'),
@@ -39,6 +41,10 @@ CASES: dict[tuple[str, str], tuple[str, str]] = {
     ("registry", "kind"): ('kind = "call"', 'kind = "decorator"'),
     ("registry", "target"): ('target = "app.args.Kind"', 'target = "app.args.Args"'),
     ("registry", "key_arg"): ("key_arg = 1", ""),
+    # without it the key is read from the first positional argument: there is none
+    ("registry", "key_keyword"): ('key_keyword = "name"', ""),
+    # without it the entry naming the deleted app.models.sub.tiny stays
+    ("registry", "module_package"): ("module_package = 'app.models'", ""),
     ("registry", "keys"): ('keys = ["cuda", "cpu", "npu"]', ""),
     ("feature", "description"): ('description = "The NPU platform"', ""),
     ("feature", "registry_keys"): ('handlers = ["npu"]\n', ""),

@@ -1,0 +1,3 @@
+#include <torch/all.h>
+
+torch::Tensor rms_norm(torch::Tensor x) { return x; }

@@ -1,0 +1,2 @@
+class RocmAttentionBackend:
+    name = "ROCM_ATTN"

@@ -1,0 +1,6 @@
+class TritonAttentionBackend:
+    name = "TRITON_ATTN"
+
+
+class TritonMLABackend:
+    name = "TRITON_MLA"

@@ -1,0 +1,3 @@
+class LlamaForCausalLM:
+    def forward(self, x):
+        return x

@@ -1,0 +1,2 @@
+class UnspecifiedPlatform:
+    name = "unspecified"
