@@ -86,9 +86,14 @@ def resolve_targets(names: tuple[str, ...] | list[str], graph: Graph,
             raise RootError(f"unknown target {raw!r}{suggest(raw, all_targets, several=True)}")
         for name in hits:
             nodes.append(target_node(name))
-            target = next(t for t in native.project.targets if t.name == name)
-            for s in target.sources:
-                if s.path and file_node(s.path) in graph:
+            # every definition of the name the build makes (the CUDA `_C`, not the CPU one
+            # under a false if())
+            defs = [t for t in native.project.targets if t.name == name]
+            built = [t for t in defs if not t.off] or defs
+            for t in built:
+                for s in t.sources:
+                    if not s.path or file_node(s.path) not in graph or (s.off and not t.off):
+                        continue  # listed under an if() the forced options turn off
                     nodes.append(file_node(s.path))
                     nodes.extend(op_node(op.namespace, op.op_name)
                                  for op in native.facts[s.path].ops)

@@ -191,13 +191,13 @@ def effective_constants(profile: Profile | None, drops: tuple[str, ...],
 
 
 def effective_cmake_options(profile: Profile | None,
-                            drops: tuple[str, ...]) -> dict[str, bool]:
+                            drops: tuple[str, ...]) -> dict[str, bool | str]:
     """The CMake options a scan forces: the ``cmake_options`` of every dropped feature. An
     option two dropped features force to different values is not forced at all (nothing can
     be decided from it)."""
     if profile is None:
         return {}
-    values: dict[str, set[bool]] = {}
+    values: dict[str, set[bool | str]] = {}
     for fname in drops:
         feature = profile.features.get(fname)
         if feature is None:

@@ -76,7 +76,7 @@ class Feature:
     paths: tuple[str, ...]
     identifiers: tuple[str, ...]
     constants: dict[str, bool | int | str | None]
-    cmake_options: dict[str, bool]
+    cmake_options: dict[str, bool | str]  # a boolean option, or a string variable
     targets: tuple[str, ...]
     extension_modules: tuple[str, ...]
     fetches: tuple[str, ...]

@@ -455,7 +455,7 @@ def _feature(b: _Builder, name: str, t: dict[str, Any], path: Path_,
     constants = dict((c.name, c.value) for c in
                      _constants(b, b.table(t, "constants", path), (*path, "constants")))
     options = b.scalar_map(b.table(t, "cmake_options", path), (*path, "cmake_options"),
-                           (bool,), "a boolean")
+                           (bool, str), "a boolean or a string")
     return Feature(
         name=name,
         description=b.string(t, "description", path),

@@ -334,10 +334,14 @@ def _add_ops(graph: Graph, native: NativeIndex, index: ModuleIndex) -> None:
                 graph.add_node(node, kind="op", namespace=op.namespace,
                                name=op.op_name.split(".")[0], path=path, start_line=op.line,
                                resolved=problem is None)
+            if path in native.off_sources:
+                continue  # compiled only where the build skips it: it registers nothing
             _edge(graph, node, file_node(path), "registered_in", path, op.line)
             if op.function:
                 short = op.function.split("::")[-1]
                 for def_path in definitions.get(short, []):
+                    if def_path in native.off_sources:
+                        continue  # compiled only where the build skips it
                     _edge(graph, node, file_node(def_path), "implemented_in", path, op.line)
                     if def_path not in registering and is_tu(def_path):
                         native.kernels.add(def_path)
@@ -346,6 +350,9 @@ def _add_ops(graph: Graph, native: NativeIndex, index: ModuleIndex) -> None:
 def _add_target_edges(graph: Graph, native: NativeIndex, t: CMakeTarget) -> None:
     me = target_node(t.name)
     _edge(graph, me, cmake_node(t.file), "defined_in", t.file, t.start_line)
+    if t.off and t.name not in native.off_targets:
+        return  # a definition the build skips while another of the name is built (the CPU
+        # `_C` under if(VLLM_TARGET_DEVICE STREQUAL "cpu") next to the CUDA one)
     for name in t.fetches:
         _edge(graph, me, fetch_node(name), "uses_fetch", t.file, t.start_line)
     for s in t.sources:
@@ -363,7 +370,10 @@ def _add_target_links(graph: Graph, project: CMakeProject,
     names = {t.name for t in project.targets}
     available = [f for f in project.fetches if f.make_available and f.off is None]
     by_site: dict[tuple[str, int], list[CMakeTarget]] = {}
+    off = off_targets(project)
     for t in project.targets:
+        if t.off and t.name not in off:
+            continue  # a definition the build skips while another of the name is built
         me = target_node(t.name)
         for other in (*t.links, *t.depends):
             if other in names:
@@ -439,6 +449,8 @@ def _keep_unknown_targets(graph: Graph, native: NativeIndex, imported: set[str])
         native.kept_targets[name] = why
         native.kept_roots.append(target_node(name))
         for t in defs:
+            if t.off:
+                continue  # a definition the build skips: its sources are no part of it
             for s in t.sources:
                 if s.path and s.path in native.facts:
                     native.kept_roots.append(file_node(s.path))
@@ -486,6 +498,9 @@ def _add_includes(graph: Graph, native: NativeIndex) -> None:
 def _add_cmake_includes(graph: Graph, project: CMakeProject) -> None:
     declaring = {t.file for t in project.targets} | {f.file for f in project.fetches}
     for inc in project.includes:
+        if any(b.file == inc.from_file and b.start_line <= inc.line <= b.end_line
+               for b in project.off_blocks):
+            continue  # under an if() the forced options turn off: the build never reads it
         if inc.to_file and inc.to_file not in declaring:
             _edge(graph, cmake_node(inc.from_file), cmake_node(inc.to_file), "cmake_include",
                   inc.from_file, inc.line)

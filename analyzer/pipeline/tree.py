@@ -63,7 +63,7 @@ class Scope:
 
 
 def build_tree(found: Discovery, extracted: list[ExtractedFile],
-               cmake_options: Mapping[str, bool] | None = None) -> Tree:
+               cmake_options: Mapping[str, bool | str] | None = None) -> Tree:
     """Resolve stage over the extracted facts: the module index and the CMake project
     (evaluated with ``cmake_options`` forced: the dropped features' CMake option values)."""
     problems = list(found.problems)

@@ -536,10 +536,18 @@ def _option_name(c: CMakeCommand) -> str | None:
 def _dead_cmake_files(project: CMakeProject, commands: dict[str, list[CMakeCommand]],
                       dead: dict[str, set[int]], kill: Kill,
                       included_by: dict[tuple[str, int], str]) -> set[str]:
-    """CMake files left with nothing live; ``included_by`` gets (file, line) of each
-    ``include()`` of one, mapped to the deleted file."""
+    """CMake files left with nothing live, or no longer read; ``included_by`` gets (file,
+    line) of each ``include()`` of one, mapped to the deleted file."""
     included = {inc.to_file for inc in project.includes if inc.to_file}
     out: set[str] = set()
+    resolved = all(inc.to_file for inc in project.includes)
+
+    def unread(path: str) -> bool:
+        """Every include of it goes (it sits in an if() the forced options turn off), and
+        every include of the build is resolved: the build no longer reads the file."""
+        return resolved and all(inc.start_line in dead.get(inc.from_file, set())
+                                for inc in project.includes if inc.to_file == path)
+
     for path, cmds in commands.items():
         if path not in included:  # top-level build files are never deleted
             continue
@@ -547,7 +555,7 @@ def _dead_cmake_files(project: CMakeProject, commands: dict[str, list[CMakeComma
         substantive = [c for c in cmds if c.name not in _INERT and c.name not in _CONTROL
                        and not (c.name == "include" and c.args
                                 and "/" not in c.args[0].value and "." not in c.args[0].value)]
-        if substantive and all(c.start_line in d for c in substantive):
+        if (substantive and all(c.start_line in d for c in substantive)) or unread(path):
             out.add(path)
     for inc in project.includes:
         if inc.to_file in out and inc.from_file not in out:

@@ -120,7 +120,7 @@ _FRAME_CONFIGURE = {"set_target_properties", "add_dependencies", "target_link_li
 
 def evaluate(facts_by_path: dict[str, CmakeFacts], files: set[str] | frozenset[str],
              roots: tuple[str, ...] | None = None,
-             options: Mapping[str, bool] | None = None) -> CMakeProject:
+             options: Mapping[str, bool | str] | None = None) -> CMakeProject:
     """Evaluate every top-level CMakeLists.txt (or the given ``roots``) into a project;
     ``options`` are CMake options/variables forced to a value for the whole evaluation."""
     ev = _Evaluator(facts_by_path, set(files), options)

@@ -45,9 +45,11 @@ _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
 _TOKEN = re.compile(r'\s*(?:(\()|(\))|"((?:[^"\\]|\\.)*)"|([^\s()"]+))')
 
 
-def forced_values(options: Mapping[str, bool]) -> dict[str, str]:
-    """``{name: True}`` -> ``{name: "ON"}``: the text a forced option expands to."""
-    return {name: "ON" if value else "OFF" for name, value in options.items()}
+def forced_values(options: Mapping[str, bool | str]) -> dict[str, str]:
+    """``{name: True}`` -> ``{name: "ON"}``: the text a forced option expands to (a string
+    variable, ``{"VLLM_TARGET_DEVICE": "cuda"}``, expands to itself)."""
+    return {name: value if isinstance(value, str) else "ON" if value else "OFF"
+            for name, value in options.items()}
 
 
 class _Unparsable(Exception):

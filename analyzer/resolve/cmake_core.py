@@ -138,7 +138,7 @@ class EvaluatorCore:
     """State and machinery shared by all command handlers."""
 
     def __init__(self, facts: dict[str, CmakeFacts], files: set[str],
-                 forced: Mapping[str, bool] | None = None):
+                 forced: Mapping[str, bool | str] | None = None):
         self.facts = facts
         self.files = files
         # options whose value is fixed for the whole evaluation (every read, whatever

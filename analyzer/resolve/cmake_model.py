@@ -126,4 +126,4 @@ class CMakeProject:
     unresolved: tuple[Unresolved, ...]
     problems: tuple[ParseProblem, ...]
     off_blocks: tuple[OffBlock, ...] = ()  # in the files the evaluation ran, nested ones too
-    forced: tuple[tuple[str, bool], ...] = ()  # the option values the evaluation forced
+    forced: tuple[tuple[str, bool | str], ...] = ()  # the option values the evaluation forced

@@ -36,7 +36,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from analyzer.extract.cmake import CMakeCommand
-from analyzer.graph.native import is_external_library, torch_ops_reads
+from analyzer.graph.native import is_external_library, off_targets, torch_ops_reads
 from analyzer.nodes import module_node, op_node, symbol_node
 from analyzer.plan.native import (
     VAR_REF,
@@ -65,7 +65,10 @@ def native_baseline(result: ScanResult) -> dict[str, Any]:
             native.unresolved_namespaces,
             "reason": native.unresolved_namespaces.get(op.namespace), "op": op.op_name,
             "kind": op.kind, "file": path, "line": op.line}
-           for path in sorted(native.facts) for op in native.facts[path].ops]
+           for path in sorted(native.facts) for op in native.facts[path].ops
+           # a file only definitions the build skips list (the CPU `_C` on a CUDA build)
+           # registers nothing there
+           if path not in native.off_sources]
     fetches = []
     derived: dict[str, set[str]] = {}
     states = _fetch_states(result)
@@ -78,7 +81,10 @@ def native_baseline(result: ScanResult) -> dict[str, Any]:
                         "primary": sorted(_primary_vars(f.name, commands)),
                         "derived": sorted(derived[f.name])})
     targets: dict[str, dict[str, Any]] = {}
+    skipped = off_targets(project)
     for t in project.targets:
+        if t.off and t.name not in skipped:
+            continue  # a definition the build skips while another of the name is built
         entry = targets.setdefault(t.name, {
             "name": t.name, "file": _where(t)[0], "line": _where(t)[1], "variables": [],
             "fetches": [], "links": [], "depends": [],
@@ -89,8 +95,10 @@ def native_baseline(result: ScanResult) -> dict[str, Any]:
         used = set(t.fetches) | {name for name, names in derived.items()
                                  if names & set(t.variables)
                                  or any(mention_pattern(name).search(v) for v in t.variables)}
+        # a link to a target the build never creates (dnnl_ext of the CPU build) is none
+        links = [x for x in t.links if x not in skipped]
         for key, values in (("variables", t.variables), ("fetches", sorted(used)),
-                            ("links", t.links), ("depends", t.depends)):
+                            ("links", links), ("depends", t.depends)):
             entry[key] = sorted(set(entry[key]) | set(values))
     return {
         "version": BASELINE_VERSION,

@@ -196,9 +196,9 @@ ERRORS = [
         id="type-float-constant"),
     pytest.param("""
         [features.fa3]
-        cmake_options = { ENABLE_FA3 = "OFF" }
-        """, "p.toml:2: features.fa3.cmake_options.ENABLE_FA3 must be a boolean", None,
-        id="type-string-cmake-option"),
+        cmake_options = { ENABLE_FA3 = ["OFF"] }
+        """, "p.toml:2: features.fa3.cmake_options.ENABLE_FA3 must be a boolean or a string",
+        None, id="type-list-cmake-option"),
     pytest.param("""
         [constants]
         m.is_npu = false

@@ -15,7 +15,12 @@ it), scanned with ``--roots deepseek_v2`` and its profile (flashmla and rocm dro
   is dead, and so is the ``flashmla`` fetch: ``_C`` links only ``system_libraries`` (torch,
   CUDA::*); ``cmake/flashmla.cmake`` is left empty and goes with its ``include()``;
 - ``benchmarks/bench_llama.py`` (a ``__main__`` script under the profile's ``test_paths``) is
-  no root: it goes with the llama model it imports.
+  no root: it goes with the llama model it imports;
+- the cpu feature forces the string variable ``VLLM_TARGET_DEVICE`` to ``cuda``: the
+  ``if(VLLM_TARGET_DEVICE STREQUAL "cpu")`` block goes, ``cmake/cpu_extension.cmake`` is read
+  by nothing and goes, and with it the CPU definition of ``_C``: keeping ``_C`` keeps the CUDA
+  definition's sources, not ``csrc/cpu/ops_cpu.cpp`` (whose ``rms_norm`` registration the CUDA
+  build never compiles).
 """
 
 from __future__ import annotations
@@ -48,8 +53,12 @@ def test_exact_plan(result: ScanResult) -> None:
     assert planned(result) == {
         # build: the extension statement, the flashmla CMake file and its include
         ("delete_range", "setup.py", 18, 18, (), "flashmla"),
-        ("delete_range", "CMakeLists.txt", 16, 16, (), "flashmla"),
+        ("delete_range", "CMakeLists.txt", 22, 22, (), "flashmla"),
         ("delete_file", "cmake/flashmla.cmake", None, None, (), "flashmla"),
+        # the CPU build: its if() block, the file it included, the source only it compiled
+        ("delete_range", "CMakeLists.txt", 7, 10, (), "cpu"),
+        ("delete_file", "cmake/cpu_extension.cmake", None, None, (), "cpu"),
+        ("delete_file", "csrc/cpu/ops_cpu.cpp", None, None, (), "cpu"),
         # the enum members, and the member in the priority list and the membership tuple
         ("delete_range", "vllm/attention/registry.py", 10, 10, (), "flashmla"),
         ("delete_range", "vllm/attention/registry.py", 11, 11, (), "rocm"),
@@ -115,4 +124,7 @@ def test_pruned_sample_verifies(tmp_path: Path) -> None:
     registry = (tree / "vllm/models/registry.py").read_text()
     assert '"DeepseekV2ForCausalLM"' in registry and "Llama" not in registry
     assert "rocm" not in (tree / "vllm/platforms/__init__.py").read_text()
-    assert "flashmla" not in (tree / "CMakeLists.txt").read_text()
+    cmake = (tree / "CMakeLists.txt").read_text()
+    assert "flashmla" not in cmake and "cpu_extension" not in cmake
+    assert (tree / "csrc/torch_bindings.cpp").exists()
+    assert not (tree / "csrc/cpu/ops_cpu.cpp").exists()

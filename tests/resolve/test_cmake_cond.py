@@ -22,6 +22,17 @@ def test_forced_values_are_cmake_booleans() -> None:
     assert forced_values({"A": True, "B": False}) == {"A": "ON", "B": "OFF"}
 
 
+def test_forced_string_variables() -> None:
+    # cmake_options = { VLLM_TARGET_DEVICE = "cuda" }: the variable expands to the string
+    forced = forced_values({"VLLM_TARGET_DEVICE": "cuda", "VLLM_GPU_LANG": "CUDA"})
+    assert forced == {"VLLM_TARGET_DEVICE": "cuda", "VLLM_GPU_LANG": "CUDA"}
+    assert evaluate_condition('VLLM_TARGET_DEVICE STREQUAL "cpu"', forced) is False
+    assert evaluate_condition('${VLLM_TARGET_DEVICE} STREQUAL "cuda"', forced) is True
+    assert evaluate_condition('NOT VLLM_TARGET_DEVICE STREQUAL "cuda" AND NOT '
+                              'VLLM_TARGET_DEVICE STREQUAL "rocm"', forced) is False
+    assert evaluate_condition('VLLM_GPU_LANG STREQUAL "HIP" OR X', forced) is None
+
+
 @pytest.mark.parametrize(("text", "value"), [
     ("OPT", False),
     ("ON_OPT", True),
