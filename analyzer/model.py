@@ -47,7 +47,11 @@ FoldRewrite: TypeAlias = Literal[
     "unwrap_else",  # only the else body stays, dedented
     "try_unwrap",  # a try/except ImportError folded onto one of its bodies
     "ifexp",  # a conditional expression replaced by its live arm
+    "compare",  # a comparison with a dropped enum member replaced by its value (names: the
+    #            comparison as written, "False"/"True", the member's chain as written)
 ]
+# rewrites of an expression inside a line, not of whole lines
+EXPRESSION_REWRITES = frozenset({"ifexp", "compare"})
 
 
 @dataclass(frozen=True)

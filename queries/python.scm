@@ -47,3 +47,7 @@
 ; List, tuple and set displays anywhere: those of attribute chains only (`[Backend.FA3,
 ; Backend.TRITON]`, `x in (Backend.FA3, Backend.FA)`) may list an enum registry's members.
 [(list) (tuple) (set)] @collection
+
+; Comparisons outside conditions (`is_rocm_aiter=(backend == Backend.ROCM_FA)`): one with a
+; dropped enum member folds to its value (analyzer/decide/registries.py).
+(comparison_operator) @comparison

@@ -88,11 +88,12 @@ def test_plan_values_are_in_the_vocabularies(sample: str, roots: tuple[str, ...]
 
 
 def test_the_sample_scans_use_every_deletion_kind_and_rewrite_but_unwraps() -> None:
-    """The mini_sglang and value_selection scans exercise the vocabularies, so the checks
+    """The mini_sglang, value_selection and mini_vllm scans exercise the vocabularies, so the checks
     above are not vacuous (mini_sglang's FA3 wrapper now goes whole: value_selection's
     moe.py has the `try: import` folded onto its except body)."""
     deletions = [*sample_scan("mini_sglang", ("deepseek_v2",)).plan.deletions,
-                 *sample_scan("value_selection", ()).plan.deletions]
+                 *sample_scan("value_selection", ()).plan.deletions,
+                 *sample_scan("mini_vllm", ("deepseek_v2",)).plan.deletions]  # compare
     assert {d.kind for d in deletions} == values(DeletionKind)
     assert {d.rewrite for d in deletions if d.rewrite} == values(FoldRewrite) - {
         "unwrap_if", "unwrap_else"}

@@ -34,7 +34,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from analyzer.codemod.text_edits import EditError
-from analyzer.model import DeletionKind, FoldRewrite
+from analyzer.model import EXPRESSION_REWRITES, DeletionKind, FoldRewrite
 
 __all__ = ["EditError", "PyEdit", "edit_python"]
 
@@ -83,7 +83,7 @@ def _groups(edits: Sequence[PyEdit]) -> list[list[PyEdit]]:
     elements of one line."""
     keyed: dict[tuple[Any, ...], list[PyEdit]] = {}
     for e in sorted(edits, key=lambda e: (e.start, e.end, e.names)):
-        if e.kind == "fold_branch" and e.rewrite != "ifexp" and e.statement:
+        if e.kind == "fold_branch" and e.rewrite not in EXPRESSION_REWRITES and e.statement:
             key: tuple[Any, ...] = ("fold", e.statement)
         elif e.kind == "remove_list_element":
             key = ("elements", e.start)
@@ -161,6 +161,8 @@ class _Planner:
             self._elements(group)
         elif e.kind == "fold_branch" and e.rewrite == "ifexp":
             self._ifexp(e)
+        elif e.kind == "fold_branch" and e.rewrite == "compare":
+            self._compare(e)
         elif e.kind == "fold_branch":
             self._fold(group)
         else:
@@ -302,6 +304,21 @@ class _Planner:
 
     def _span_of(self, node: cst.CSTNode) -> Span:
         return self.span(node)
+
+    def _compare(self, e: PyEdit) -> None:
+        """``x == Backend.ROCM_FA`` (on line ``e.start``, as ``e.names[0]``) -> ``False``."""
+        if len(e.names) < 2 or e.names[1] not in ("True", "False"):
+            raise EditError(f"line {e.start}: a compare rewrite needs the comparison and value")
+        wanted = "".join(e.names[0].split())
+        found = [n for n in self.of_type(cst.Comparison) if self.span(n)[0] == e.start
+                 and "".join(self.module.code_for_node(
+                     n.with_changes(lpar=[], rpar=[])).split()) == wanted]
+        if len(found) != 1:
+            raise EditError(f"line {e.start}: no single comparison {e.names[0]!r}")
+        self.claim([(e.start, e.start)], "fold_branch compare")
+        value = e.names[1]
+        self.replace_expr[id(found[0])] = (
+            found[0], lambda u: cst.Name(value, lpar=u.lpar, rpar=u.rpar))
 
     def _ifexp(self, e: PyEdit) -> None:
         stmt = e.statement or (e.start, e.end)

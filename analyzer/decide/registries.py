@@ -21,6 +21,9 @@ member that goes (``[Backend.FLASHMLA, Backend.TRITON_MLA]``, ``x in (Backend.FA
 Backend.ROCM_FA)``) is removed with it, when another element stays: a priority list no longer
 offers it, a membership test no longer lists what nothing can be.
 
+Members in comparisons: ``x == Backend.ROCM_FA`` outside a condition (a keyword argument, an
+assignment) folds to ``False`` (``!=``: ``True``), a ``fold_branch`` with rewrite ``compare``.
+
 Output: line ranges that make no edges (fed to the graph stage) and the deletions, each naming
 the feature that owns the key.
 """
@@ -86,7 +89,41 @@ def decide_registries(use: ProfileUse, index: ModuleIndex, files: dict[str, File
                               True, key, owner[key], reg.name, key)
     _instances(out, use, index, files, cancelled)
     _member_elements(out, use, index, files, cancelled)
+    _member_comparisons(out, use, index, files, cancelled)
     return out
+
+
+def _member_comparisons(out: RegistryOutcome, use: ProfileUse, index: ModuleIndex,
+                        files: dict[str, FileInfo], cancelled: frozenset[tuple[str, int]]
+                        ) -> None:
+    """Comparisons with a member that goes, outside conditions (guard folding decides those):
+    ``x == Backend.ROCM_FA`` becomes ``False`` (``!=`` / ``is not``: ``True``)."""
+    members = _dropped_members(use, index, cancelled)
+    if not members:
+        return
+    for name in sorted(index.modules):
+        mod = index.modules[name]
+        for cmp in getattr(mod.facts, "chain_comparisons", ()):
+            hit = None
+            for chain in cmp.chains:
+                q = qualify(index, name, cmp.scope, chain)
+                member = next((n for n in q[2] if n in members), None) if q else None
+                if member is not None:
+                    hit = (chain, member)
+                    break
+            if hit is None or (mod.path, cmp.line) in cancelled:
+                continue
+            chain, member = hit
+            key, feature = members[member]
+            value = "True" if cmp.op in ("!=", "is not") else "False"
+            reason = (f"{cmp.text}: {chain} is a member of dropped feature {feature} "
+                      f"({key!r}); folds to {value}")
+            out.decisions.append({"path": mod.path, "line": cmp.line, "what": cmp.text,
+                                  "reason": reason})
+            out.deletions.append(Deletion(
+                "fold_branch", mod.path, files[mod.path].sha256, 0, reason, cmp.line, cmp.line,
+                names=(cmp.text, value, chain), category="python-branch", feature=feature,
+                rewrite="compare", statement=(cmp.line, cmp.line)))
 
 
 def _dropped_members(use: ProfileUse, index: ModuleIndex, cancelled: frozenset[tuple[str, int]]

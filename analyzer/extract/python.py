@@ -32,7 +32,13 @@ from analyzer.extract.python_branches import Clause as Clause
 from analyzer.extract.python_branches import Cond as Cond
 from analyzer.extract.python_branches import ModuleAssign as ModuleAssign
 from analyzer.extract.python_branches import _cond as _branch_cond
-from analyzer.extract.python_literals import CallFact, ChainDisplay, Display, Literal
+from analyzer.extract.python_literals import (
+    CallFact,
+    ChainComparison,
+    ChainDisplay,
+    Display,
+    Literal,
+)
 from analyzer.extract.python_nodes import (
     _catches_import_error,
     _chain,
@@ -216,6 +222,7 @@ class PythonFacts:
     member_uses: tuple[MemberUse, ...] = ()
     displays: tuple[Display, ...] = ()
     chain_displays: tuple[ChainDisplay, ...] = ()
+    chain_comparisons: tuple[ChainComparison, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -534,6 +541,8 @@ class _Extractor:
                                                     self._scope_of)),
             chain_displays=tuple(python_literals.chain_displays(
                 self.data, caps.get("collection", []), self._scope_of)),
+            chain_comparisons=tuple(python_literals.chain_comparisons(
+                self.data, caps.get("comparison", []), self._scope_of)),
         )
 
     # -- definitions and scopes ------------------------------------------------------------

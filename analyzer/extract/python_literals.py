@@ -123,6 +123,60 @@ def chain_displays(data: bytes, nodes: list[ts.Node], scope_of: Callable[[ts.Nod
     return out
 
 
+@dataclass(frozen=True)
+class ChainComparison:
+    """``x == Backend.FA3`` (``!=``, ``is``, ``is not``) outside any condition -- a keyword
+    argument (``is_rocm_aiter=(backend == Backend.ROCM_FA)``), an assignment, a return -- on
+    one line, written once on it: with the member dropped it folds to its value."""
+
+    scope: str
+    line: int
+    text: str  # the comparison as written
+    chains: tuple[str, ...]  # its attribute-chain operands, as written
+    op: str  # "==" | "!=" | "is" | "is not"
+
+
+_EQUALITY = {"==", "!=", "is", "is not"}
+_LITERALS = {"string", "integer", "float", "true", "false", "none", "concatenated_string"}
+# where a comparison is (part of) a condition: guard folding decides those
+_CONDITIONS = {"if_statement", "elif_clause", "while_statement", "conditional_expression",
+               "assert_statement", "boolean_operator", "not_operator", "if_clause",
+               "comparison_operator"}
+
+
+def chain_comparisons(data: bytes, nodes: list[ts.Node], scope_of: Callable[[ts.Node], str]
+                      ) -> list[ChainComparison]:
+    lines = data.split(b"\n")
+    out: list[ChainComparison] = []
+    for node in nodes:
+        operands = node.named_children
+        ops = [c.type for c in node.children if not c.is_named]
+        if len(operands) != 2 or len(ops) != 1 or ops[0] not in _EQUALITY \
+                or _line(node) != _end_line(node) or _in_condition(node):
+            continue
+        chains = [c for c in operands if c.type == "attribute" and _chain(c) == tsu.text(c)]
+        if not chains or any(c.type in _LITERALS for c in operands):
+            continue
+        text = tsu.text(node)
+        line = lines[_line(node) - 1] if _line(node) <= len(lines) else b""
+        if line.count(text.encode()) != 1:
+            continue
+        out.append(ChainComparison(scope_of(node), _line(node), text,
+                                   tuple(tsu.text(c) for c in chains), ops[0]))
+    return out
+
+
+def _in_condition(node: ts.Node) -> bool:
+    parent = node.parent
+    while parent is not None and parent.type not in ("block", "module"):
+        if parent.type in _CONDITIONS:
+            return True
+        if parent.type.endswith("_statement"):
+            return False
+        parent = parent.parent
+    return False
+
+
 def _membership(comparison: ts.Node, value: ts.Node) -> bool:
     """``value`` is the right operand of ``in`` / ``not in``."""
     children = comparison.children

@@ -41,7 +41,7 @@ from analyzer.extract.python import (
     ProducedString,
     PythonFacts,
 )
-from analyzer.model import Deletion, DeletionKind, Plan, Ranges
+from analyzer.model import EXPRESSION_REWRITES, Deletion, DeletionKind, Plan, Ranges
 from analyzer.nodes import Graph, module_node
 from analyzer.resolve.python import ModuleIndex, PyModule
 
@@ -116,7 +116,8 @@ def _span(node: ast.stmt) -> tuple[int, int]:
 
 def _remove(tree: ast.Module, edits: list[Deletion], sim: FileSim) -> None:
     ranges = [(d.start_line or 0, d.end_line or 0, d) for d in edits
-              if d.kind in _STATEMENT_EDITS and d.rewrite != "ifexp" and d.start_line]
+              if d.kind in _STATEMENT_EDITS and d.rewrite not in EXPRESSION_REWRITES
+              and d.start_line]
     names_at = {(d.start_line or 0): d for d in edits if d.kind == "remove_import_names"}
 
     def owner(start: int, end: int) -> Deletion | None:
@@ -157,6 +158,7 @@ def _remove(tree: ast.Module, edits: list[Deletion], sim: FileSim) -> None:
     tree.body = visit(tree.body)
     _remove_elements(tree, edits)
     _fold_ifexps(tree, edits)
+    _fold_comparisons(tree, edits)
 
 
 def _fold_ifexps(tree: ast.Module, edits: list[Deletion]) -> None:
@@ -182,6 +184,28 @@ def _fold_ifexps(tree: ast.Module, edits: list[Deletion]) -> None:
             return node
 
     Fold().visit(tree)
+
+
+def _fold_comparisons(tree: ast.Module, edits: list[Deletion]) -> None:
+    """Comparisons with a dropped enum member the plan folds become their value."""
+    folds = {(d.start_line, _squeeze(d.names[0])): d.names[1] == "True" for d in edits
+             if d.rewrite == "compare" and len(d.names) >= 2}
+    if not folds:
+        return
+
+    class Fold(ast.NodeTransformer):
+        def visit_Compare(self, node: ast.Compare) -> ast.AST:
+            node = self.generic_visit(node)  # type: ignore[assignment]
+            value = folds.get((node.lineno, _squeeze(ast.unparse(node))))
+            if value is None:
+                return node
+            return ast.copy_location(ast.Constant(value), node)
+
+    Fold().visit(tree)
+
+
+def _squeeze(text: str) -> str:
+    return "".join(text.split())
 
 
 def _remove_elements(tree: ast.Module, edits: list[Deletion]) -> None:
@@ -401,17 +425,20 @@ def member_conflicts(plan: Plan, index: ModuleIndex, deleted_files: set[str],
 def _removed_ranges(edits: list[Deletion]) -> Ranges:
     out = Ranges()
     for d in edits:
-        if d.kind in _STATEMENT_EDITS and d.rewrite != "ifexp" and d.start_line:
+        if d.kind in _STATEMENT_EDITS and d.rewrite not in EXPRESSION_REWRITES and d.start_line:
             out.add(d.start_line, d.end_line or d.start_line)
     return out
 
 
 def _removed_elements(deletions: list[Deletion]) -> dict[str, set[tuple[int, str]]]:
-    """path -> (line, text) of the chain elements the plan removes from displays."""
+    """path -> (line, chain) of the chains the plan removes: elements of displays, members
+    in comparisons it folds."""
     out: dict[str, set[tuple[int, str]]] = defaultdict(set)
     for d in deletions:
         if d.kind == "remove_list_element" and d.start_line:
             out[d.path].update((d.start_line, n) for n in d.names)
+        elif d.rewrite == "compare" and d.start_line and len(d.names) == 3:
+            out[d.path].add((d.start_line, d.names[2]))  # the member's chain, folded away
     return out
 
 
@@ -530,7 +557,7 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
     gone: dict[str, Ranges] = defaultdict(Ranges)
     folded_arms: set[tuple[str, int, int]] = set()
     for d in plan.deletions:
-        if d.kind != "delete_file" and d.start_line and d.rewrite != "ifexp":
+        if d.kind != "delete_file" and d.start_line and d.rewrite not in EXPRESSION_REWRITES:
             gone[d.path].add(d.start_line, d.end_line or d.start_line)
         elif d.rewrite == "ifexp" and d.start_line:
             folded_arms.add((d.path, d.start_line, d.end_line or d.start_line))

@@ -25,6 +25,7 @@ from typing import Any
 
 from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, ImportFact
 from analyzer.graph.native import is_tu
+from analyzer.model import EXPRESSION_REWRITES
 from analyzer.nodes import module_node, op_node, symbol_node
 from analyzer.resolve.python import ModuleIndex, PyModule
 from analyzer.verify.problem import VerifyProblem
@@ -115,7 +116,8 @@ def _folded_ranges(result: ScanResult) -> dict[str, list[tuple[int, int]]]:
     """Lines the profile folds away (dead branches): their code never runs."""
     out: dict[str, list[tuple[int, int]]] = {}
     for d in result.plan.deletions:
-        if d.kind == "fold_branch" and d.rewrite != "ifexp" and d.start_line is not None:
+        if d.kind == "fold_branch" and d.rewrite not in EXPRESSION_REWRITES \
+                and d.start_line is not None:
             out.setdefault(d.path, []).append((d.start_line, d.end_line or d.start_line))
     return out
 

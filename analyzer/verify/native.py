@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.extract.cmake import CMakeCommand
 from analyzer.graph.native import is_external_library, off_targets, torch_ops_reads
+from analyzer.model import EXPRESSION_REWRITES
 from analyzer.nodes import module_node, op_node, symbol_node
 from analyzer.plan.native import (
     VAR_REF,
@@ -164,7 +165,8 @@ def _live_op_reads(result: ScanResult) -> tuple[dict[tuple[str, str], str], dict
     ``path:line``; ``torch.ops`` read whole -> ``path:line`` or None."""
     folded: dict[str, list[tuple[int, int]]] = {}
     for d in result.plan.deletions:  # branches the profile folds away never run
-        if d.kind == "fold_branch" and d.rewrite != "ifexp" and d.start_line is not None:
+        if d.kind == "fold_branch" and d.rewrite not in EXPRESSION_REWRITES \
+                and d.start_line is not None:
             folded.setdefault(d.path, []).append((d.start_line, d.end_line or d.start_line))
     calls: dict[tuple[str, str], str] = {}
     whole: dict[str, str] = {}

@@ -6,6 +6,8 @@ it), scanned with ``--roots deepseek_v2`` and its profile (flashmla and rocm dro
 - ``AttentionBackendEnum.FLASHMLA`` in ``CudaPlatform``'s priority list and membership tuple
   is removed with the member, so ``vllm/attention/flashmla.py`` (named by the member's class
   path) and ``vllm/flashmla_ops.py`` go;
+- ``backend == AttentionBackendEnum.ROCM_ATTN`` in a keyword argument (no condition) folds to
+  ``False``, so nothing reads the ROCm member any more and ``vllm/attention/rocm_attn.py`` goes;
 - ``builtin_platform_plugins["rocm"]`` (a dict registry) goes, then its probe function, then
   ``vllm/platforms/rocm.py`` the probe names;
 - ``setup.py`` is the build's root and is edited only where a registry says so: its
@@ -69,6 +71,9 @@ def test_exact_plan(result: ScanResult) -> None:
         ("delete_file", "vllm/attention/flashmla.py", None, None, (), "flashmla"),
         ("delete_file", "vllm/flashmla_ops.py", None, None, (), "flashmla"),
         ("delete_file", "vllm/attention/rocm_attn.py", None, None, (), "rocm"),
+        ("fold_branch", "vllm/platforms/cuda.py", 21, 21,
+         ("backend == AttentionBackendEnum.ROCM_ATTN", "False",
+          "AttentionBackendEnum.ROCM_ATTN"), "rocm"),
         # the platform registry's entry, the probe it held, the platform it named
         ("delete_range", "vllm/platforms/__init__.py", 11, 11, (), "rocm"),
         ("delete_range", "vllm/platforms/__init__.py", 5, 6, (), ""),
@@ -119,6 +124,7 @@ def test_pruned_sample_verifies(tmp_path: Path) -> None:
     kept = "AttentionBackendEnum.FLASH_ATTN_MLA,\n                AttentionBackendEnum.TRITON_MLA,"
     assert kept in cuda
     assert "return backend in (AttentionBackendEnum.FLASH_ATTN,)" in cuda
+    assert "return dict(rocm=(False), varlen=True)" in cuda
     setup = (tree / "setup.py").read_text()
     assert 'CMakeExtension(name="vllm._C")' in setup and "_flashmla_C" not in setup
     registry = (tree / "vllm/models/registry.py").read_text()

@@ -6,4 +6,4 @@ class Backend(Enum):
     NPU = "npu"
 
     def is_npu_backend(self):
-        return self == Backend.NPU
+        return self in (Backend.NPU,)  # a one-member tuple: no display rule removes it

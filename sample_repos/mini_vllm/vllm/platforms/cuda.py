@@ -15,3 +15,7 @@ class CudaPlatform:
     @staticmethod
     def uses_varlen(backend: AttentionBackendEnum) -> bool:
         return backend in (AttentionBackendEnum.FLASH_ATTN, AttentionBackendEnum.FLASHMLA)
+
+    @staticmethod
+    def kernel_flags(backend: AttentionBackendEnum) -> dict[str, bool]:
+        return dict(rocm=(backend == AttentionBackendEnum.ROCM_ATTN), varlen=True)
