@@ -31,6 +31,7 @@ _EDITS = {
     "star_import": "replace the star import",
     "exported": "remove the name from __all__",
     "attribute_read": "remove the read",
+    "module_value": "stop using the module as a value",
     "torch_op": "remove the torch.ops call",
     "hint": "remove the profile's dynamic-import hint",
     "companion": "remove the import of the companion module",

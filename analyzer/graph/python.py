@@ -32,6 +32,8 @@ for liveness (an edge u -> v means "if u is live, v is live"):
                         live only when its class is live *and* live code reads that name
                         (``x.name``, ``getattr(x, "name")``, ``f"forward_{p}"`` skeletons)
 - ``attribute_read``    u reads attribute name v (``attr:<name>``, only names of gated methods)
+- ``module_value``      u uses a module object as a value (a bare ``pkg.mod`` in a list, an
+                        argument, an assignment): v, each public definition of it, is live
 
 Facts inside a method's lines come from the method's node, so what only a dead method uses
 (a lazy import in ``_create_flashmla_decode_backend``) is dead with it.
@@ -319,6 +321,11 @@ class _ModuleEdges:
                 if bound_at and self.dead(bound_at):
                     continue
                 self.edge(src, target, "type_checking" if type_only else "reference", line)
+                if target.kind == "module" and not type_only \
+                        and not ref.chain.rpartition(".")[2].startswith("__"):
+                    # the module object itself is a value (`CMD_MODULES = [cli.serve, ...]`,
+                    # then `m.cmd_init()`): any of its public definitions may be read from it
+                    self._public_definitions(src, target.module, "module_value", line)
         if self.gated:
             self._member_reads()
         walked = any(w.kind in ("iter_modules", "walk_packages")

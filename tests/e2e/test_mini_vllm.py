@@ -18,6 +18,9 @@ it), scanned with ``--roots deepseek_v2`` and its profile (flashmla and rocm dro
   CUDA::*); ``cmake/flashmla.cmake`` is left empty and goes with its ``include()``;
 - ``benchmarks/bench_llama.py`` (a ``__main__`` script under the profile's ``test_paths``) is
   no root: it goes with the llama model it imports;
+- ``vllm/cli/main.py`` (the ``vllm`` script of pyproject.toml) puts the module
+  ``vllm.cli.serve`` in a list and calls ``m.cmd_init()`` on each element: a module used as a
+  value keeps its public definitions (``cmd_init``), not its private ones;
 - the cpu feature forces the string variable ``VLLM_TARGET_DEVICE`` to ``cuda``: the
   ``if(VLLM_TARGET_DEVICE STREQUAL "cpu")`` block goes, ``cmake/cpu_extension.cmake`` is read
   by nothing and goes, and with it the CPU definition of ``_C``: keeping ``_C`` keeps the CUDA
@@ -83,6 +86,8 @@ def test_exact_plan(result: ScanResult) -> None:
         ("delete_range", "vllm/models/registry.py", 5, 5, (), ""),
         ("delete_range", "vllm/models/registry.py", 6, 9, (), ""),
         ("delete_file", "benchmarks/bench_llama.py", None, None, (), ""),
+        # the CLI module is a value: only its private helper goes
+        ("delete_range", "vllm/cli/serve.py", 5, 6, (), ""),
     }
 
 
@@ -106,6 +111,11 @@ def test_system_libraries_free_the_fetch(tmp_path: Path) -> None:
     assert without.liveness.is_live("fetch:flashmla")
     flashmla = next(f for f in without.features if f.name == "flashmla")
     assert "fetch:flashmla" in {i.node for i in flashmla.blocked}
+
+
+def test_a_module_used_as_a_value_keeps_its_public_definitions(result: ScanResult) -> None:
+    assert result.liveness.is_live("py:vllm.cli.serve:cmd_init")
+    assert not result.liveness.is_live("py:vllm.cli.serve:_unused_helper")
 
 
 def test_setup_py_is_a_root_and_entry_classes_keep_their_api(result: ScanResult) -> None:
