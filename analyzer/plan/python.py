@@ -111,8 +111,8 @@ def _dead_uses(graph: Graph, live: Liveness, mod: PyModule,
                     or data.get("path") in peripheral:
                 continue
             if graph.edges[src, dst]["kind"] in ("defined_in", "parent_package",
-                                                 "type_checking", "member"):
-                continue
+                                                 "type_checking", "member", "module_value"):
+                continue  # (a module used as a value may use any definition: not this one)
             if not live.is_live(dst):
                 out.add(dst)
     return out

@@ -34,7 +34,44 @@ def defined_members(index: ModuleIndex) -> dict[str, list[str]]:
 
 
 def member_baseline(result: ScanResult) -> dict[str, list[str]]:
-    return defined_members(result.index)
+    """Method name -> ``module:Class`` defining it, and public top-level function or class
+    name -> ``module`` defining it (no colon): what ``check_members`` and
+    ``check_module_values`` compare the pruned tree with."""
+    out = defined_members(result.index)
+    for name, mod in result.index.modules.items():
+        for d, kind in mod.defs.items():
+            if kind in ("function", "class") and not d.startswith("_"):
+                out.setdefault(d, []).append(name)
+    return {k: sorted(set(v)) for k, v in out.items()}
+
+
+def check_module_values(result: ScanResult, baseline: dict[str, list[str]] | None
+                        ) -> list[VerifyProblem]:
+    """A module live code uses as a value (``CMD_MODULES = [cli.serve]``, then
+    ``m.cmd_init()``) that lost a public definition of the original whose name code that
+    remains reads as an attribute."""
+    if not baseline:
+        return []
+    graph, live, index = result.graph, result.liveness, result.index
+    valued = {graph.nodes[v].get("module") for u, v, data in graph.edges(data=True)
+              if data.get("kind") == "module_value" and live.is_live(u)}
+    lost: dict[str, str] = {}
+    for name, where in baseline.items():
+        for module in where:
+            mod = index.modules.get(module) if ":" not in module else None
+            if module in valued and mod is not None and name not in mod.defs:
+                lost.setdefault(name, module)
+    out: list[VerifyProblem] = []
+    for module in sorted(index.modules):
+        mod = index.modules[module]
+        if not live.is_live(f"py:{module}"):
+            continue
+        for use in mod.facts.member_uses:
+            if use.name in lost:
+                out.append(VerifyProblem(mod.path, use.lines[0], (
+                    f"reads .{use.name}, which module {lost[use.name]} (used as a value) "
+                    "defined in the original tree and does not define now")))
+    return out
 
 
 def check_members(result: ScanResult, baseline: dict[str, list[str]] | None
@@ -53,8 +90,8 @@ def check_members(result: ScanResult, baseline: dict[str, list[str]] | None
         mod = index.modules.get(module)
         return mod is not None and mod.defs.get(cls) == "class"
 
-    lost = {name: [c for c in classes if exists(c)] for name, classes in baseline.items()
-            if name not in now}
+    lost = {name: [c for c in classes if ":" in c and exists(c)]
+            for name, classes in baseline.items() if name not in now}
     lost = {name: classes for name, classes in lost.items() if classes}
     out: list[VerifyProblem] = []
     for module in sorted(index.modules):

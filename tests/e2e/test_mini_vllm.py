@@ -144,3 +144,12 @@ def test_pruned_sample_verifies(tmp_path: Path) -> None:
     assert "flashmla" not in cmake and "cpu_extension" not in cmake
     assert (tree / "csrc/torch_bindings.cpp").exists()
     assert not (tree / "csrc/cpu/ops_cpu.cpp").exists()
+
+
+def test_verify_catches_a_module_value_losing_a_definition(tmp_path: Path) -> None:
+    tree, manifest = prune_copy(SAMPLE, tmp_path, ["deepseek_v2"])
+    # by hand, after the pruning: cmd_init leaves the module main.py uses as a value
+    (tree / "vllm/cli/serve.py").write_text("def other():\n    return 1\n")
+    problems = verify_scan(tree, ScanOptions(roots=("deepseek_v2",)), before=manifest).problems
+    assert ("vllm/cli/main.py", 6) in {(p.path, p.line) for p in problems}
+    assert any("module vllm.cli.serve (used as a value)" in p.what for p in problems)
