@@ -97,7 +97,8 @@ class OpRegistration:
 @dataclass(frozen=True)
 class MacroDefine:
     """``#define NAME`` / ``#define NAME(A, B) body``: ``params`` is None for object-like
-    macros; ``body`` (whitespace collapsed) only when it names a ``TORCH_LIBRARY*`` macro."""
+    macros; ``body`` (whitespace collapsed) when it names a ``TORCH_LIBRARY*`` macro or the
+    macro is function-like and short."""
 
     name: str
     params: tuple[str, ...] | None
@@ -185,7 +186,9 @@ class _Extractor:
                 params = tuple(p.strip() for p in inner.split(",") if p.strip())
             body = ""
             raw = m.group(3).decode("latin-1").replace("\\\n", " ")
-            if "TORCH_LIBRARY" in raw:
+            if "TORCH_LIBRARY" in raw or (params is not None and len(raw) < 200):
+                # block wrappers, and short function-like macros (CONCAT(A, B) -> A##B: what
+                # a namespace written CONCAT(TORCH_EXTENSION_NAME, _cache_ops) expands to)
                 body = re.sub(r"\s+", " ", re.sub(r"//[^\n]*|/\*.*?\*/", " ", raw)).strip()
             out.append(MacroDefine(name, params, body, self.line(m.start(1))))
         return tuple(out)

@@ -176,6 +176,10 @@ class Reference:
     # later lines of the same method (or top-level scope) reading the chain: when ``line``
     # lies in folded-away code, the first of these that does not still reads it
     also: tuple[int, ...] = ()
+    # lines where the chain's object itself is handed on as a value (in a list, an argument,
+    # an assignment) rather than tested (``if ops is not None``, ``if mod:``, ``not mod``):
+    # a module used so may have any attribute read from it
+    value_lines: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -759,6 +763,7 @@ class _Extractor:
         builtin, parameter or local resolves to nothing, so it is not recorded."""
         # (chain, scope, method) -> the lines it is read on
         seen: dict[tuple[str, str, str], list[int]] = {}
+        values: dict[tuple[str, str, str], list[int]] = {}
         data = self.data
         for node in names:
             head = data[node.start_byte:node.end_byte]
@@ -780,16 +785,22 @@ class _Extractor:
             else:  # spaces, newlines or comments inside the chain
                 chain = _chain(top) or head.decode("utf-8", "replace")
             named = _named_attribute(top)
+            if named and chain == "torch.ops" and _call_arg(top, "hasattr") is not None:
+                continue  # hasattr(torch.ops, "_C"): whether the namespace exists; no op read
             if named:  # getattr(x.y, "z") reads x.y.z
                 chain = f"{chain}.{named}"
             elif chain.startswith("torch.ops") and _probed(top):
                 continue  # hasattr(torch.ops, name): asks whether an op exists, uses none
             key = (chain, self._scope_of(node), self._member_of(node))
             seen.setdefault(key, []).append(_line(node))
+            if not named and not _tested(top):
+                values.setdefault(key, []).append(_line(node))
         out: list[Reference] = []
-        for (chain, scope, _member), lines in seen.items():
+        for key, lines in seen.items():
+            chain, scope, _member = key
             ordered = sorted(set(lines))
-            out.append(Reference(chain, scope, ordered[0], tuple(ordered[1:])))
+            out.append(Reference(chain, scope, ordered[0], tuple(ordered[1:]),
+                                 tuple(sorted(set(values.get(key, ()))))))
         out.sort(key=lambda r: (r.line, r.chain, r.scope))
         return out
 
@@ -940,3 +951,32 @@ class _Extractor:
                 if elem.type == "string" and (s := _string_value(elem)):
                     names.append(s)
         return tuple(names) if found else None
+
+
+_TEST_PARENTS = {"if_statement", "elif_clause", "while_statement", "assert_statement"}
+
+
+def _tested(node: ts.Node) -> bool:
+    """``node``'s value is only tested, not handed on: the condition of an if/elif/while/
+    assert or of a conditional expression, the operand of ``not``, compared ``is``/``is not``
+    ``None``, or an operand of ``and``/``or`` that is itself tested."""
+    parent = node.parent
+    while parent is not None and parent.type == "parenthesized_expression":
+        node, parent = parent, parent.parent
+    if parent is None:
+        return False
+    if parent.type in _TEST_PARENTS:
+        return True
+    if parent.type == "conditional_expression":  # `a if COND else b`: the middle operand
+        operands = parent.named_children
+        return len(operands) == 3 and operands[1].id == node.id
+    if parent.type == "not_operator":
+        return True
+    if parent.type == "comparison_operator":
+        ops = [c.type for c in parent.children if not c.is_named]
+        others = [c for c in parent.named_children if c.id != node.id]
+        return ops in (["is"], ["is not"], ["=="], ["!="]) and len(others) == 1 \
+            and others[0].type == "none"
+    if parent.type == "boolean_operator":
+        return _tested(parent)
+    return False

@@ -156,8 +156,11 @@ def build_macros(facts: dict[str, CudaFacts], cmake: dict[str, CmakeFacts]
                 wrappers.setdefault(d.name, []).append(d)
     for cf in cmake.values():
         for c in cf.commands:
-            for a in c.args:
+            for i, a in enumerate(c.args):
                 names.update(_DEFINITION.findall(a.value))
+                if c.name == "target_compile_definitions" and (
+                        i == 0 or a.value in ("PRIVATE", "PUBLIC", "INTERFACE")):
+                    continue  # the target, a scope keyword: no definitions
                 if c.name in _DEFINING_COMMANDS:
                     head = a.value.removeprefix("-D").split("=", 1)[0]
                     if _IDENT.fullmatch(head):

@@ -321,8 +321,10 @@ class _ModuleEdges:
                 if bound_at and self.dead(bound_at):
                     continue
                 self.edge(src, target, "type_checking" if type_only else "reference", line)
-                if target.kind == "module" and not type_only \
-                        and not ref.chain.rpartition(".")[2].startswith("__"):
+                if target.kind == "module" and not type_only and ref.value_lines \
+                        and not ref.chain.rpartition(".")[2].startswith("__") \
+                        and self.first_live(ref.value_lines[0], ref.value_lines[1:],
+                                            ref.chain) is not None:
                     # the module object itself is a value (`CMD_MODULES = [cli.serve, ...]`,
                     # then `m.cmd_init()`): any of its public definitions may be read from it
                     self._public_definitions(src, target.module, "module_value", line)

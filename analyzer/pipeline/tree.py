@@ -19,6 +19,7 @@ from analyzer.graph.native import extension_modules
 from analyzer.model import FileInfo, ParseProblem
 from analyzer.resolve import cmake as cmake_eval
 from analyzer.resolve.cmake_model import CMakeProject
+from analyzer.resolve.op_namespaces import resolve_op_namespaces
 from analyzer.resolve.python import ModuleIndex, PyModule
 
 _TEST_DIR = re.compile(r"^(tests?|testing|e2e_tests?|\w+_tests?)$")
@@ -65,7 +66,8 @@ class Scope:
 def build_tree(found: Discovery, extracted: list[ExtractedFile],
                cmake_options: Mapping[str, bool | str] | None = None) -> Tree:
     """Resolve stage over the extracted facts: the module index and the CMake project
-    (evaluated with ``cmake_options`` forced: the dropped features' CMake option values)."""
+    (evaluated with ``cmake_options`` forced: the dropped features' CMake option values), and
+    the op namespaces the build defines per target (``TORCH_EXTENSION_NAME``)."""
     problems = list(found.problems)
     files: dict[str, FileInfo] = {}
     modules: list[PyModule] = []
@@ -90,6 +92,7 @@ def build_tree(found: Discovery, extracted: list[ExtractedFile],
     modules = _dedupe(modules, problems)
     project = cmake_eval.evaluate(cmake_facts, frozenset(files), options=cmake_options)
     problems.extend(project.problems)
+    native_facts = resolve_op_namespaces(native_facts, project)
     index = ModuleIndex(modules, extension_modules(project))
     return Tree(files, modules, index, native_facts, cmake_facts, project, problems)
 

@@ -446,6 +446,9 @@ class _Evaluator(EvaluatorCore):
             if ctx.frame is None:
                 self.target_vars.setdefault(name, []).extend(
                     v for a in cmd.args for v in _VAR_NAME.findall(a.value))
+        if names and cmd.name == "target_compile_definitions":
+            self.definitions.setdefault(names[0], []).extend(
+                t.removeprefix("-D") for t in texts[1:] if t not in _SCOPE_KEYWORDS)
         if names and cmd.name == "target_link_libraries":
             self.links.setdefault(names[0], []).extend(
                 t for t in texts[1:] if t not in _LINK_KEYWORDS)
@@ -533,7 +536,8 @@ class _Evaluator(EvaluatorCore):
                 tuple(dict.fromkeys(self.depends.get(t.name, []))),
                 tuple(dict.fromkeys(variables)),
                 t.frame.function if t.frame is not None else None, call_site,
-                self.off_reason([t.conditions])))
+                self.off_reason([t.conditions]),
+                tuple(dict.fromkeys(self.definitions.get(t.name, [])))))
         repos = tuple(FetchRepo(f["name"], f["file"], f["start"], f["end"], f["url"],
                                 tuple(f["ranges"]), f["available"], tuple(f["declares"]),
                                 self.off_reason(self.fetch_conds.get(f["name"], [])))

@@ -160,6 +160,8 @@ class EvaluatorCore:
         self.frames: list[Frame] = []
         self.target_vars: dict[str, list[str]] = {}  # target -> ${VAR}s of its config calls
         self.links: dict[str, list[str]] = {}  # target -> target_link_libraries items
+        # target -> target_compile_definitions items as evaluated ("TORCH_EXTENSION_NAME=_C")
+        self.definitions: dict[str, list[str]] = {}
         self.depends: dict[str, list[str]] = {}  # target -> add_dependencies, $<TARGET_..:x>
         self.root_dir = ""
         self.stack: list[str] = []

@@ -57,6 +57,8 @@ class CMakeTarget:
     #                                     targets it creates; None when it cannot be removed
     off: str | None = None  # why the build does not create it: an if()-condition around its
     #                         creation is false with the forced options; None: it may be built
+    # target_compile_definitions items as evaluated: "TORCH_EXTENSION_NAME=_C", "USE_ROCM"
+    definitions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -205,13 +205,14 @@ def test_macro_namespaces_as_written_and_block_macro() -> None:
         ("concat_and_cache_mla", "def", 23, 25), ("concat_and_cache_mla", "impl", 26, 26)]
 
 
-def test_defines_keep_bodies_of_library_wrappers_only() -> None:
+def test_defines_keep_bodies_of_library_wrappers_and_short_function_macros() -> None:
     facts = facts_of(MACRO_OPS / "core/registration.h")
     assert [(d.name, d.params, d.body, d.line) for d in facts.defines] == [
-        ("_CONCAT", ("A", "B"), "", 4),
-        ("CONCAT", ("A", "B"), "", 5),
+        ("_CONCAT", ("A", "B"), "A##B", 4),
+        ("CONCAT", ("A", "B"), "_CONCAT(A, B)", 5),
         ("TORCH_LIBRARY_EXPAND", ("NAME", "MODULE"), "TORCH_LIBRARY(NAME, MODULE)", 7),
-        ("REGISTER_EXTENSION", ("NAME",), "", 10),  # continued on line 11
+        # continued on line 11
+        ("REGISTER_EXTENSION", ("NAME",), "PyMODINIT_FUNC CONCAT(PyInit_, NAME)() { return nullptr; }", 10),
     ]
     snippet = extract("x.h", b"#define FLAG\n/* #define NOT_ME 1 */\n#  define LIB(N, M) \\\n"
                              b"  TORCH_LIBRARY_FRAGMENT(N, M)\n")

@@ -9,7 +9,11 @@ Expectations are written by hand from reading the sample:
   on line 47;
 - cmake/utils.cmake: ``define_ext_target`` (lines 11-25) creates every extension target;
 - csrc/torch_bindings.cpp and csrc/moe/torch_bindings.cpp register under
-  ``TORCH_EXTENSION_NAME`` / ``CONCAT(TORCH_EXTENSION_NAME, _cache_ops)`` (macros);
+  ``TORCH_EXTENSION_NAME`` / ``CONCAT(TORCH_EXTENSION_NAME, _cache_ops)`` (macros), which
+  ``define_ext_target`` sets per target (``-DTORCH_EXTENSION_NAME=${MOD_NAME}``): ``_C`` and
+  ``_C_cache_ops`` for the first file (only ``_C`` compiles it), ``_moe_C`` for the second.
+  ``unresolved`` is the sample with csrc/ops.h defining the macro too (a header could
+  redefine it): then nothing in those namespaces can be read;
   csrc/extra/extra_bindings.cpp under ``macro_extra`` through ``TORCH_LIBRARY_EXPAND``
   (defined in csrc/core/registration.h as ``TORCH_LIBRARY(NAME, MODULE)``), with old_gelu at
   lines 14-15; csrc/quant/quant_bindings.cpp under ``macro_quant``;
@@ -39,6 +43,20 @@ def scan():
     return run_scan(MACRO, ["deepseek_v2"], use_profile=False)
 
 
+def unresolved_copy(base: Path) -> Path:
+    tree = base / "unresolved"
+    shutil.copytree(MACRO, tree)
+    with (tree / "csrc/ops.h").open("a") as fh:
+        fh.write("\n#ifndef TORCH_EXTENSION_NAME\n#define TORCH_EXTENSION_NAME _C\n#endif\n")
+    return tree
+
+
+@pytest.fixture(scope="module")
+def unresolved(tmp_path_factory):
+    return run_scan(unresolved_copy(tmp_path_factory.mktemp("macro")), ["deepseek_v2"],
+                    use_profile=False)
+
+
 def native_deletions(result) -> set[tuple]:
     return {(d.kind, d.path, d.start_line, d.end_line) for d in result.plan.deletions
             if d.category not in ("python-file", "python-symbol", "python-import")}
@@ -57,10 +75,33 @@ def test_plan_removes_only_what_is_shown_dead(scan) -> None:
         ("delete_range", "csrc/extra/extra_bindings.cpp", 15, 15),
         ("delete_file", "csrc/extra/old_gelu.cu", None, None),
         ("delete_range", "CMakeLists.txt", 47, 47),
+        # _C and _C_cache_ops (read from the targets' -D): the ops no live Python calls lose
+        # their registrations; their kernels share files with live ops and stay
+        ("delete_range", "csrc/torch_bindings.cpp", 12, 14),
+        ("delete_range", "csrc/torch_bindings.cpp", 15, 15),
+        ("delete_range", "csrc/torch_bindings.cpp", 19, 19),
+        ("delete_range", "csrc/torch_bindings.cpp", 20, 20),
+        ("delete_range", "csrc/torch_bindings.cpp", 28, 28),
+        ("delete_range", "csrc/torch_bindings.cpp", 29, 29),
+        # _moe_C: only dead moe.py imports it and nothing calls its op: the call creating it
+        # and its two sources go
+        ("delete_range", "CMakeLists.txt", 51, 54),
+        ("delete_file", "csrc/moe/torch_bindings.cpp", None, None),
+        ("delete_file", "csrc/moe/topk_softmax.cu", None, None),
     }
 
 
-def test_nothing_in_a_function_body_or_a_macro_namespace_is_deleted(scan) -> None:
+def test_namespaces_the_build_defines_per_target_are_read(scan) -> None:
+    assert scan.native.unresolved_namespaces == {}
+    assert scan.native.namespaces == {"_C", "_C_cache_ops", "_moe_C", "macro_extra",
+                                      "macro_quant"}
+    live = scan.liveness.is_live
+    assert live("op:_C_cache_ops::concat_and_cache_mla") and live("op:_C::rms_norm")
+    assert not live("op:_C::fused_add_rms_norm")
+
+
+def test_nothing_in_a_function_body_or_a_macro_namespace_is_deleted(unresolved) -> None:
+    scan = unresolved
     paths = {d.path for d in scan.plan.deletions}
     assert "cmake/utils.cmake" not in paths
     assert "csrc/torch_bindings.cpp" not in paths
@@ -96,22 +137,24 @@ def test_targets_without_a_known_loader_are_kept_whole(scan) -> None:
     assert live("target:cumem_allocator") and live("file:csrc/cumem_allocator.cpp")
     # linked by _C: its loader is known, and it lives with _C
     assert "macro_utils" not in scan.native.kept_targets and live("target:macro_utils")
-    assert [t.name for t in scan.native_summary.dead_targets] == ["_legacy_C"]
+    assert [t.name for t in scan.native_summary.dead_targets] == ["_moe_C", "_legacy_C"]
 
 
 def test_whole_namespace_read_keeps_every_op(scan) -> None:
     assert scan.liveness.is_live("op:macro_quant::unused_quant")
-    assert scan.native_summary.dead_ops == ["macro_extra::old_gelu"]
+    assert scan.native_summary.dead_ops == [
+        "_C::fused_add_rms_norm", "_C_cache_ops::reshape_and_cache", "_C_cache_ops::swap_blocks",
+        "_moe_C::topk_softmax", "macro_extra::old_gelu"]
 
 
 def test_no_roots_and_no_profile_keeps_what_nothing_shows_dead(tmp_path: Path) -> None:
-    # Nothing is live but what cannot be resolved: the macro-namespace ops (and so _C and
+    # (with csrc/ops.h defining TORCH_EXTENSION_NAME) Nothing is live but what cannot be
+    # resolved: the macro-namespace ops (and so _C and
     # _moe_C with their kernels) and cumem_allocator. _extra_C and _legacy_C are imported
     # only by modules nothing imports. macro_quant's ops are called by nothing live: their
     # registrations go, but their kernel fp8_quant.cu stays, because its entry shares line 35
     # with the closing parenthesis of set(MACRO_EXT_SRC ...).
-    tree = tmp_path / "t"
-    shutil.copytree(MACRO, tree)
+    tree = unresolved_copy(tmp_path)
     result = run_scan(tree, [], use_default_roots=False, use_profile=False)
     deleted = {d.path for d in result.plan.deletions if d.category == "native-file"}
     assert deleted == {"csrc/legacy/legacy_kernels.cpp", "csrc/extra/extra_bindings.cpp",
