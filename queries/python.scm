@@ -12,6 +12,9 @@
 ; Plain string literals (f-strings are filtered out by the extractor: they interpolate).
 (string) @string
 
+; Integer literals: the extractor keeps those handed on as a value (`fa_version = 3`).
+(integer) @integer
+
 ; Calls with a dotted callee: importlib.import_module("x"), __import__("x"),
 ; pkgutil.iter_modules(...), pkgutil.walk_packages(...).
 (call

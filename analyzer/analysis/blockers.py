@@ -32,6 +32,7 @@ _EDITS = {
     "exported": "remove the name from __all__",
     "attribute_read": "remove the read",
     "module_value": "stop using the module as a value",
+    "subclasses": "stop enumerating the subclasses",
     "torch_op": "remove the torch.ops call",
     "hint": "remove the profile's dynamic-import hint",
     "companion": "remove the import of the companion module",

@@ -83,6 +83,8 @@ class Feature:
     line: int = 0
     # features this one cannot work without: dropping one of them drops this one too
     requires: tuple[str, ...] = ()
+    # integer keys of "values" registries (FlashAttention versions: ``fa_version == 3``)
+    registry_int_keys: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

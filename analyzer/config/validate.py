@@ -332,7 +332,8 @@ def build_profile(data: dict[str, Any], text: str, source: str, base: tuple[str,
     features = {}
     for fname, ftable in b.table(data, "features", ()).items():
         b.expect(ftable, (dict,), ("features", fname), "a table")
-        features[fname] = _feature(b, fname, ftable, ("features", fname), reg_names)
+        features[fname] = _feature(b, fname, ftable, ("features", fname),
+                                   {r.name: r.kind for r in registries})
     for fname, feature in features.items():
         for i, name in enumerate(feature.requires):
             _known(b, name, tuple(features), ("features", fname, "requires", i), "feature")
@@ -445,12 +446,24 @@ def _constants(b: _Builder, table: dict[str, Any], path: Path_) -> tuple[Constan
 
 
 def _feature(b: _Builder, name: str, t: dict[str, Any], path: Path_,
-             registries: tuple[str, ...]) -> Feature:
+             registries: dict[str, str]) -> Feature:
     b.keys(t, FEATURE_KEYS, path)
     keys: dict[str, tuple[str, ...]] = {}
+    int_keys: dict[str, tuple[int, ...]] = {}
     rk_path = (*path, "registry_keys")
-    for registry, _ in b.table(t, "registry_keys", path).items():
-        _known(b, registry, registries, (*rk_path, registry), "registry")
+    for registry, items in b.table(t, "registry_keys", path).items():
+        _known(b, registry, tuple(registries), (*rk_path, registry), "registry")
+        if registries[registry] == "values" and isinstance(items, list) and any(
+                type(k) is int for k in items):
+            # a "values" registry may select by integers (fa_version == 3)
+            for i, item in enumerate(items):
+                b.expect(item, (str, int), (*rk_path, registry, i), "a string or an integer")
+                if isinstance(item, str) and not item.strip():
+                    raise b.error((*rk_path, registry, i),
+                                  f"{_label((*rk_path, registry, i))} must not be empty")
+            keys[registry] = tuple(k for k in items if isinstance(k, str))
+            int_keys[registry] = tuple(k for k in items if type(k) is int)
+            continue
         keys[registry] = b.strings(t["registry_keys"], registry, rk_path)
     constants = dict((c.name, c.value) for c in
                      _constants(b, b.table(t, "constants", path), (*path, "constants")))
@@ -460,6 +473,7 @@ def _feature(b: _Builder, name: str, t: dict[str, Any], path: Path_,
         name=name,
         description=b.string(t, "description", path),
         registry_keys=keys,
+        registry_int_keys=int_keys,
         paths=b.strings(t, "paths", path),
         identifiers=b.strings(t, "identifiers", path),
         constants=constants,

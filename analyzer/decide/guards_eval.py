@@ -14,6 +14,7 @@ calls nobody declared, bare references to functions) is unknown, which keeps cod
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
@@ -33,6 +34,7 @@ class _Unknown:
 UNKNOWN = _Unknown()
 _GLOB = set("*?[")
 _TRUTHY_STR = {"1", "true", "yes", "on", "y", "t"}
+_INT = re.compile(r"-?[0-9]+")
 _FALSY_STR = {"0", "false", "no", "off", "n", "f", ""}
 
 
@@ -50,9 +52,12 @@ class GuardContext:
     chain ending in ``.NAME`` / ``.NAME.get`` (``envs.NAME.get()``).
 
     ``domains``: (fnmatch pattern over a dotted chain, or any of its dotted tails; the set of
-    dropped string keys). ``chain == "fa3"`` folds to False and ``chain != "fa3"`` to True
-    when ``"fa3"`` is dropped; ``chain in (...)`` folds to False (``not in`` to True) when all
-    the listed strings are dropped.
+    dropped keys: strings, and integers of integer-valued registries). ``chain == "fa3"``
+    folds to False and ``chain != "fa3"`` to True when ``"fa3"`` is dropped; ``chain in
+    (...)`` folds to False (``not in`` to True) when all the listed strings are dropped;
+    ``chain == 3`` as ``== "fa3"`` when the integer 3 is dropped. A zero-argument call is the
+    chain ``f()`` (``get_flash_attn_version() == 3`` matches the pattern
+    ``get_flash_attn_version()``).
 
     ``dead_imports``: absolute modules (fnmatch globs allowed; submodules included) that will
     not exist: a ``try:`` body importing one fails, its except clause runs.
@@ -62,7 +67,7 @@ class GuardContext:
     """
 
     constants: Mapping[str, object]
-    domains: tuple[tuple[str, frozenset[str]], ...] = ()
+    domains: tuple[tuple[str, frozenset[str | int]], ...] = ()
     dead_imports: frozenset[str] = frozenset()
     fold_type_checking: bool = False
     # (module, first line of an if/elif clause) -> why the clause never runs: it only selects
@@ -202,24 +207,33 @@ class Evaluator:
 
     def _domain(self, op: str, left: Cond, right: Cond) -> object:
         """``chain == "dropped"`` and friends, from ``GuardContext.domains``."""
-        if right.kind == "name" and left.kind == "str" and op in ("==", "!="):
+        if right.kind in ("name", "call") and left.kind in ("str", "const") and op in (
+                "==", "!="):
             left, right = right, left
-        if left.kind != "name" or right.kind not in ("str", "strs"):
+        chain = _domain_chain(left)
+        keys: tuple[str | int, ...]
+        if right.kind == "str":
+            keys = (right.value,)
+        elif right.kind == "strs":
+            keys = right.args
+        elif right.kind == "const" and _INT.fullmatch(right.value) and op in ("==", "!="):
+            keys = (int(right.value),)
+        else:
             return UNKNOWN
-        keys = (right.value,) if right.kind == "str" else right.args
-        if not keys:
+        if chain is None or not keys:
             return UNKNOWN
-        parts = left.value.split(".")
+        parts = chain.split(".")
         tails = [".".join(parts[i:]) for i in range(len(parts))]
         for pattern, dropped in self.ctx.domains:
             if not any(fnmatchcase(t, pattern) for t in tails):
                 continue
             if not all(k in dropped for k in keys):
                 return UNKNOWN
-            self._note(f"{left.value}: {', '.join(sorted(keys))} dropped ({pattern})")
-            if op in ("==", "in") and (op == "in" or right.kind == "str"):
+            self._note(f"{chain}: {', '.join(sorted(map(str, keys)))} dropped ({pattern})")
+            single = right.kind != "strs"
+            if op in ("==", "in") and (op == "in" or single):
                 return False
-            if op in ("!=", "not in") and (op == "not in" or right.kind == "str"):
+            if op in ("!=", "not in") and (op == "not in" or single):
                 return True
             return UNKNOWN
         return UNKNOWN
@@ -542,3 +556,13 @@ def qualify(index: ModuleIndex, module: str, scope: str, chain: str
     names = list(dict.fromkeys([canonical, literal]))
     in_tree = target if target.kind in ("module", "symbol", "attribute") else None
     return in_tree, rest, names
+
+
+def _domain_chain(cond: Cond) -> str | None:
+    """The dotted chain a domain pattern is matched against: a name chain, or ``f()`` for a
+    call without arguments."""
+    if cond.kind == "name":
+        return cond.value
+    if cond.kind == "call" and not cond.args and not cond.children and cond.value:
+        return cond.value + "()"
+    return None

@@ -33,6 +33,23 @@ class ProfileUse:
         return frozenset(k for f in self.features for k in f.registry_keys.get(registry, ())
                          if k not in self.blocked_keys)
 
+    def dropped_values(self, registry: str) -> frozenset[str | int]:
+        """The dropped keys of ``registry`` with its integer keys (a domain's values)."""
+        ints = frozenset(k for f in self.features for k in f.registry_int_keys.get(registry, ())
+                         if str(k) not in self.blocked_keys)
+        return self.dropped_keys(registry) | ints
+
+    def int_domains(self) -> tuple[tuple[str, frozenset[int]], ...]:
+        """(domain pattern, dropped integer keys of its registry), for domains with some."""
+        if self.profile is None:
+            return ()
+        out = []
+        for d in self.profile.domains:
+            ints = frozenset(k for k in self.dropped_values(d.registry) if isinstance(k, int))
+            if ints:
+                out.append((d.pattern, ints))
+        return tuple(out)
+
     def all_dropped_keys(self) -> frozenset[str]:
         return frozenset(k for f in self.features for keys in f.registry_keys.values()
                          for k in keys if k not in self.blocked_keys)
@@ -131,7 +148,7 @@ def guard_context(use: ProfileUse, keep: tuple[str, ...],
     if profile is None:
         return None
     constants = {c.name: c.value for c in effective_constants(profile, use.drops, keep)}
-    domains = tuple((d.pattern, use.dropped_keys(d.registry)) for d in profile.domains)
+    domains = tuple((d.pattern, use.dropped_values(d.registry)) for d in profile.domains)
     dead = frozenset(m for f in use.features for m in f.extension_modules) | gone
     members, predicates = dropped_enum_members(use, index) if index is not None else (
         frozenset(), frozenset())

@@ -259,6 +259,9 @@ class ProducedString:
     # (0: the `x if ...` arm, 2: the `else x` arm), so that arm alone can be folded away
     arm_of: int = -1
     arm: int = -1
+    # a decimal integer literal (``fa_version = 3``), ``value`` its text: integers are keys
+    # only of integer-valued registries, and count only where they reach a domain's name
+    integer: bool = False
 
 
 def extract(path: str, data: bytes) -> PythonFacts:
@@ -279,6 +282,7 @@ def _main_guard(root: ts.Node) -> int | None:
 
 
 _KEYLIKE = re.compile(r"[A-Za-z0-9_.\-]{1,48}")
+_DECIMAL = re.compile(r"[0-9]{1,9}")
 
 
 def _receiver(node: ts.Node) -> tuple[str, str] | None:
@@ -513,6 +517,7 @@ class _Extractor:
         member_uses = self._member_uses(caps.get("name", []), caps.get("string", []), calls)
         strings = self._strings(caps.get("string", []))
         produced = self._produced(caps.get("string", []))
+        produced.extend(self._produced_integers(caps.get("integer", [])))
         strings.extend(self._dynamic_imports(calls))
         walks = self._package_walks(calls)
         ends_open = bool(self.data) and not self.data.endswith(b"\n")
@@ -914,6 +919,18 @@ class _Extractor:
                 arm_of, arm = _arm(node)
                 out.append(ProducedString(value, found[1], found[0], self._scope_of(node),
                                           _line(node), arm_of, arm))
+        return out
+
+    def _produced_integers(self, nodes: list[ts.Node]) -> list[ProducedString]:
+        out: list[ProducedString] = []
+        for node in nodes:
+            value = tsu.text(node)
+            if not _DECIMAL.fullmatch(value):
+                continue
+            found = _receiver(node)
+            if found is not None and (found[1] or found[0] == "return"):
+                out.append(ProducedString(str(int(value)), found[1], found[0],
+                                          self._scope_of(node), _line(node), integer=True))
         return out
 
     def _dynamic_imports(self, calls: list[tuple[ts.Node, ts.Node]]) -> list[StringRef]:

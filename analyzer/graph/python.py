@@ -110,9 +110,31 @@ def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None) 
         graph.add_node(module_node(package), kind="installed_package", module=package)
     gated = frozenset(str(d["method"]) for _, d in graph.nodes(data=True)
                       if d.get("kind") == "method" and d.get("gate"))
+    subclasses = subclass_index(index)
     for name in sorted(index.modules):
-        _ModuleEdges(index, graph, index.modules[name], unresolved, options, gated).add_all()
+        _ModuleEdges(index, graph, index.modules[name], unresolved, options, gated,
+                     subclasses).add_all()
     return PythonGraph(graph, unresolved, frozenset(index.reexports_used))
+
+
+def subclass_index(index: ModuleIndex) -> dict[str, list[tuple[str, str]]]:
+    """Class node -> (module, name) of each module-level class naming it as a base, for
+    ``Base.__subclasses__()``. Built only when some module calls ``__subclasses__``."""
+    if not any(r.chain.endswith(".__subclasses__") for mod in index.modules.values()
+               for r in mod.facts.references):
+        return {}
+    out: dict[str, list[tuple[str, str]]] = {}
+    for name in sorted(index.modules):
+        for d in index.modules[name].facts.definitions:
+            if d.kind != "class":
+                continue
+            for base in d.bases:
+                resolved = index.resolve_chain(name, "", base)
+                target = resolved[0] if resolved else None
+                if target is not None and target.kind == "symbol" and target.name:
+                    out.setdefault(symbol_node(target.module, target.name), []).append(
+                        (name, d.name))
+    return out
 
 
 def _add_methods(index: ModuleIndex, graph: Graph, options: GraphOptions) -> None:
@@ -176,8 +198,10 @@ def _open_ended_classes(index: ModuleIndex) -> set[str]:
 class _ModuleEdges:
     def __init__(self, index: ModuleIndex, graph: Graph, mod: PyModule,
                  unresolved: list[dict[str, object]], options: GraphOptions,
-                 gated: frozenset[str] = frozenset()):
+                 gated: frozenset[str] = frozenset(),
+                 subclasses: dict[str, list[tuple[str, str]]] | None = None):
         self.index = index
+        self.subclasses = subclasses or {}
         self.gated = gated
         # class -> its methods' (start line, end line, node), by start line
         self._methods: dict[str, list[tuple[int, int, str]]] = {}
@@ -328,6 +352,8 @@ class _ModuleEdges:
                     # the module object itself is a value (`CMD_MODULES = [cli.serve, ...]`,
                     # then `m.cmd_init()`): any of its public definitions may be read from it
                     self._public_definitions(src, target.module, "module_value", line)
+            if ref.chain.endswith(".__subclasses__"):
+                self._subclasses(src, scope, ref.chain, line)
         if self.gated:
             self._member_reads()
         walked = any(w.kind in ("iter_modules", "walk_packages")
@@ -354,6 +380,16 @@ class _ModuleEdges:
                     if resolved and resolved[0].kind == "module":
                         self._plugin_family(self.owner(ref.scope, ref.line),
                                             resolved[0].module, ref.line)
+
+    def _subclasses(self, src: str, scope: str, chain: str, line: int) -> None:
+        """``Base.__subclasses__()`` hands every direct subclass of Base to live code (vLLM's
+        CLI finds its subcommands so): each is used, as if named here."""
+        resolved = self.index.resolve_chain(self.mod.name, scope, chain.rpartition(".")[0])
+        base = resolved[0] if resolved else None
+        if base is None or base.kind != "symbol" or not base.name:
+            return
+        for module, name in self.subclasses.get(symbol_node(base.module, base.name), ()):
+            self.edge(src, self.index.resolve_attr(module, name), "subclasses", line)
 
     def _member_reads(self) -> None:
         """``attribute_read`` edges to the names of gated methods this module reads."""

@@ -52,6 +52,8 @@ def manifest_dict(result: ScanResult, baseline: dict[str, Any] | None = None) ->
         "verify_baseline_native": baseline.get("verify_baseline_native"),
         # attribute name -> the classes of the original defining it (methods, attributes)
         "verify_baseline_members": baseline.get("verify_baseline_members", {}),
+        # class -> its direct subclasses, for classes live code enumerates (__subclasses__)
+        "verify_baseline_subclasses": baseline.get("verify_baseline_subclasses", {}),
         "deletions": deletions,
     }
 

@@ -532,7 +532,8 @@ def chain_conflicts(index: ModuleIndex, mod: PyModule, gone: Ranges | None, watc
 def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: frozenset[str],
                   forced: frozenset[tuple[str, int]] = frozenset(),
                   own: frozenset[str] = frozenset(), graph: Graph | None = None,
-                  own_names: tuple[str, ...] = (), peripheral: frozenset[str] = frozenset()
+                  own_names: tuple[str, ...] = (), peripheral: frozenset[str] = frozenset(),
+                  int_domains: tuple[tuple[str, frozenset[int]], ...] = ()
                   ) -> tuple[dict[str, str], dict[str, list[DeadRegion]],
                              dict[tuple[str, int], tuple[str, str]], dict[str, str]]:
     """Dropped registry keys that live code still produces as a value (assigns, defaults,
@@ -550,8 +551,14 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
     those in dead methods (with ``graph``) or in the dropped features' own code (modules
     ``own``: the platform file that names its own device, `device_name = "npu"`; functions
     and methods ``own_names`` match: `_find_quant_modelslim_config`); clauses in
-    ``forced`` were folded already."""
-    if not dropped:
+    ``forced`` were folded already.
+
+    Integer keys (``int_domains``: a domain's pattern, its dropped integers) are not
+    distinctive the way ``"fa3"`` is: an integer counts as a producer only where it reaches a
+    name of the domain (``fa_version = 3``, ``fa_version=3``, a default, or ``return 3`` in
+    ``get_flash_attn_version`` for the pattern ``get_flash_attn_version()``). Such a key is
+    blocked under its decimal text; its producers are never folded."""
+    if not dropped and not int_domains:
         return {}, {}, {}, {}
     deleted_files = {d.path for d in plan.deletions if d.kind == "delete_file"}
     gone: dict[str, Ranges] = defaultdict(Ranges)
@@ -569,14 +576,16 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
         mod = index.modules[name]
         if mod.path in deleted_files or name in own:
             continue
-        produced = getattr(mod.facts, "produced", ())
+        produced = tuple(p for p in getattr(mod.facts, "produced", ()) if not p.integer)
+        integers = tuple(p for p in getattr(mod.facts, "produced", ())
+                         if p.integer and _int_key_of(p, int_domains))
         methods = _method_spans(mod, graph)
         by_arm = {(p.arm_of, p.arm): p.value for p in produced if p.arm_of >= 0}
         # an Enum member's value defines the member; it selects nothing
         members = {e.start_line for lit in getattr(mod.facts, "literals", ())
                    if lit.kind == "enum" for e in lit.entries}
-        for p in produced:
-            if p.value not in dropped or p.value in blocked:
+        for p in (*produced, *integers):
+            if (not p.integer and p.value not in dropped) or p.value in blocked:
                 continue
             if p.line in members or gone[mod.path].covers(p.line, p.line):
                 continue
@@ -588,6 +597,14 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
             owner = method.rpartition(".")[2] if method is not None else p.scope
             if own_names and owner and identifier_matches(owner, own_names):
                 continue  # the dropped feature's own code selecting itself
+            if p.integer:
+                shown = f"{p.target} = {p.value}" if p.target else f"{p.scope}: return {p.value}"
+                if mod.path in peripheral:
+                    selectors.setdefault(mod.path, f"selects dropped key {p.value} "
+                                                   f"(line {p.line}: {shown})")
+                else:
+                    blocked[p.value] = f"{mod.path}:{p.line}: {shown}"
+                continue
             branch = next((b for b in mod.facts.branches if b.kind == "ifexp"
                            and b.start_byte == p.arm_of), None) if p.arm_of >= 0 else None
             if branch is not None and len(branch.clauses) == 2 and \
@@ -612,6 +629,24 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
             blocked[p.value] = f"{mod.path}:{p.line}: {shown}"
     # a key blocked anyway keeps its clauses: folding them would change behaviour for nothing
     return blocked, arms, {k: v for k, v in clauses.items() if v[0] not in blocked}, selectors
+
+
+def _int_key_of(p: ProducedString, int_domains: tuple[tuple[str, frozenset[int]], ...]
+                ) -> bool:
+    """Integer producer ``p`` hands a dropped integer key to a name of its domain: the last
+    name it reaches (``fa_version`` of ``self.fa_version = 3``, of the keyword ``fa_version=3``
+    and of a parameter default; ``f()`` for ``return 3`` in function ``f``) matches the last
+    name of a domain's pattern. Matching by the last name alone over-counts (a local
+    ``fa_version`` that is not the attribute), which only blocks more."""
+    if p.kind == "return":
+        last = p.scope.rpartition(".")[2] + "()" if p.scope else ""
+    else:
+        last = p.target.rpartition(".")[2]
+    if not last:
+        return False
+    value = int(p.value)
+    return any(value in ints and fnmatchcase(last, pattern.rpartition(".")[2])
+               for pattern, ints in int_domains)
 
 
 def _method_spans(mod: PyModule, graph: Graph | None

@@ -6,6 +6,7 @@ test or script that goes with the feature -- the feature it selects or uses)."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from analyzer.analysis.features import feature_of_node
 from analyzer.config.globs import identifier_matches, path_matches
@@ -56,6 +57,8 @@ def attribute_deletions(plan: Plan, graph: Graph, features: list[Feature],
                          if any(o in f.cmake_options for o in off_files[d.path])), None)
         if name is None and d.category == "test-file":
             name = _tested_feature(graph, d, features, by_path)
+        if name is None and d.category == "python-branch" and not d.feature:
+            name = _fold_feature(d.reason, features)
         out.append(dataclasses.replace(d, feature=name or d.feature))
     plan.deletions[:] = out
 
@@ -74,6 +77,30 @@ def _tested_feature(graph: Graph, d: Deletion, features: list[Feature],
             data = graph.nodes[dst]
             if data.get("path") != d.path and (name := feature_of_node(data, features)):
                 return name
+    return None
+
+
+_DROPPED_KEYS = re.compile(r": ([^():;]+) dropped \(")
+_DROPPED_MEMBER = re.compile(r"([A-Za-z_][\w.]*): a dropped enum member")
+_SELECTED_KEY = re.compile(r"selects dropped key '([^']+)'")
+
+
+def _fold_feature(reason: str, features: list[Feature]) -> str | None:
+    """The dropped feature a guard fold relied on, read from the facts its reason lists
+    (guards_eval's notes): one of the feature's constants (``pkg.utils.is_npu = False``), its
+    registry keys (``x.attention_backend: fa3 dropped (...)``, ``self.fa_version: 3 dropped
+    (...)``, an arm that ``selects dropped key 'fa3'``) or its enum members
+    (``AttentionBackendEnum.FLASHMLA: a dropped enum member``).
+    A fold on the profile's platform constants alone belongs to no feature."""
+    keys = {k.strip() for m in _DROPPED_KEYS.finditer(reason) for k in m.group(1).split(",")}
+    keys |= {m.group(1) for m in _SELECTED_KEY.finditer(reason)}
+    members = {m.group(1).rpartition(".")[2] for m in _DROPPED_MEMBER.finditer(reason)}
+    for f in features:
+        own = {str(k) for ks in f.registry_keys.values() for k in ks}
+        own |= {str(k) for ks in f.registry_int_keys.values() for k in ks}
+        if own & (keys | members) or any(
+                re.search(rf"(?:^|[(; ]){re.escape(c)} = ", reason) for c in f.constants):
+            return f.name
     return None
 
 

@@ -446,13 +446,17 @@ class _Evaluator(EvaluatorCore):
             if ctx.frame is None:
                 self.target_vars.setdefault(name, []).extend(
                     v for a in cmd.args for v in _VAR_NAME.findall(a.value))
-        if names and cmd.name == "target_compile_definitions":
+        # a command under a false condition (with the forced options) never runs: the links
+        # and definitions of a skipped same-named definition (the CPU `_C`, made by the same
+        # function as the CUDA one) are not the built target's
+        runs = not is_false(self.conds(cmd, ctx), self.forced)
+        if names and runs and cmd.name == "target_compile_definitions":
             self.definitions.setdefault(names[0], []).extend(
                 t.removeprefix("-D") for t in texts[1:] if t not in _SCOPE_KEYWORDS)
-        if names and cmd.name == "target_link_libraries":
+        if names and runs and cmd.name == "target_link_libraries":
             self.links.setdefault(names[0], []).extend(
                 t for t in texts[1:] if t not in _LINK_KEYWORDS)
-        elif names and cmd.name == "add_dependencies":
+        elif names and runs and cmd.name == "add_dependencies":
             self.depends.setdefault(names[0], []).extend(texts[1:])
         for name in names[:1]:
             self.depends.setdefault(name, []).extend(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from analyzer.verify.checks import check
-from analyzer.verify.members import member_baseline
+from analyzer.verify.members import enumerated_subclasses, member_baseline
 from analyzer.verify.native import native_baseline
 from analyzer.verify.python import python_baseline
 
@@ -26,4 +26,5 @@ def verify_baseline(result: ScanResult) -> dict[str, Any]:
                                                   result.lint_before),
         "verify_baseline_native": native_baseline(result),
         "verify_baseline_members": member_baseline(result),
+        "verify_baseline_subclasses": enumerated_subclasses(result),
     }

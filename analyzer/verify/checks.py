@@ -50,12 +50,13 @@ def check_against_manifest(result: ScanResult, before: dict[str, Any], root: Pat
     entries the codemod did not carry out; dropped keys live code still selects."""
     from analyzer.codemod.apply import unapplied_entries
     from analyzer.codemod.apply_state import STATE_NAME
-    from analyzer.verify.members import check_members, check_module_values
+    from analyzer.verify.members import check_members, check_module_values, check_subclasses
     from analyzer.verify.python import check_python
 
     out = check_python(result, before.get("verify_baseline_python") or {})
     out.extend(check_members(result, before.get("verify_baseline_members")))
     out.extend(check_module_values(result, before.get("verify_baseline_members")))
+    out.extend(check_subclasses(result, before.get("verify_baseline_subclasses")))
     if (Path(root) / STATE_NAME).is_file():  # pruned with `depgraph apply`, not by hand
         out.extend(VerifyProblem(p, line, f"manifest entry not carried out: {why}")
                    for p, line, why in unapplied_entries(before, root))

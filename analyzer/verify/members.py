@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from analyzer.verify.problem import VerifyProblem
 
 if TYPE_CHECKING:
+    from analyzer.analysis.liveness import Liveness
     from analyzer.pipeline.scan import ScanResult
     from analyzer.resolve.python import ModuleIndex
 
@@ -101,4 +102,58 @@ def check_members(result: ScanResult, baseline: dict[str, list[str]] | None
                 out.append(VerifyProblem(mod.path, use.lines[0], (
                     f"reads .{use.name}, which {lost[use.name][0]} defined in the original "
                     "tree and no class defines now")))
+    return out
+
+
+def enumerated_subclasses(result: ScanResult) -> dict[str, list[str]]:
+    """Class node -> its direct subclasses' nodes, for each class that live code enumerates
+    with ``Base.__subclasses__()``."""
+    from analyzer.graph.python import subclass_index
+    from analyzer.nodes import symbol_node
+
+    index, live = result.index, result.liveness
+    subclasses = subclass_index(index)
+    if not subclasses:
+        return {}
+    out: dict[str, list[str]] = {}
+    for base, _path, _line in _enumerations(index, live):
+        out[base] = sorted(symbol_node(m, n) for m, n in subclasses.get(base, ()))
+    return out
+
+
+def _enumerations(index: ModuleIndex, live: Liveness) -> list[tuple[str, str, int]]:
+    """(class node, path, line) of each ``Base.__subclasses__`` read in live code."""
+    from analyzer.nodes import symbol_node
+
+    out: list[tuple[str, str, int]] = []
+    for name in sorted(index.modules):
+        mod = index.modules[name]
+        for ref in mod.facts.references:
+            if not ref.chain.endswith(".__subclasses__"):
+                continue
+            scope_node = f"py:{name}:{ref.scope}" if ref.scope else f"py:{name}"
+            if not live.is_live(scope_node):
+                continue
+            resolved = index.resolve_chain(name, ref.scope, ref.chain.rpartition(".")[0])
+            base = resolved[0] if resolved else None
+            if base is not None and base.kind == "symbol" and base.name:
+                out.append((symbol_node(base.module, base.name), mod.path, ref.line))
+    return out
+
+
+def check_subclasses(result: ScanResult, baseline: dict[str, list[str]] | None
+                     ) -> list[VerifyProblem]:
+    """``Base.__subclasses__()`` in live code that now misses a subclass the original had:
+    the registration that importing the subclass made is gone."""
+    if not baseline:
+        return []
+    now = enumerated_subclasses(result)
+    out: list[VerifyProblem] = []
+    for base, path, line in _enumerations(result.index, result.liveness):
+        lost = sorted(set(baseline.get(base, ())) - set(now.get(base, ())))
+        if lost:
+            out.append(VerifyProblem(path, line, (
+                f"{base.removeprefix('py:')}.__subclasses__() no longer finds "
+                f"{', '.join(x.removeprefix('py:') for x in lost)} (a subclass in the "
+                "original tree)")))
     return out

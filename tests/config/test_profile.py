@@ -296,7 +296,32 @@ ERRORS = [
             { name = "a", kind = "dict", target = "m.B" },
         ]
         """, "p.toml:3: duplicate registry 'a'", None, id="duplicate-registry"),
+    pytest.param("""
+        registries = [{ name = "backends", kind = "dict", target = "m.B" }]
+        [features.fa3.registry_keys]
+        backends = [3]
+        """, "p.toml:3: features.fa3.registry_keys.backends[0] must be a string, got integer",
+        None, id="integer-key-of-a-dict-registry"),
+    pytest.param("""
+        registries = [{ name = "fa_versions", kind = "values" }]
+        [features.fa3.registry_keys]
+        fa_versions = [3, true]
+        """, "p.toml:3: features.fa3.registry_keys.fa_versions[1] must be a string or an "
+        "integer, got boolean", None, id="boolean-key-of-a-values-registry"),
 ]
+
+
+def test_integer_keys_of_a_values_registry() -> None:
+    p = load_profile_text(textwrap.dedent("""
+        registries = [{ name = "fa_versions", kind = "values" }]
+        [domains]
+        "*.fa_version" = "fa_versions"
+        [features.fa3.registry_keys]
+        fa_versions = [3, "fa3"]
+        """), "p.toml", ())
+    fa3 = p.features["fa3"]
+    assert fa3.registry_keys == {"fa_versions": ("fa3",)}
+    assert fa3.registry_int_keys == {"fa_versions": (3,)}
 
 
 @pytest.mark.parametrize(("text", "start", "suggestion"), ERRORS)

@@ -197,6 +197,32 @@ def test_domain_comparisons(tmp_path):
     assert "server_args.attention_backend: fa3 dropped (*.attention_backend)" in regions[0].reason
 
 
+def test_integer_domain_comparisons(tmp_path):
+    # FlashAttention 3 dropped: the version is never 3 (but may still be "3", 2 or 4)
+    ctx = GuardContext(constants={}, domains=(
+        ("fa_version", frozenset({3})), ("*.fa_version", frozenset({3})),
+        ("get_flash_attn_version()", frozenset({3}))))
+    src = ("def f(self, fa_version):\n"                                    # 1
+           "    if fa_version == 3:\n"                                     # 2
+           "        a = 1\n"                                               # 3
+           "    if 3 == self.fa_version:\n"                                # 4
+           "        b = 1\n"                                               # 5
+           "    if get_flash_attn_version() != 3:\n"                       # 6
+           "        c = 1\n"                                               # 7
+           "    else:\n"                                                   # 8
+           "        d = 1\n"                                               # 9
+           "    if fa_version == 4:\n"                                     # 10 not dropped
+           "        e = 1\n"                                               # 11
+           "    if fa_version == '3':\n"                                   # 12 a string
+           "        g = 1\n"                                               # 13
+           "    if get_flash_attn_version(True) == 3:\n"                   # 14 has arguments
+           "        h = 1\n"                                               # 15
+           "    if fa_version >= 3:\n"                                     # 16 not equality
+           "        i = 1\n")                                              # 17
+    assert brief(fold(tmp_path, src, ctx)) == [
+        (2, 3, "delete", None), (4, 5, "delete", None), (8, 9, "unwrap_if", (7, 7))]
+
+
 def test_env_flags(tmp_path):
     src = ("import os\n"                                                   # 1
            "from pkg.environ import envs\n"                                # 2

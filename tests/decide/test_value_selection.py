@@ -105,7 +105,7 @@ def test_behaviour_decisions_are_their_own_group(result: ScanResult) -> None:
     # and device folds are no behaviour decisions (no choice of the target changes)
     decided = manifest_of(result)["profile"]["behaviour_decisions"]
     assert [(d["path"], d["line"], d["feature"]) for d in decided] == [
-        ("examples/run_npu.py", 0, "npu"), ("pkg/args.py", 11, "")]
+        ("examples/run_npu.py", 0, "npu"), ("pkg/args.py", 11, "npu")]
     md = render_markdown(result)
     assert "### Behaviour decisions" in md and "- `pkg/args.py:11`: else: folded" in md
     html = render_html(result)

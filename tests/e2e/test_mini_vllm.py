@@ -21,6 +21,8 @@ it), scanned with ``--roots deepseek_v2`` and its profile (flashmla and rocm dro
 - ``vllm/cli/main.py`` (the ``vllm`` script of pyproject.toml) puts the module
   ``vllm.cli.serve`` in a list and calls ``m.cmd_init()`` on each element: a module used as a
   value keeps its public definitions (``cmd_init``), not its private ones;
+- ``vllm/cli/launch.py`` finds its subcommands with ``LaunchSubcommandBase.__subclasses__()``:
+  ``RenderSubcommand``, named nowhere, stays;
 - the cpu feature forces the string variable ``VLLM_TARGET_DEVICE`` to ``cuda``: the
   ``if(VLLM_TARGET_DEVICE STREQUAL "cpu")`` block goes, ``cmake/cpu_extension.cmake`` is read
   by nothing and goes, and with it the CPU definition of ``_C``: keeping ``_C`` keeps the CUDA
@@ -151,5 +153,27 @@ def test_verify_catches_a_module_value_losing_a_definition(tmp_path: Path) -> No
     # by hand, after the pruning: cmd_init leaves the module main.py uses as a value
     (tree / "vllm/cli/serve.py").write_text("def other():\n    return 1\n")
     problems = verify_scan(tree, ScanOptions(roots=("deepseek_v2",)), before=manifest).problems
-    assert ("vllm/cli/main.py", 6) in {(p.path, p.line) for p in problems}
+    assert ("vllm/cli/main.py", 7) in {(p.path, p.line) for p in problems}
     assert any("module vllm.cli.serve (used as a value)" in p.what for p in problems)
+
+
+def test_subclasses_enumerated_by_live_code_stay(result: ScanResult) -> None:
+    # launch_names() (called by the vllm script) enumerates LaunchSubcommandBase's
+    # subclasses: RenderSubcommand, which nothing names, is live
+    assert result.liveness.is_live("py:vllm.cli.launch:RenderSubcommand")
+    assert not any(d.path == "vllm/cli/launch.py" for d in result.plan.deletions)
+
+
+def test_verify_catches_a_lost_subclass(tmp_path: Path) -> None:
+    tree, manifest = prune_copy(SAMPLE, tmp_path, ["deepseek_v2"])
+    assert manifest["verify_baseline_subclasses"] == {
+        "py:vllm.cli.launch:LaunchSubcommandBase": ["py:vllm.cli.launch:RenderSubcommand"]}
+    launch = tree / "vllm/cli/launch.py"
+    text = launch.read_text()
+    # by hand: the subclass goes, its registration with it
+    start = text.index("class RenderSubcommand")
+    launch.write_text(text[:start] + text[text.index("def launch_names"):])
+    problems = verify_scan(tree, ScanOptions(roots=("deepseek_v2",)), before=manifest).problems
+    lost = [p for p in problems if p.path == "vllm/cli/launch.py"]
+    assert [(p.line, "no longer finds vllm.cli.launch:RenderSubcommand" in p.what)
+            for p in lost] == [(11, True)]  # line 15 of the sample, 4 lines removed above

@@ -212,7 +212,8 @@ def test_defines_keep_bodies_of_library_wrappers_and_short_function_macros() -> 
         ("CONCAT", ("A", "B"), "_CONCAT(A, B)", 5),
         ("TORCH_LIBRARY_EXPAND", ("NAME", "MODULE"), "TORCH_LIBRARY(NAME, MODULE)", 7),
         # continued on line 11
-        ("REGISTER_EXTENSION", ("NAME",), "PyMODINIT_FUNC CONCAT(PyInit_, NAME)() { return nullptr; }", 10),
+        ("REGISTER_EXTENSION", ("NAME",),
+         "PyMODINIT_FUNC CONCAT(PyInit_, NAME)() { return nullptr; }", 10),
     ]
     snippet = extract("x.h", b"#define FLAG\n/* #define NOT_ME 1 */\n#  define LIB(N, M) \\\n"
                              b"  TORCH_LIBRARY_FRAGMENT(N, M)\n")
