@@ -33,22 +33,20 @@ class ProfileUse:
         return frozenset(k for f in self.features for k in f.registry_keys.get(registry, ())
                          if k not in self.blocked_keys)
 
-    def dropped_values(self, registry: str) -> frozenset[str | int]:
-        """The dropped keys of ``registry`` with its integer keys (a domain's values)."""
-        ints = frozenset(k for f in self.features for k in f.registry_int_keys.get(registry, ())
+    def dropped_int_keys(self, registry: str) -> frozenset[int]:
+        """Integer keys of ``registry`` the drops own (blocked ones under their decimal text)."""
+        return frozenset(k for f in self.features for k in f.registry_int_keys.get(registry, ())
                          if str(k) not in self.blocked_keys)
-        return self.dropped_keys(registry) | ints
+
+    def dropped_values(self, registry: str) -> frozenset[str | int]:
+        """The dropped keys of ``registry``, strings and integers (a domain's values)."""
+        return self.dropped_keys(registry) | self.dropped_int_keys(registry)
 
     def int_domains(self) -> tuple[tuple[str, frozenset[int]], ...]:
         """(domain pattern, dropped integer keys of its registry), for domains with some."""
-        if self.profile is None:
-            return ()
-        out = []
-        for d in self.profile.domains:
-            ints = frozenset(k for k in self.dropped_values(d.registry) if isinstance(k, int))
-            if ints:
-                out.append((d.pattern, ints))
-        return tuple(out)
+        domains = self.profile.domains if self.profile is not None else ()
+        return tuple((d.pattern, ints) for d in domains
+                     if (ints := self.dropped_int_keys(d.registry)))
 
     def all_dropped_keys(self) -> frozenset[str]:
         return frozenset(k for f in self.features for keys in f.registry_keys.values()

@@ -137,6 +137,18 @@ def subclass_index(index: ModuleIndex) -> dict[str, list[tuple[str, str]]]:
     return out
 
 
+def enumerated_class(index: ModuleIndex, module: str, scope: str, chain: str) -> str | None:
+    """The class node of ``Base`` in a ``Base.__subclasses__`` chain read in ``scope`` of
+    ``module``, or None (not such a chain, or Base is no class of the tree)."""
+    if not chain.endswith(".__subclasses__"):
+        return None
+    resolved = index.resolve_chain(module, scope, chain.rpartition(".")[0])
+    base = resolved[0] if resolved else None
+    if base is None or base.kind != "symbol" or not base.name:
+        return None
+    return symbol_node(base.module, base.name)
+
+
 def _add_methods(index: ModuleIndex, graph: Graph, options: GraphOptions) -> None:
     """Method nodes of top-level classes, each with its class's ``member`` edge and, when
     only code that names it can call it, its gate (see the module docstring)."""
@@ -384,11 +396,8 @@ class _ModuleEdges:
     def _subclasses(self, src: str, scope: str, chain: str, line: int) -> None:
         """``Base.__subclasses__()`` hands every direct subclass of Base to live code (vLLM's
         CLI finds its subcommands so): each is used, as if named here."""
-        resolved = self.index.resolve_chain(self.mod.name, scope, chain.rpartition(".")[0])
-        base = resolved[0] if resolved else None
-        if base is None or base.kind != "symbol" or not base.name:
-            return
-        for module, name in self.subclasses.get(symbol_node(base.module, base.name), ()):
+        base = enumerated_class(self.index, self.mod.name, scope, chain)
+        for module, name in self.subclasses.get(base, ()) if base else ():
             self.edge(src, self.index.resolve_attr(module, name), "subclasses", line)
 
     def _member_reads(self) -> None:

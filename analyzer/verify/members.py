@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from analyzer.nodes import symbol_node
 from analyzer.verify.problem import VerifyProblem
 
 if TYPE_CHECKING:
@@ -109,35 +110,26 @@ def enumerated_subclasses(result: ScanResult) -> dict[str, list[str]]:
     """Class node -> its direct subclasses' nodes, for each class that live code enumerates
     with ``Base.__subclasses__()``."""
     from analyzer.graph.python import subclass_index
-    from analyzer.nodes import symbol_node
 
-    index, live = result.index, result.liveness
-    subclasses = subclass_index(index)
+    subclasses = subclass_index(result.index)
     if not subclasses:
         return {}
-    out: dict[str, list[str]] = {}
-    for base, _path, _line in _enumerations(index, live):
-        out[base] = sorted(symbol_node(m, n) for m, n in subclasses.get(base, ()))
-    return out
+    return {base: sorted(symbol_node(m, n) for m, n in subclasses.get(base, ()))
+            for base, _path, _line in _enumerations(result.index, result.liveness)}
 
 
 def _enumerations(index: ModuleIndex, live: Liveness) -> list[tuple[str, str, int]]:
     """(class node, path, line) of each ``Base.__subclasses__`` read in live code."""
-    from analyzer.nodes import symbol_node
+    from analyzer.graph.python import enumerated_class
 
     out: list[tuple[str, str, int]] = []
     for name in sorted(index.modules):
         mod = index.modules[name]
         for ref in mod.facts.references:
-            if not ref.chain.endswith(".__subclasses__"):
-                continue
-            scope_node = f"py:{name}:{ref.scope}" if ref.scope else f"py:{name}"
-            if not live.is_live(scope_node):
-                continue
-            resolved = index.resolve_chain(name, ref.scope, ref.chain.rpartition(".")[0])
-            base = resolved[0] if resolved else None
-            if base is not None and base.kind == "symbol" and base.name:
-                out.append((symbol_node(base.module, base.name), mod.path, ref.line))
+            base = enumerated_class(index, name, ref.scope, ref.chain)
+            if base is not None and live.is_live(
+                    f"py:{name}:{ref.scope}" if ref.scope else f"py:{name}"):
+                out.append((base, mod.path, ref.line))
     return out
 
 
