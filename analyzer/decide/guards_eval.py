@@ -104,7 +104,9 @@ class Evaluator:
         self.used: list[str] = []  # constants/domains the current evaluation relied on
         # attribute name -> every assignment that may set it, tree-wide (built on first use)
         self._attr_sets: dict[str, list[tuple[str, AttrAssign]]] | None = None
-        self._subclasses: dict[str, set[str]] | None = None
+        self._subclasses: dict[str, set[str]] | None = None  # class name -> base names
+        self._children: dict[str, set[str]] = {}  # class name -> names of its subclasses
+        self._related_memo: dict[str, set[str]] = {}
 
     # -- constants -------------------------------------------------------------------------
     def constant(self, names: list[str]) -> tuple[str, object] | None:
@@ -457,6 +459,9 @@ class Evaluator:
     def _related(self, cls: str) -> set[str]:
         """Class names that may be a base or a subclass of ``cls`` (by name, transitively;
         names are short: a collision only makes more classes related)."""
+        memo = self._related_memo.get(cls)
+        if memo is not None:
+            return memo
         if self._subclasses is None:
             bases: dict[str, set[str]] = {}
             for mod in self.index.modules.values():
@@ -464,25 +469,16 @@ class Evaluator:
                     if d.kind == "class":
                         bases.setdefault(d.name, set()).update(
                             b.rsplit(".", 1)[-1] for b in d.bases)
-            self._subclasses = bases
-        bases = self._subclasses
-        related: set[str] = set()
-        todo = [cls]
-        while todo:  # bases, transitively
-            name = todo.pop()
-            for b in bases.get(name, ()):
-                if b not in related:
-                    related.add(b)
-                    todo.append(b)
-        grew = True
-        down = {cls}
-        while grew:  # subclasses, transitively
-            grew = False
+            children: dict[str, set[str]] = {}
             for name, bs in bases.items():
-                if name not in down and bs & down:
-                    down.add(name)
-                    grew = True
-        return related | down - {cls}
+                for b in bs:
+                    children.setdefault(b, set()).add(name)
+            self._subclasses = bases
+            self._children = children
+        related = _closure(cls, self._subclasses)  # bases, transitively
+        down = _closure(cls, self._children) | {cls}  # subclasses, transitively
+        out = self._related_memo[cls] = related | down - {cls}
+        return out
 
     def _module_assigns(self, module: str) -> dict[str, list[Cond]]:
         table = self._assigns.get(module)
@@ -493,6 +489,18 @@ class Evaluator:
                 table.setdefault(a.name, []).append(a.cond)
             self._assigns[module] = table
         return table
+
+
+def _closure(start: str, edges: dict[str, set[str]]) -> set[str]:
+    """Names reachable from ``start`` over ``edges`` (``start`` itself only on a cycle)."""
+    out: set[str] = set()
+    todo = [start]
+    while todo:
+        for nxt in edges.get(todo.pop(), ()):
+            if nxt not in out:
+                out.add(nxt)
+                todo.append(nxt)
+    return out
 
 
 def _const(text: str) -> object:

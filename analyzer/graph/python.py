@@ -45,7 +45,7 @@ edge names one concrete origin.
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 import networkx as nx
@@ -85,9 +85,46 @@ class PythonGraph:
     reexported: frozenset[tuple[str, str]]
 
 
-def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None) -> PythonGraph:
+# kinds of nodes the edges of a module create when they first need them
+_MADE_NODES = frozenset({"external", "attribute"})
+
+
+@dataclass
+class _ModuleRecord:
+    """What one module's edges added to the graph, to add again unchanged."""
+
+    ops: list[tuple[str, str | None, dict[str, object]]]
+    unresolved: list[dict[str, object]]
+    decisions: list[dict[str, object]]
+    reexports: frozenset[tuple[str, str]]
+    # what else the edges depended on: the folded flags of names bound twice or more that
+    # resolution went through, and the registries' (key argument, dropped keys) it read
+    orders: dict[tuple[str, str, str], tuple[bool, ...]]
+    registries: dict[str, tuple[int, frozenset[str]] | None]
+
+    def still_valid(self, index: ModuleIndex, options: GraphOptions) -> bool:
+        return all(index.binding_flags(*dep) == flags for dep, flags in self.orders.items()) \
+            and all(options.registries.get(q) == v for q, v in self.registries.items())
+
+
+@dataclass
+class EdgeMemo:
+    """Each module's edges from the last graph built, handed to the next build (the next
+    soundness round): a module whose own folded lines did not change, and none of what its
+    resolution went through (:meth:`ModuleIndex.recording`) nor the registries it read,
+    gets the same edges, so they are replayed instead of resolved again. ``global_key`` is
+    what every module's edges depend on (options, gated method names, subclasses)."""
+
+    global_key: tuple[object, ...] | None = None
+    records: dict[str, tuple[object, _ModuleRecord]] = field(default_factory=dict)
+    replayed: int = 0  # modules replayed by the last build
+
+
+def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None,
+                       memo: EdgeMemo | None = None) -> PythonGraph:
     """The Python graph of ``index``. Decisions the options caused are kept in
-    ``graph.graph["decisions"]`` as evidence."""
+    ``graph.graph["decisions"]`` as evidence. With ``memo``, modules whose inputs are those
+    of the last build replay its edges (:class:`EdgeMemo`)."""
     options = options or GraphOptions()
     graph: Graph = nx.DiGraph(decisions=[])
     unresolved: list[dict[str, object]] = []
@@ -111,10 +148,56 @@ def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None) 
     gated = frozenset(str(d["method"]) for _, d in graph.nodes(data=True)
                       if d.get("kind") == "method" and d.get("gate"))
     subclasses = subclass_index(index)
+    memo = memo if memo is not None else EdgeMemo()
+    global_key = (options.restricted_families, options.frozen_imports, options.droppable,
+                  gated, subclasses)
+    if memo.global_key != global_key:
+        memo.records.clear()
+        memo.global_key = global_key
+    memo.replayed = 0
+    reexported: set[tuple[str, str]] = set()
     for name in sorted(index.modules):
-        _ModuleEdges(index, graph, index.modules[name], unresolved, options, gated,
-                     subclasses).add_all()
-    return PythonGraph(graph, unresolved, frozenset(index.reexports_used))
+        local = (options.dead_lines.get(name, ()), tuple(index.dead_reads.get(name, ())))
+        known = memo.records.get(name)
+        if known is not None and known[0] == local and known[1].still_valid(index, options):
+            record = known[1]
+            _replay(graph, record.ops)
+            graph.graph["decisions"].extend(record.decisions)
+            memo.replayed += 1
+        else:
+            record = _module_edges(index, graph, index.modules[name], options, gated,
+                                   subclasses)
+            memo.records[name] = (local, record)
+        unresolved.extend(record.unresolved)
+        reexported |= record.reexports
+    return PythonGraph(graph, unresolved, frozenset(reexported | index.reexports_used))
+
+
+def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: GraphOptions,
+                  gated: frozenset[str], subclasses: dict[str, list[tuple[str, str]]]
+                  ) -> _ModuleRecord:
+    """Add one module's edges, and record them."""
+    decisions: list[dict[str, object]] = graph.graph["decisions"]
+    first_decision = len(decisions)
+    edges = _ModuleEdges(index, graph, mod, [], options, gated, subclasses)
+    with index.recording() as used:
+        edges.add_all()
+    return _ModuleRecord(
+        edges.ops, edges.unresolved, decisions[first_decision:],
+        frozenset((d[1], d[2]) for d in used if d[0] == "reexport"),
+        {(d[1], d[2], d[3]): index.binding_flags(d[1], d[2], d[3]) for d in used
+         if d[0] == "order"},
+        edges.registries_read)
+
+
+def _replay(graph: Graph, ops: list[tuple[str, str | None, dict[str, object]]]) -> None:
+    """Add a module's recorded nodes (when absent) and edges again, in their order."""
+    for src, dst, attrs in ops:
+        if dst is None:
+            if src not in graph:
+                graph.add_node(src, **attrs)
+        else:
+            graph.add_edge(src, dst, **attrs)
 
 
 def subclass_index(index: ModuleIndex) -> dict[str, list[tuple[str, str]]]:
@@ -233,11 +316,24 @@ class _ModuleEdges:
         self._dead_starts = [s for s, _ in ranges]
         self._dead_ranges = ranges
         self._scope_nodes: dict[str, str] = {}  # symbol nodes exist before edges are added
+        # every node and edge added, in order: (node, None, attrs) or (src, dst, attrs)
+        self.ops: list[tuple[str, str | None, dict[str, object]]] = []
+        # registry targets looked up in the options, with what they held
+        self.registries_read: dict[str, tuple[int, frozenset[str]] | None] = {}
 
     def dead(self, line: int) -> bool:
         """The line lies in a folded-away region: its facts make no edges."""
         i = bisect_right(self._dead_starts, line) - 1
         return i >= 0 and self._dead_ranges[i][0] <= line <= self._dead_ranges[i][1]
+
+    def _ensure_node(self, node: str) -> None:
+        """Record that this module's edges need ``node`` (one that edges create, not one every
+        graph has): a replay adds it when no module before did."""
+        self.ops.append((node, None, dict(self.graph.nodes[node])))
+
+    def _add_edge(self, src: str, dst: str, **attrs: object) -> None:
+        self.graph.add_edge(src, dst, **attrs)
+        self.ops.append((src, dst, attrs))
 
     def decide(self, line: int, what: str, reason: str) -> None:
         self.graph.graph["decisions"].append(
@@ -292,14 +388,16 @@ class _ModuleEdges:
             if target.kind != "external":
                 return
             self.graph.add_node(dst, kind="external", module=target.module.split(".")[0])
+        if self.graph.nodes[dst].get("kind") in _MADE_NODES:  # present now: also on replay
+            self._ensure_node(dst)
         if not self.graph.has_edge(src, dst):
-            self.graph.add_edge(src, dst, kind=kind, file=self.mod.path, line=line)
+            self._add_edge(src, dst, kind=kind, file=self.mod.path, line=line)
         # Re-exports pass through modules: importing through them runs them.
         for via in target.via:
             via_node = module_node(via)
             if via_node in self.graph and via_node != src \
                     and not self.graph.has_edge(src, via_node):
-                self.graph.add_edge(src, via_node, kind=kind, file=self.mod.path, line=line)
+                self._add_edge(src, via_node, kind=kind, file=self.mod.path, line=line)
 
     def _installed_owner(self, module: str) -> str | None:
         parts = module.split(".")
@@ -312,17 +410,17 @@ class _ModuleEdges:
     def add_all(self) -> None:
         mod, index = self.mod, self.index
         for ancestor in index.ancestors_with_files(mod.name):
-            self.graph.add_edge(self.me, module_node(ancestor), kind="parent_package",
+            self._add_edge(self.me, module_node(ancestor), kind="parent_package",
                                 file=mod.path, line=1)
         for d in mod.facts.definitions:
             node = symbol_node(mod.name, d.name)
             if self.dead(d.start_line):
                 continue
             if node in self.graph and self.graph.nodes[node].get("start_line") == d.start_line:
-                self.graph.add_edge(node, self.me, kind="defined_in", file=mod.path,
+                self._add_edge(node, self.me, kind="defined_in", file=mod.path,
                                     line=d.start_line)
                 if d.name in MODULE_HOOKS or self._registered(d):
-                    self.graph.add_edge(self.me, node, kind="registered", file=mod.path,
+                    self._add_edge(self.me, node, kind="registered", file=mod.path,
                                         line=d.decorators[0].line if d.decorators else d.start_line)
         for name in mod.facts.all_names or ():
             # `__all__` is public API the codemod cannot edit yet: what it names stays live
@@ -423,8 +521,9 @@ class _ModuleEdges:
                 dst = attribute_node(n)
                 if dst not in self.graph:
                     self.graph.add_node(dst, kind="attribute", name=n)
+                self._ensure_node(dst)
                 if not self.graph.has_edge(src, dst):
-                    self.graph.add_edge(src, dst, kind="attribute_read", file=self.mod.path,
+                    self._add_edge(src, dst, kind="attribute_read", file=self.mod.path,
                                         line=line)
 
     def _self_loading_package(self) -> None:
@@ -460,6 +559,7 @@ class _ModuleEdges:
             target = resolved[0] if resolved else None
             if target is not None and target.kind == "symbol":
                 qualified = f"{target.module}.{target.name}"
+                self.registries_read[qualified] = self.options.registries.get(qualified)
                 if qualified in self.options.registries:
                     key_arg, dropped = self.options.registries[qualified]
                     key = dec.string_args[key_arg] if len(dec.string_args) > key_arg else None

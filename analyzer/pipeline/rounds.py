@@ -13,8 +13,6 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-import networkx as nx
-
 from analyzer.analysis.features import feature_of_node
 from analyzer.analysis.liveness import Liveness, compute_liveness
 from analyzer.analysis.profile_roots import (
@@ -34,13 +32,14 @@ from analyzer.decide.registries import decide_registries, module_entries
 from analyzer.discover import entry_points
 from analyzer.graph.native import NativeIndex, add_native_graph
 from analyzer.graph.profile_edges import add_profile_edges
-from analyzer.graph.python import build_python_graph
+from analyzer.graph.python import EdgeMemo, build_python_graph
 from analyzer.model import Deletion, Kept, ParseProblem, Plan
 from analyzer.nodes import Graph, module_node, symbol_node, target_node
 from analyzer.pipeline.inputs import ScanInputs
 from analyzer.pipeline.timing import StageTimer
 from analyzer.pipeline.tree import Scope, Tree, is_test_path
-from analyzer.plan.check import Conflict, FileSim, check_plan, produced_keys
+from analyzer.plan.check import Conflict, check_plan, produced_keys
+from analyzer.plan.check_cache import CheckCache
 from analyzer.plan.python import build_plan, kept_roots, plan_folded, plan_peripheral
 from analyzer.resolve.python import ModuleIndex
 
@@ -108,16 +107,33 @@ class _Retained:
                 len(self.roots)) != before
 
 
+@dataclass(frozen=True)
+class _GraphStage:
+    """One round's decide -> graph output: what liveness and the plan read."""
+
+    index: ModuleIndex
+    graph: Graph
+    reexported: frozenset[tuple[str, str]]
+    native: NativeIndex
+    regions: dict[str, list[DeadRegion]]  # folded regions still folded
+    registry_deletions: list[Deletion]
+    stale: tuple[str, ...]
+    unresolved: list[dict[str, object]]
+
+
 class Rounds:
     """The rounds of one scan over one tree."""
 
     def __init__(self, inputs: ScanInputs, options: ScanOptions, use: ProfileUse, tree: Tree,
-                 scope: Scope, sources: dict[str, bytes], timer: StageTimer) -> None:
+                 scope: Scope, sources: dict[str, bytes], timer: StageTimer,
+                 sims: CheckCache | None = None) -> None:
         self.inputs, self.options, self.use = inputs, options, use
         self.tree, self.scope, self.sources, self.timer = tree, scope, sources, timer
         self.test_globs = tuple(use.profile.test_paths) if use.profile is not None else ()
         self.state = _Retained()
-        self.sims: dict[tuple[str, tuple[Deletion, ...]], FileSim] = {}
+        self.sims = sims if sims is not None else CheckCache()
+        self._built: tuple[tuple[object, ...], _GraphStage] | None = None
+        self._edges = EdgeMemo()  # each module's edges, replayed while their inputs hold
         self.declared = _declared_entry_points(inputs.entry_point_files, tree.problems)
         # feature patterns matching nothing: a question of the tree, asked once per scan
         self.stale_patterns = stale_feature_patterns(use, tree.index, list(tree.files))
@@ -143,12 +159,8 @@ class Rounds:
             self.regions = self._fold()
 
     def run(self) -> Planned:
-        graph: Graph = nx.DiGraph()
         last: Planned | None = None
         for _round in range(MAX_ROUNDS):
-            # the last round's graph: its views hold it in cycles the paused collector would
-            # not free; emptied, its memory is freed now
-            graph.clear()
             last = self._round()
             graph = last.graph
             retained = kept_roots(last.plan, graph)
@@ -163,7 +175,8 @@ class Rounds:
             with self.timer("check"):
                 if self._selected(last):
                     continue
-                conflicts = check_plan(last.plan, last.index, self.sources, self.sims)
+                conflicts = check_plan(last.plan, last.index, self.sources,
+                                       self.sims.simulation)
             if self.state.absorb(conflicts, last.index):
                 continue
             if conflicts:  # conflicts no round can settle: their deletions are dropped as a
@@ -178,10 +191,10 @@ class Rounds:
         else:  # out of rounds: the plan is checked once more, and whatever breaks is dropped
             assert last is not None
             _drop_convicted(last.plan, check_plan(last.plan, last.index, self.sources,
-                                                  self.sims), last.index)
+                                                  self.sims.simulation), last.index)
         assert last is not None
-        before = {path: dict(sim.undefined_before) for (path, _edits), sim in self.sims.items()
-                  if sim.parsed}
+        before = {path: dict(lint.undefined) for path, lint in self.sims.originals().items()
+                  if lint is not None}
         return dataclasses.replace(last, conflicts=self.state.log, lint_before=before)
 
     # -- one round --------------------------------------------------------------------------
@@ -195,48 +208,73 @@ class Rounds:
                                 key=lambda r: (r.start_line, r.end_line))
         return regions
 
+    def _graph_stage(self) -> _GraphStage:
+        """Decide -> graph for the current state; the last round's when nothing it was built
+        from changed since (a round that only added roots needs no new graph)."""
+        key = (self.use, self.regions, frozenset(self.state.regions),
+               frozenset(self.state.entries), frozenset(self.state.imports),
+               frozenset(self.freed))
+        if self._built is not None:
+            last_key, last = self._built
+            if all(a is b or a == b for a, b in zip(key, last_key, strict=True)):
+                return last
+            # the last round's graph: its views hold it in cycles the paused collector
+            # would not free; emptied, its memory is freed now
+            last.graph.clear()
+        with self.timer("graph"):
+            stage = self._build_graph()
+        self._built = (key, stage)
+        return stage
+
+    def _build_graph(self) -> _GraphStage:
+        tree, scope, use = self.tree, self.scope, self.use
+        regions = {m: live for m, rs in self.regions.items()
+                   if (live := [r for r in rs if (tree.index.modules[m].path, r.start_line,
+                                                   r.end_line) not in self.state.regions])}
+        registry = decide_registries(use, tree.index, tree.files,
+                                     frozenset(self.state.entries))
+        dead: dict[str, list[tuple[int, int]]] = {
+            m: [(r.start_line, r.end_line) for r in rs if not r.partial]
+            for m, rs in regions.items()}
+        for m, ranges in registry.dead_lines.items():
+            dead.setdefault(m, []).extend(ranges)
+        for path, start, end in self.freed:
+            if (path, start) not in self.state.imports and path in tree.index.by_path:
+                dead.setdefault(tree.index.by_path[path], []).append((start, end))
+        reads = {m: [(r.statement[0], r.statement[1], frozenset(r.reads)) for r in rs
+                     if r.rewrite == "ifexp" and r.reads] for m, rs in regions.items()}
+        index = tree.index.with_dead_lines(dead, {m: r for m, r in reads.items() if r})
+        options, stale = graph_options(use, index, {m: tuple(sorted(r))
+                                                    for m, r in dead.items()},
+                                       scope.frozen, self.options.keep)
+        built = build_python_graph(index, options, self._edges)
+        graph = built.graph
+        graph.graph["decisions"].extend(registry.decisions)
+        graph.graph["decisions"].extend(
+            {"path": index.modules[m].path, "line": r.start_line,
+             "what": f"{m}:{r.start_line}", "reason": r.reason}
+            for m, rs in regions.items() for r in rs)
+        native = add_native_graph(
+            graph, index, tree.native_facts, tree.project, tree.cmake_facts,
+            {p: f.lines for p, f in tree.files.items()},
+            use.profile.system_libraries if use.profile is not None else ())
+        native.kept_roots = _named_targets_dropped(native.kept_roots, graph, use)
+        for gone in set(native.kept_targets) - {graph.nodes[n].get("name")
+                                                for n in native.kept_roots}:
+            if _named_targets_dropped([target_node(gone)], graph, use) == []:
+                del native.kept_targets[gone]
+        stale += add_profile_edges(use, graph, index)
+        unresolved = [*built.unresolved, *native.unresolved, *(
+            {"path": u.file, "line": u.line, "kind": "cmake", "name": u.what,
+             "reason": u.reason} for u in tree.project.unresolved)]
+        return _GraphStage(index, graph, built.reexported, native, regions,
+                           registry.deletions, tuple(stale), unresolved)
+
     def _round(self) -> Planned:
         tree, scope, use, timer = self.tree, self.scope, self.use, self.timer
-        with timer("graph"):
-            regions = {m: live for m, rs in self.regions.items()
-                       if (live := [r for r in rs if (tree.index.modules[m].path, r.start_line,
-                                                       r.end_line) not in self.state.regions])}
-            registry = decide_registries(use, tree.index, tree.files,
-                                         frozenset(self.state.entries))
-            dead: dict[str, list[tuple[int, int]]] = {
-                m: [(r.start_line, r.end_line) for r in rs if not r.partial]
-                for m, rs in regions.items()}
-            for m, ranges in registry.dead_lines.items():
-                dead.setdefault(m, []).extend(ranges)
-            for path, start, end in self.freed:
-                if (path, start) not in self.state.imports and path in tree.index.by_path:
-                    dead.setdefault(tree.index.by_path[path], []).append((start, end))
-            reads = {m: [(r.statement[0], r.statement[1], frozenset(r.reads)) for r in rs
-                         if r.rewrite == "ifexp" and r.reads] for m, rs in regions.items()}
-            index = tree.index.with_dead_lines(dead, {m: r for m, r in reads.items() if r})
-            options, stale = graph_options(use, index, {m: tuple(sorted(r))
-                                                        for m, r in dead.items()},
-                                           scope.frozen, self.options.keep)
-            built = build_python_graph(index, options)
-            graph = built.graph
-            graph.graph["decisions"].extend(registry.decisions)
-            graph.graph["decisions"].extend(
-                {"path": index.modules[m].path, "line": r.start_line,
-                 "what": f"{m}:{r.start_line}", "reason": r.reason}
-                for m, rs in regions.items() for r in rs)
-            native = add_native_graph(
-                graph, index, tree.native_facts, tree.project, tree.cmake_facts,
-                {p: f.lines for p, f in tree.files.items()},
-                use.profile.system_libraries if use.profile is not None else ())
-            native.kept_roots = _named_targets_dropped(native.kept_roots, graph, use)
-            for gone in set(native.kept_targets) - {graph.nodes[n].get("name")
-                                                    for n in native.kept_roots}:
-                if _named_targets_dropped([target_node(gone)], graph, use) == []:
-                    del native.kept_targets[gone]
-            stale += add_profile_edges(use, graph, index)
-            unresolved = [*built.unresolved, *native.unresolved, *(
-                {"path": u.file, "line": u.line, "kind": "cmake", "name": u.what,
-                 "reason": u.reason} for u in tree.project.unresolved)]
+        stage = self._graph_stage()
+        index, graph, native, regions = stage.index, stage.graph, stage.native, stage.regions
+        stale, unresolved = list(stage.stale), stage.unresolved
         with timer("liveness"):
             roots, default_roots, kept, more_stale, tiers = self._roots(graph, index, native)
             later = sorted(r for r in self.state.roots if r in graph and r not in roots)
@@ -254,9 +292,9 @@ class Rounds:
             roots = liveness.roots
         with timer("plan"):
             plan = build_plan(graph, liveness, index, tree.files, set(scope.in_scope),
-                              frozenset(self.state.imports), scope.unparsed, built.reexported)
+                              frozenset(self.state.imports), scope.unparsed, stage.reexported)
             plan.deletions.extend(peripheral.deletions)
-            plan_folded(liveness, index, tree.files, regions, registry.deletions, plan,
+            plan_folded(liveness, index, tree.files, regions, stage.registry_deletions, plan,
                         set(scope.in_scope), scope.peripheral - scope.tests)
             plan.deletions.extend(module_entries(
                 use, index, tree.files, {d.path for d in plan.deletions

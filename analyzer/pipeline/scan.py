@@ -31,6 +31,7 @@ from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.timing import StageTimer
 from analyzer.pipeline.tree import build_tree, deletion_scope
 from analyzer.plan.check import Conflict
+from analyzer.plan.check_cache import CheckCache
 from analyzer.plan.features import attribute_deletions
 from analyzer.plan.native import NativeSummary, plan_native
 from analyzer.resolve.python import ModuleIndex
@@ -118,7 +119,9 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings) ->
         scope = deletion_scope(tree, use.profile.test_paths if use.profile else ())
     sources = {f.path: r.data for f, r in zip(found.files, reads, strict=True)
                if r.data is not None}
-    last = Rounds(inputs, options, use, tree, scope, sources, timer).run()
+    sims = CheckCache(settings.cache_dir, found.root)
+    last = Rounds(inputs, options, use, tree, scope, sources, timer, sims).run()
+    sims.save()
     with timer("plan"):
         graph, live, plan, use = last.graph, last.liveness, last.plan, last.use
         native_summary = plan_native(graph, live, last.native, tree.cmake_facts, tree.files,

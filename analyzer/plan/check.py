@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 import warnings
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
@@ -44,6 +44,9 @@ from analyzer.extract.python import (
 from analyzer.model import EXPRESSION_REWRITES, Deletion, DeletionKind, Plan, Ranges
 from analyzer.nodes import Graph, module_node
 from analyzer.resolve.python import ModuleIndex, PyModule
+
+# (path, bytes, the file's edits) -> the file simulated
+Simulator = Callable[[str, bytes, tuple[Deletion, ...]], "FileSim"]
 
 _UNDEFINED = (pyflakes_messages.UndefinedName, pyflakes_messages.UndefinedLocal,
               pyflakes_messages.UndefinedExport)
@@ -76,35 +79,63 @@ class FileSim:
     edits: tuple[Deletion, ...] = ()
 
 
-def simulate(source: bytes, edits: list[Deletion], path: str) -> FileSim:
-    """The effect of ``edits`` (one file's deletions) on the names the file binds and reads."""
-    sim = FileSim(edits=tuple(edits))
+@dataclass(frozen=True)
+class OriginalLint:
+    """What the check needs of a file as it is, before any edit: pyflakes' undefined names,
+    its module-level names (and how often each is bound outside branches) and each class's
+    attributes. A function of the file's bytes alone, so it is computed once per file."""
+
+    undefined: Counter[str]
+    module_names: frozenset[str]
+    binding_counts: Counter[str]
+    class_attrs: dict[str, frozenset[str]]
+
+
+def lint_original(source: bytes, path: str) -> OriginalLint | None:
+    """The :class:`OriginalLint` of ``source``, or None when it does not parse."""
     try:
-        before = ast.parse(source, filename=path)
-        after = ast.parse(source, filename=path)
+        tree = ast.parse(source, filename=path)
     except (SyntaxError, ValueError):
+        return None
+    return OriginalLint(undefined_names(tree, path, None), frozenset(module_names(tree)),
+                        _module_binding_counts(tree),
+                        {c: frozenset(n) for c, n in class_attrs(tree).items()})
+
+
+def simulate(source: bytes, edits: list[Deletion], path: str,
+             original: OriginalLint | None = None) -> FileSim:
+    """The effect of ``edits`` (one file's deletions) on the names the file binds and reads;
+    ``original`` is the file's :func:`lint_original` when the caller has it already."""
+    sim = FileSim(edits=tuple(edits))
+    before = original if original is not None else lint_original(source, path)
+    if before is None:
         sim.parsed = False
         return sim
+    after = ast.parse(source, filename=path)
     _remove(after, edits, sim)
-    sim.undefined_before = undefined_names(before, path, None)
+    sim.undefined_before = Counter(before.undefined)
     sim.undefined_after = undefined_names(after, path, sim.undefined_lines)
-    sim.module_names_lost = module_names(before) - module_names(after)
+    sim.module_names_lost = set(before.module_names - module_names(after))
     # a name that keeps a binding but lost one that runs (not in a folded branch): on the
     # path of the lost one it is now unbound (`if ok: from ext import Meta` / `else: class
     # Meta` loses its import); only the deletions that were no fold are to blame
-    old_counts, new_counts = _module_binding_counts(before), _module_binding_counts(after)
-    for name, n in old_counts.items():
+    new_counts = _module_binding_counts(after)
+    for name, n in before.binding_counts.items():
         if 0 < new_counts.get(name, 0) < n:
             culprits = [d for d in sim.binders.get(name, ()) if d.kind != "fold_branch"]
             if culprits:
                 sim.module_names_lost.add(name)
                 sim.binders[name] = culprits
-    old_attrs, new_attrs = class_attrs(before), class_attrs(after)
-    for cls, names in old_attrs.items():
+    new_attrs = class_attrs(after)
+    for cls, names in before.class_attrs.items():
         lost = names - new_attrs.get(cls, set())
         if lost:
-            sim.class_attrs_lost[cls] = lost
+            sim.class_attrs_lost[cls] = set(lost)
     return sim
+
+
+def _simulate(path: str, source: bytes, edits: tuple[Deletion, ...]) -> FileSim:
+    return simulate(source, list(edits), path)
 
 
 def _span(node: ast.stmt) -> tuple[int, int]:
@@ -329,11 +360,10 @@ def class_attrs(tree: ast.Module) -> dict[str, set[str]]:
 
 # -- the whole plan ----------------------------------------------------------------------------
 def check_plan(plan: Plan, index: ModuleIndex, sources: dict[str, bytes],
-               sims: dict[tuple[str, tuple[Deletion, ...]], FileSim] | None = None
-               ) -> list[Conflict]:
-    """Conflicts of ``plan`` with the code it leaves; ``sims`` memoizes file simulations
-    across rounds (keyed by path and edits)."""
-    sims = {} if sims is None else sims
+               simulated: Simulator | None = None) -> list[Conflict]:
+    """Conflicts of ``plan`` with the code it leaves; ``simulated`` answers a file's
+    simulation (``analyzer.plan.check_cache.CheckCache.simulation`` keeps them across rounds
+    and scans; by default each is computed)."""
     deleted_files = {d.path for d in plan.deletions if d.kind == "delete_file"}
     by_path: dict[str, list[Deletion]] = defaultdict(list)
     for d in plan.deletions:
@@ -346,11 +376,7 @@ def check_plan(plan: Plan, index: ModuleIndex, sources: dict[str, bytes],
     for path, edits in sorted(by_path.items()):
         if path not in sources:
             continue
-        key = (path, tuple(edits))
-        sim = sims.get(key)
-        if sim is None:
-            sim = sims[key] = simulate(sources[path], edits, path)
-        file_sims[path] = sim
+        sim = file_sims[path] = (simulated or _simulate)(path, sources[path], tuple(edits))
         for name, n in sim.undefined_after.items():
             if n <= sim.undefined_before.get(name, 0):
                 continue

@@ -14,6 +14,8 @@ provide. Relative imports are anchored at the importing module's package. Namesp
 from __future__ import annotations
 
 import builtins
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from analyzer.extract.python import TYPE_CHECKING, ImportFact, PythonFacts
@@ -67,6 +69,10 @@ class PyModule:
     assigned: set[str] = field(default_factory=set)  # every name a module-level `=` binds
 
 
+# what a resolution depended on: ("reexport", module, name) or ("order", module, scope, name)
+Dependency = tuple[str, ...]
+
+
 @dataclass
 class Binding:
     fact: ImportFact
@@ -115,6 +121,11 @@ class ModuleIndex:
         self._is_module: dict[str, bool] = {}
         self._lookups: dict[tuple[str, str, str], list[Binding] | str | None] = {}
         self._attrs: dict[tuple[str, str], Target] = {}
+        # what each memoized resolve_attr/lookup depended on (Dependency items), and the
+        # open recordings (``recording``): a memo hit records them again
+        self._attr_deps: dict[tuple[str, str], frozenset[Dependency]] = {}
+        self._lookup_deps: dict[tuple[str, str, str], Dependency] = {}
+        self._frames: list[set[Dependency]] = []
         # module -> line ranges folded away (with_dead_lines): an import binding there does
         # not count when the name has another one
         self._dead_lines: dict[str, list[tuple[int, int]]] = {}
@@ -152,8 +163,35 @@ class ModuleIndex:
         copy._dead_reads = dict(reads or {})
         copy._lookups = {}
         copy._attrs = {}
+        copy._attr_deps = {}
+        copy._lookup_deps = {}
+        copy._frames = []
         copy.reexports_used = set()
         return copy
+
+    @contextmanager
+    def recording(self) -> Iterator[set[Dependency]]:
+        """What resolution inside the block depends on (memo hits included), as a set filled
+        as it goes: the re-exports it goes through (``("reexport", module, name)``) and the
+        names bound twice or more whose order the dead lines decide (``("order", module,
+        scope, name)``; :meth:`binding_flags`). One module's edges depend on nothing else
+        of the tree's folds."""
+        frame: set[Dependency] = set()
+        self._frames.append(frame)
+        try:
+            yield frame
+        finally:
+            self._frames.pop()
+            if self._frames:
+                self._frames[-1].update(frame)
+
+    def binding_flags(self, module: str, scope: str, name: str) -> tuple[bool, ...]:
+        """Which bindings of ``name`` (in ``scope``, "" for the module) are folded away:
+        :meth:`lookup` prefers the others, so equal flags resolve alike."""
+        mod = self.modules[module]
+        pairs = mod.scoped.get(scope, {}).get(name, []) if scope else mod.bindings.get(name, [])
+        ranges = self._dead_lines.get(module, ())
+        return tuple(any(s <= f.start_line <= e for s, e in ranges) for f, _ in pairs)
 
     # -- modules -------------------------------------------------------------------------------
     def is_module(self, name: str) -> bool:
@@ -226,16 +264,23 @@ class ModuleIndex:
         key = (module, scope, head)
         if key not in self._lookups:
             self._lookups[key] = self._lookup(module, scope, head)
+        dep = self._lookup_deps.get(key)
+        if dep is not None and self._frames:
+            self._frames[-1].add(dep)
         return self._lookups[key]
 
     def _lookup(self, module: str, scope: str, head: str) -> list[Binding] | str | None:
         mod = self.modules[module]
         scoped = mod.scoped.get(scope, {}).get(head) if scope else None
         if scoped:
+            if len(scoped) > 1:
+                self._lookup_deps[(module, scope, head)] = ("order", module, scope, head)
             return self._live_first(module, [Binding(f, n) for f, n in scoped])
         if head in mod.defs:
             return "def"
         if head in mod.bindings:
+            if len(mod.bindings[head]) > 1:
+                self._lookup_deps[(module, scope, head)] = ("order", module, "", head)
             return self._live_first(module, [Binding(f, n) for f, n in mod.bindings[head]])
         return None
 
@@ -305,9 +350,26 @@ class ModuleIndex:
             return self._resolve_attr(module, name, seen)
         key = (module, name)
         target = self._attrs.get(key)
-        if target is None:
+        if target is not None:
+            reused = self._attr_deps.get(key)
+            if reused and self._frames:
+                self._frames[-1].update(reused)
+            return target
+        self._frames.append(set())
+        try:
             target = self._attrs[key] = self._resolve_attr(module, name, seen)
+        finally:
+            used = self._frames.pop()
+        if used:
+            self._attr_deps[key] = frozenset(used)
+            if self._frames:
+                self._frames[-1].update(used)
         return target
+
+    def _reexport(self, module: str, name: str) -> None:
+        self.reexports_used.add((module, name))
+        if self._frames:
+            self._frames[-1].add(("reexport", module, name))
 
     def _resolve_attr(self, module: str, name: str, seen: frozenset[str]) -> Target:
         sub = f"{module}.{name}"
@@ -320,14 +382,16 @@ class ModuleIndex:
             return Target("unresolved", module, name)
         if name in mod.defs:
             if name in mod.bindings:  # also imported in another branch: that import is used
-                self.reexports_used.add((module, name))
+                self._reexport(module, name)
             return self._def_target(module, name)
         key = f"{module}:{name}"
         if key in seen:
             return Target("attribute", module, name)
         seen = seen | {key}
         if name in mod.bindings:
-            self.reexports_used.add((module, name))
+            self._reexport(module, name)
+            if len(mod.bindings[name]) > 1 and self._frames:
+                self._frames[-1].add(("order", module, "", name))
             binding = self._live_first(module, [Binding(f, n) for f, n in mod.bindings[name]])[-1]
             target = self._binding_target(module, binding, name, seen)
             if target.kind in ("module", "symbol", "attribute", "external"):

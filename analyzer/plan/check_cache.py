@@ -1,0 +1,121 @@
+"""Plan stage, cache: the soundness check's per-file work (``analyzer.plan.check``), kept for
+the rounds of one scan and persisted between scans.
+
+Linting a file as it is (:class:`OriginalLint`) depends on its bytes alone; simulating the
+plan's edits of it (:class:`FileSim`) on its bytes and those edits. Both are keyed by the
+file's path and sha256 (and the edits, as written in the manifest), by depgraph's fingerprint,
+the pyflakes version and the Python version that parses, so a changed file, a changed plan
+for it or an upgrade is never answered from the cache. A scan that plans what the last one
+planned re-lints nothing; a scan after one file changed lints that file only.
+
+On disk: one file per scanned tree, ``<cache>/check/<hash of the tree's path>``, in the
+checked format of every depgraph cache (corrupted -> rebuilt), holding the entries the last
+scan used (so it does not grow with every edit).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import sys
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+from analyzer.model import Deletion
+from analyzer.plan.check import FileSim, OriginalLint, lint_original, simulate
+from analyzer.util.cache_files import read_checked, write_checked
+from analyzer.util.fingerprint import tool_fingerprint
+
+_Entry = FileSim | OriginalLint | None  # None: the file does not parse
+
+
+class CheckCache:
+    """File lints and simulations by content; ``directory`` None keeps them in memory only."""
+
+    def __init__(self, directory: Path | None = None, tree_root: Path | None = None):
+        self._file = (directory / "check" / hashlib.sha256(
+            str(tree_root).encode()).hexdigest()[:24]) if directory is not None else None
+        self._stored: dict[str, _Entry] | None = None  # loaded on first use
+        self._used: dict[str, _Entry] = {}
+        self._digests: dict[str, str] = {}  # path -> sha256 of the bytes it was given
+        self._originals: dict[str, OriginalLint | None] = {}  # path -> lint, this scan
+        self.hits = 0
+        self.misses = 0
+
+    def original(self, path: str, source: bytes) -> OriginalLint | None:
+        """The file's lint as it is (None when it does not parse)."""
+        if path in self._originals:
+            return self._originals[path]
+        key = self._key("original", path, source)
+        found = self._lookup(key)
+        if found is _MISSING:
+            found = lint_original(source, path)
+            self._used[key] = found
+        assert found is None or isinstance(found, OriginalLint)
+        self._originals[path] = found
+        return found
+
+    def simulation(self, path: str, source: bytes, edits: tuple[Deletion, ...]) -> FileSim:
+        """The file with ``edits`` simulated (see :func:`analyzer.plan.check.simulate`)."""
+        key = self._key("sim", path, source, repr(edits))
+        original = self.original(path, source)  # also what `originals` reports
+        found = self._lookup(key)
+        if isinstance(found, FileSim):
+            return found
+        sim = simulate(source, list(edits), path, original)
+        self._used[key] = sim
+        return sim
+
+    def originals(self) -> dict[str, OriginalLint | None]:
+        """Path -> lint of every file this scan linted or found linted."""
+        return dict(self._originals)
+
+    def save(self) -> None:
+        """Persist what this scan used (nothing without a cache folder)."""
+        if self._file is not None and self.misses:
+            write_checked(self._file, pickle.dumps(self._used, protocol=pickle.HIGHEST_PROTOCOL))
+
+    # -- inside ------------------------------------------------------------------------------
+    def _lookup(self, key: str) -> object:
+        if key in self._used:
+            return self._used[key]
+        stored = self._load()
+        if key in stored:
+            self.hits += 1
+            self._used[key] = stored[key]
+            return stored[key]
+        self.misses += 1
+        return _MISSING
+
+    def _load(self) -> dict[str, _Entry]:
+        if self._stored is None:
+            self._stored = {}
+            payload = read_checked(self._file) if self._file is not None else None
+            if payload is not None:
+                try:
+                    loaded = pickle.loads(payload)
+                except Exception:  # an unreadable cache is only a miss
+                    loaded = None
+                if isinstance(loaded, dict):
+                    self._stored = loaded
+        return self._stored
+
+    def _key(self, kind: str, path: str, source: bytes, extra: str = "") -> str:
+        digest = self._digests.get(path)
+        if digest is None:
+            digest = self._digests[path] = hashlib.sha256(source).hexdigest()
+        return hashlib.sha256("\0".join(
+            (kind, _environment(), path, digest, extra)).encode()).hexdigest()
+
+
+@cache
+def _environment() -> str:
+    try:
+        pyflakes = metadata.version("pyflakes")
+    except metadata.PackageNotFoundError:
+        pyflakes = "?"
+    return f"{tool_fingerprint()}:pyflakes={pyflakes}:py={sys.version_info[:2]}"
+
+
+_MISSING = object()

@@ -1,0 +1,64 @@
+"""The check's file lints and simulations persist between scans, keyed by the file's bytes
+and edits: an unchanged file with an unchanged plan is not linted again, a changed one is."""
+
+from __future__ import annotations
+
+from analyzer.model import Deletion
+from analyzer.plan.check_cache import CheckCache
+
+SOURCE = b"import os\nfrom pkg.a import helper\n\n\ndef run():\n    return helper(os.sep)\n"
+# deleting line 2 leaves `helper` undefined in run()
+EDITS = (Deletion("delete_range", "pkg/m.py", "", 1, "test", start_line=2, end_line=2),)
+
+
+def test_a_second_scan_reads_what_the_first_linted(tmp_path):
+    first = CheckCache(tmp_path, tmp_path / "tree")
+    sim = first.simulation("pkg/m.py", SOURCE, EDITS)
+    assert sim.undefined_after["helper"] == 1 and not sim.undefined_before
+    assert (first.hits, first.misses) == (0, 2)  # the file as it is, then the edited file
+    first.save()
+
+    second = CheckCache(tmp_path, tmp_path / "tree")
+    again = second.simulation("pkg/m.py", SOURCE, EDITS)
+    assert (second.hits, second.misses) == (2, 0)
+    assert again.undefined_after == sim.undefined_after
+    assert again.binders["helper"] == [EDITS[0]]
+    assert second.originals()["pkg/m.py"] is not None
+
+
+def test_changed_bytes_or_edits_or_tree_are_misses(tmp_path):
+    first = CheckCache(tmp_path, tmp_path / "tree")
+    first.simulation("pkg/m.py", SOURCE, EDITS)
+    first.save()
+
+    edited = CheckCache(tmp_path, tmp_path / "tree")
+    sim = edited.simulation("pkg/m.py", SOURCE + b"# more\n", EDITS)
+    assert (edited.hits, edited.misses) == (0, 2)
+    assert sim.undefined_after["helper"] == 1
+
+    other_edits = CheckCache(tmp_path, tmp_path / "tree")
+    sim = other_edits.simulation("pkg/m.py", SOURCE, ())
+    assert (other_edits.hits, other_edits.misses) == (1, 1)  # the original is known
+    assert not sim.undefined_after
+
+    other_tree = CheckCache(tmp_path, tmp_path / "elsewhere")
+    other_tree.simulation("pkg/m.py", SOURCE, EDITS)
+    assert other_tree.hits == 0
+
+
+def test_a_corrupted_cache_file_is_a_miss(tmp_path):
+    first = CheckCache(tmp_path, tmp_path / "tree")
+    first.simulation("pkg/m.py", SOURCE, EDITS)
+    first.save()
+    for f in (tmp_path / "check").iterdir():
+        f.write_bytes(f.read_bytes()[:-10])
+    again = CheckCache(tmp_path, tmp_path / "tree")
+    assert again.simulation("pkg/m.py", SOURCE, EDITS).undefined_after["helper"] == 1
+    assert again.hits == 0
+
+
+def test_a_file_that_does_not_parse_is_not_simulated(tmp_path):
+    cache = CheckCache(tmp_path, tmp_path / "tree")
+    sim = cache.simulation("pkg/bad.py", b"def (:\n", ())
+    assert not sim.parsed
+    assert cache.originals() == {"pkg/bad.py": None}
