@@ -33,3 +33,22 @@ def test_a_side_effect_import_keeps_its_module(tmp_path: Path):
     })
     result = run_scan(tree, [], use_profile=False)
     assert result.plan.deletions == []
+
+
+def test_a_rescan_with_the_check_cached_plans_and_lints_alike(tmp_path: Path):
+    # the tree of the first test: round one edits both files (the unused import, the
+    # function nothing live reads), round two deletes app/helpers.py whole; a second scan
+    # answers the check of both rounds from the cache and must plan and lint alike
+    tree = write_tree(tmp_path / "t", {
+        "app/__init__.py": "",
+        "app/__main__.py": "from app.main import run\n\nrun()\n",
+        "app/main.py": ("from app.helpers import unused_name\n\n\n"
+                        "def run():\n    return 1\n"),
+        "app/helpers.py": "def unused_name():\n    return 2\n",
+    })
+    cache = tmp_path / "cache"
+    first = run_scan(tree, [], use_profile=False, cache_dir=cache)
+    assert list((cache / "check").iterdir())  # the check's lints were kept
+    second = run_scan(tree, [], use_profile=False, cache_dir=cache)
+    assert second.plan.deletions == first.plan.deletions
+    assert second.lint_before == first.lint_before == {"app/main.py": {}, "app/helpers.py": {}}
