@@ -216,7 +216,7 @@ class Rounds:
                frozenset(self.freed))
         if self._built is not None:
             last_key, last = self._built
-            if all(a is b or a == b for a, b in zip(key, last_key, strict=True)):
+            if key == last_key:  # element by element, identity first
                 return last
             # the last round's graph: its views hold it in cycles the paused collector
             # would not free; emptied, its memory is freed now
