@@ -44,6 +44,7 @@ _FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "keep": ("keep", tuple),
     "no_profile": ("use_profile", lambda v: not v),
     "strict": ("strict", bool),
+    "parse_all": ("parse_all", bool),
 }
 
 _OPTIONS = [
@@ -68,6 +69,9 @@ _OPTIONS = [
     click.option("--strict", is_flag=True,
                  help="Stale profile entries (matching nothing) are errors."),
     click.option("--no-profile", is_flag=True, help="Use no profile, not even a detected one."),
+    click.option("--parse-all", is_flag=True,
+                 help="Parse every file, also those no root, test, script or profile entry "
+                      "can reach (same result, slower: the on-demand extraction's reference)."),
 ]
 
 

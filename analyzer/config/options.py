@@ -23,6 +23,9 @@ class ScanOptions:
     drop: tuple[str, ...] = ()  # --drop FEATURE
     keep: tuple[str, ...] = ()  # --keep FEATURE
     use_profile: bool = True  # not --no-profile
+    # --parse-all: extract every file, not only those something can depend on (same result;
+    # the reference the on-demand extraction is compared with)
+    parse_all: bool = False
     # --strict: stale profile entries are errors; decides the exit code, not the analysis
     strict: bool = field(default=False, metadata={"analysis": False})
 

@@ -442,6 +442,8 @@ class Evaluator:
             return UNKNOWN
         if value is not UNKNOWN:
             notes = [*notes, f"{module}.{cls}: self.{attr} = {value!r}"]
+        # decided because nothing else assigns it: a file assigning it anywhere would undo it
+        self.index.sought_by_name.add(attr)
         self._memo[key] = (value, notes)
         for note in notes:
             self._note(note)

@@ -118,6 +118,7 @@ def dropped_enum_members(use: ProfileUse, index: ModuleIndex
                 predicates.add(m.name)
     if predicates and profile is not None:  # another class's method of that name could be
         # the one called
+        index.sought_by_name.update(predicates)
         others = {m.name for mod in index.modules.values() for m in mod.facts.method_defs
                   if f"{mod.name}.{m.cls}" not in {r.target for r in profile.registries}}
         predicates -= others

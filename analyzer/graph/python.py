@@ -82,7 +82,10 @@ class PythonGraph:
 
     graph: Graph
     unresolved: list[dict[str, object]]
-    reexported: frozenset[tuple[str, str]]
+    reexported: frozenset[tuple[str, str]]  # resolved through outside any module's edges
+    # (module, name) -> the modules whose edges resolved through that import binding: it is
+    # needed while one of them remains
+    reexported_by: dict[tuple[str, str], frozenset[str]]
 
 
 # kinds of nodes the edges of a module create when they first need them
@@ -155,7 +158,7 @@ def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None,
         memo.records.clear()
         memo.global_key = global_key
     memo.replayed = 0
-    reexported: set[tuple[str, str]] = set()
+    reexported: dict[tuple[str, str], set[str]] = {}
     for name in sorted(index.modules):
         local = (options.dead_lines.get(name, ()), tuple(index.dead_reads.get(name, ())))
         known = memo.records.get(name)
@@ -169,8 +172,10 @@ def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None,
                                    subclasses)
             memo.records[name] = (local, record)
         unresolved.extend(record.unresolved)
-        reexported |= record.reexports
-    return PythonGraph(graph, unresolved, frozenset(reexported | index.reexports_used))
+        for pair in record.reexports:
+            reexported.setdefault(pair, set()).add(name)
+    return PythonGraph(graph, unresolved, frozenset(index.reexports_used),
+                       {pair: frozenset(by) for pair, by in reexported.items()})
 
 
 def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: GraphOptions,

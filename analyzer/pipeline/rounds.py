@@ -114,6 +114,7 @@ class _GraphStage:
     index: ModuleIndex
     graph: Graph
     reexported: frozenset[tuple[str, str]]
+    reexported_by: dict[tuple[str, str], frozenset[str]]
     native: NativeIndex
     regions: dict[str, list[DeadRegion]]  # folded regions still folded
     registry_deletions: list[Deletion]
@@ -267,7 +268,7 @@ class Rounds:
         unresolved = [*built.unresolved, *native.unresolved, *(
             {"path": u.file, "line": u.line, "kind": "cmake", "name": u.what,
              "reason": u.reason} for u in tree.project.unresolved)]
-        return _GraphStage(index, graph, built.reexported, native, regions,
+        return _GraphStage(index, graph, built.reexported, built.reexported_by, native, regions,
                            registry.deletions, tuple(stale), unresolved)
 
     def _round(self) -> Planned:
@@ -292,7 +293,8 @@ class Rounds:
             roots = liveness.roots
         with timer("plan"):
             plan = build_plan(graph, liveness, index, tree.files, set(scope.in_scope),
-                              frozenset(self.state.imports), scope.unparsed, stage.reexported)
+                              frozenset(self.state.imports), scope.unparsed,
+                              _needed_reexports(stage, liveness, scope))
             plan.deletions.extend(peripheral.deletions)
             plan_folded(liveness, index, tree.files, regions, stage.registry_deletions, plan,
                         set(scope.in_scope), scope.peripheral - scope.tests)
@@ -425,6 +427,23 @@ def _drop_convicted(plan: Plan, conflicts: list[Conflict], index: ModuleIndex) -
               if c.root and c.root[3:] in index.modules}
     plan.deletions[:] = [d for d in plan.deletions if d not in convicted
                          and not (d.kind == "delete_file" and d.path in rooted)]
+
+
+def _needed_reexports(stage: _GraphStage, liveness: Liveness, scope: Scope
+                      ) -> frozenset[tuple[str, str]]:
+    """The import bindings the plan keeps as re-exports: those resolved through outside any
+    module's edges, and those a module resolved through that remains -- live, outside the
+    deletion scope (it stays whole or goes whole later) or not understood. A module the plan
+    deletes whole needs nothing (nor does one no parsed file can name)."""
+    modules = stage.index.modules
+
+    def remains(name: str) -> bool:
+        path = modules[name].path
+        return (liveness.is_live(module_node(name)) or path not in scope.in_scope
+                or path in scope.unparsed)
+
+    return stage.reexported | frozenset(
+        pair for pair, by in stage.reexported_by.items() if any(remains(m) for m in by))
 
 
 def _declared_entry_points(entry_files: dict[str, bytes | str],

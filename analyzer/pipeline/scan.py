@@ -8,6 +8,7 @@ a ``ScanResult`` holding every stage's output, so the outputs only format, never
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,10 +23,12 @@ from analyzer.config.profile import effective_cmake_options, merge_drops
 from analyzer.decide.profile_facts import ProfileUse, profile_use
 from analyzer.discover.walk import Discovery
 from analyzer.extract.cache import FactsCache
-from analyzer.extract.runner import Progress, extract_all
+from analyzer.extract.demand import Demand, extract_on_demand
+from analyzer.extract.runner import Progress, ReadFile, extract_all
 from analyzer.graph.native import NativeIndex
 from analyzer.model import FileInfo, ParseProblem, Plan
-from analyzer.nodes import Graph
+from analyzer.nodes import Graph, target_node
+from analyzer.pipeline.demand import demand_for, may_answer_pattern
 from analyzer.pipeline.inputs import ScanError, ScanInputs, gather_inputs
 from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.timing import StageTimer
@@ -71,6 +74,11 @@ class ScanResult:
     blockers: dict[str, list[Blocker]] = field(default_factory=dict)
     # what the soundness rounds kept, and why (plan_check.Conflict)
     conflicts: list[Conflict] = field(default_factory=list)
+    # Python modules counted without a parse (no parsed file can name them: dead whatever is
+    # decided; see analyzer.extract.demand)
+    counted: frozenset[str] = frozenset()
+    # counted files a first analysis turned out to depend on, parsed in a second one
+    reparsed: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -111,9 +119,38 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings) ->
     found = inputs.discovery
     with timer("extract"):
         reads = inputs.reads()
-        cache = FactsCache(settings.cache_dir) if settings.cache_dir is not None else None
-        extracted = extract_all(found.root, list(found.files), jobs=settings.jobs,
-                                cache=cache, progress=settings.progress, read=reads)
+        demand = None if options.parse_all else demand_for(
+            found, reads, options.roots, use.profile, inputs.entry_point_files)
+    cache = FactsCache(settings.cache_dir) if settings.cache_dir is not None else None
+    reparsed: set[str] = set()
+    while True:
+        result = _analyze_extracted(inputs, options, settings, use, reads, cache, demand,
+                                    timer)
+        touched = _counted_reached(result)
+        if demand is None or not touched:
+            result.reparsed = frozenset(reparsed)
+            return result
+        # a counted file the analysis turned out to depend on (the closure cannot see it):
+        # parse it, and analyse again
+        reparsed.update(found.files[i].path for i in touched)
+        demand = dataclasses.replace(demand, seeds=demand.seeds | touched)
+
+
+def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
+                       use: ProfileUse, reads: list[ReadFile], cache: FactsCache | None,
+                       demand: Demand | None, timer: StageTimer) -> ScanResult:
+    found = inputs.discovery
+    with timer("extract"):
+        if demand is None:
+            extracted = extract_all(found.root, list(found.files), jobs=settings.jobs,
+                                    cache=cache, progress=settings.progress, read=reads)
+            counted: frozenset[str] = frozenset()
+        else:
+            got = extract_on_demand(found.root, list(found.files), reads, found.python_roots,
+                                    demand, jobs=settings.jobs, cache=cache,
+                                    progress=settings.progress)
+            extracted = got.files
+            counted = frozenset(found.files[i].path for i in got.counted)
     with timer("resolve"):
         tree = build_tree(found, extracted, effective_cmake_options(use.profile, use.drops))
         scope = deletion_scope(tree, use.profile.test_paths if use.profile else ())
@@ -138,4 +175,53 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings) ->
                       set(scope.in_scope), tree.problems, last.unresolved, timer.seconds,
                       sources, options=options, conflicts=last.conflicts,
                       lint_before=last.lint_before,
-                      feature_columns=columns, blockers=blockers)
+                      feature_columns=columns, blockers=blockers, counted=counted)
+
+
+def _counted_reached(result: ScanResult) -> frozenset[int]:
+    """Files counted without a parse that the analysis resolved through anyway (an edge into
+    one, or an unresolved name inside one): their contents may matter after all."""
+    if not result.counted:
+        return frozenset()
+    counted = {m.name: m.path for m in result.index.modules.values()
+               if m.path in result.counted}
+    graph = result.graph
+    hit: set[str] = set()
+    for src, dst in graph.edges():
+        module = graph.nodes[dst].get("module")
+        if module in counted and graph.nodes[src].get("module") not in counted:
+            hit.add(counted[module])
+    for entry in result.unresolved:
+        parts = str(entry["name"]).split(".")
+        for i in range(1, len(parts) + 1):
+            if (prefix := ".".join(parts[:i])) in counted \
+                    and entry["path"] not in result.counted:
+                hit.add(counted[prefix])
+    needles = _unshown_loader_names(result)
+    if needles:
+        hit.update(p for p in counted.values()
+                   if any(n in result.sources.get(p, b"") for n in needles))
+    if result.index.sought_by_name:
+        answers = may_answer_pattern(result.index.sought_by_name)
+        hit.update(p for p in counted.values()
+                   if answers.search(result.sources.get(p, b"")) is not None)
+    index = {f.path: i for i, f in enumerate(result.discovery.files)}
+    return frozenset(index[p] for p in hit)
+
+
+def _unshown_loader_names(result: ScanResult) -> set[bytes]:
+    """Names of the targets kept because nothing is shown to load them, and of the modules
+    they are installed as: a counted file naming one may be the import that shows it."""
+    graph = result.graph
+    out: set[bytes] = set()
+    for name in result.native.kept_targets:
+        node = target_node(name)
+        if node not in graph:
+            continue
+        out.add(name.encode())
+        for u in graph.predecessors(node):
+            if graph.edges[u, node].get("kind") in ("built_by", "installed_by"):
+                module = graph.nodes[u].get("module") or u.partition(":")[2]
+                out.add(str(module).rpartition(".")[2].encode())
+    out.discard(b"")
+    return out

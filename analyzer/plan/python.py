@@ -9,7 +9,8 @@ What is planned, for files in the analysis scope (``ScanScope``):
   that no live code references; a method of a live class that no live code names; an import
   statement of a live module or live definition
   whose every name is dead (its target is dead) or unused (read nowhere in its scope, not in
-  ``__all__``, not re-exported through this module to another one).
+  ``__all__``, not re-exported through this module to another one that remains: live, outside the
+  deletion scope or not understood).
 - ``remove_import_names``: the same when only some names of a ``from m import a, b`` are dead.
 
 Never planned: definitions nested in top-level ``if``/``try`` blocks (deleting them can leave an

@@ -115,7 +115,8 @@ class ModuleIndex:
         self.packages |= self.installed_packages
         for kids in self.children.values():
             kids.sort()
-        # (module, name) pairs whose import binding another module resolved through
+        # (module, name) pairs whose import binding resolution went through outside a
+        # module's recorded edges (the graph stage attributes those to their module)
         self.reexports_used: set[tuple[str, str]] = set()
         # memo tables of the pure lookups (cleared when dead_lines changes)
         self._is_module: dict[str, bool] = {}
@@ -126,6 +127,11 @@ class ModuleIndex:
         self._attr_deps: dict[tuple[str, str], frozenset[Dependency]] = {}
         self._lookup_deps: dict[tuple[str, str, str], Dependency] = {}
         self._frames: list[set[Dependency]] = []
+        self._recordings = 0  # open recording() blocks: their re-exports are theirs
+        # names a stage looked up tree-wide by name, not by import (an attribute any module
+        # may set, a class any module may subclass): shared by the copies, so a scan can
+        # tell whether a file it did not parse could have answered (analyzer.extract.demand)
+        self.sought_by_name: set[str] = set()
         # module -> line ranges folded away (with_dead_lines): an import binding there does
         # not count when the name has another one
         self._dead_lines: dict[str, list[tuple[int, int]]] = {}
@@ -166,6 +172,7 @@ class ModuleIndex:
         copy._attr_deps = {}
         copy._lookup_deps = {}
         copy._frames = []
+        copy._recordings = 0
         copy.reexports_used = set()
         return copy
 
@@ -178,9 +185,11 @@ class ModuleIndex:
         of the tree's folds."""
         frame: set[Dependency] = set()
         self._frames.append(frame)
+        self._recordings += 1
         try:
             yield frame
         finally:
+            self._recordings -= 1
             self._frames.pop()
             if self._frames:
                 self._frames[-1].update(frame)
@@ -354,6 +363,8 @@ class ModuleIndex:
             reused = self._attr_deps.get(key)
             if reused and self._frames:
                 self._frames[-1].update(reused)
+            if reused and not self._recordings:
+                self.reexports_used.update((d[1], d[2]) for d in reused if d[0] == "reexport")
             return target
         self._frames.append(set())
         try:
@@ -367,7 +378,8 @@ class ModuleIndex:
         return target
 
     def _reexport(self, module: str, name: str) -> None:
-        self.reexports_used.add((module, name))
+        if not self._recordings:  # inside a recording, the recorded module's own
+            self.reexports_used.add((module, name))
         if self._frames:
             self._frames[-1].add(("reexport", module, name))
 

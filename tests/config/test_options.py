@@ -19,7 +19,7 @@ def test_cache_key_lists_the_analysis_fields_by_name() -> None:
     assert dict(FULL.cache_key()) == {
         "roots": ("deepseek_v2",), "use_default_roots": False, "excludes": ("bench/",),
         "keep_targets": ("common_*",), "profile": "sglang", "drop": ("fa3",),
-        "keep": ("ascend",), "use_profile": True}
+        "keep": ("ascend",), "use_profile": True, "parse_all": False}
 
 
 @pytest.mark.parametrize(("change", "same_key"), [

@@ -1,0 +1,3 @@
+class Handler:
+    def handle(self):
+        return None

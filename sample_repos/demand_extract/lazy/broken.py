@@ -1,0 +1,2 @@
+def half(:
+    return 1

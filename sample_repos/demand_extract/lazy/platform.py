@@ -1,0 +1,2 @@
+def is_accel():
+    return False

@@ -1,0 +1,2 @@
+def slow_down(model):
+    model.fast = False

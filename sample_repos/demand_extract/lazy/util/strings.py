@@ -1,0 +1,2 @@
+def fmt(name):
+    return name.upper()
