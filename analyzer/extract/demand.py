@@ -202,6 +202,8 @@ def extract_on_demand(root: Path, sources: list[SourceFile], reads: list[ReadFil
     def take(i: int, ex: ExtractedFile) -> None:
         out[i] = ex
         result.parsed.add(i)
+        if progress is not None and len(result.parsed) % 64 == 0:
+            progress(Progress(len(sources), 0, len(result.parsed), len(scheduled)))
         facts = ex.facts
         if not isinstance(facts, PythonFacts) or i not in modules.name_of:
             return
@@ -215,14 +217,10 @@ def extract_on_demand(root: Path, sources: list[SourceFile], reads: list[ReadFil
     if cache is not None:
         cache.sweep()
     pool = (ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None)
-    parsed_count = 0
     try:
         with gc_paused():
             while True:
                 _drain(queue, sources, reads, out, cache, pool, jobs, take)
-                parsed_count = len(result.parsed)
-                if progress is not None:
-                    progress(Progress(len(sources), 0, parsed_count, parsed_count))
                 more = _by_needles(demand, walkers, sources, reads, scheduled)
                 more |= _unparsable(sources, reads, scheduled, modules, cache)
                 if not more:
@@ -231,6 +229,8 @@ def extract_on_demand(root: Path, sources: list[SourceFile], reads: list[ReadFil
     finally:
         if pool is not None:
             pool.shutdown()
+    if progress is not None:  # the closure is complete: what was scheduled is parsed
+        progress(Progress(len(sources), 0, len(result.parsed), len(result.parsed)))
     for i, source in enumerate(sources):
         if out[i] is not None:
             continue
