@@ -30,7 +30,6 @@ from analyzer.discover.walk import module_name
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.python import ImportFact, PythonFacts
 from analyzer.extract.runner import (
-    BATCH_BYTES,
     ExtractedFile,
     Progress,
     ReadFile,
@@ -38,6 +37,9 @@ from analyzer.extract.runner import (
     _extract_local,
     _finish,
     count_lines,
+)
+from analyzer.extract.runner import (
+    _batches as _runner_batches,
 )
 from analyzer.extract.treesitter import parse_source
 from analyzer.model import ParseProblem, SourceFile
@@ -183,15 +185,18 @@ def _family(packages: set[str], modules: _Modules, restricted: frozenset[str]) -
 def extract_on_demand(root: Path, sources: list[SourceFile], reads: list[ReadFile],
                       python_roots: tuple[str, ...], demand: Demand, *, jobs: int = 1,
                       cache: FactsCache | None = None,
-                      progress: Callable[[Progress], None] | None = None) -> DemandResult:
+                      progress: Callable[[Progress], None] | None = None,
+                      extracted: dict[int, ExtractedFile] | None = None) -> DemandResult:
     """Facts of every source, in order: the seeds and their closure parsed, every other
-    Python module counted with empty facts (see the module docstring)."""
+    Python module counted with empty facts (see the module docstring). ``extracted``: files
+    extracted by an earlier pass of the same scan (by index), used and filled."""
+    known = extracted if extracted is not None else {}
     modules = _Modules(sources, python_roots)
     out: list[ExtractedFile | None] = [None] * len(sources)
     result = DemandResult([])
     scheduled: set[int] = set()
     queue: list[int] = []
-    walkers: list[PythonFacts] = []
+    parsed_facts: list[PythonFacts] = []
 
     def schedule(indices: Iterable[int]) -> None:
         for i in indices:
@@ -200,7 +205,7 @@ def extract_on_demand(root: Path, sources: list[SourceFile], reads: list[ReadFil
                 queue.append(i)
 
     def take(i: int, ex: ExtractedFile) -> None:
-        out[i] = ex
+        out[i] = known[i] = ex
         result.parsed.add(i)
         if progress is not None and len(result.parsed) % 64 == 0:
             progress(Progress(len(sources), 0, len(result.parsed), len(scheduled)))
@@ -210,7 +215,7 @@ def extract_on_demand(root: Path, sources: list[SourceFile], reads: list[ReadFil
         name, is_package = modules.name_of[i]
         named, walked = module_candidates(name, is_package, facts)
         named |= _family(walked, modules, demand.restricted)
-        walkers.append(facts)
+        parsed_facts.append(facts)
         schedule(modules.by_name[n] for n in named if n in modules.by_name)
 
     schedule(sorted(demand.seeds))
@@ -220,8 +225,8 @@ def extract_on_demand(root: Path, sources: list[SourceFile], reads: list[ReadFil
     try:
         with gc_paused():
             while True:
-                _drain(queue, sources, reads, out, cache, pool, jobs, take)
-                more = _by_needles(demand, walkers, sources, reads, scheduled)
+                _drain(queue, sources, reads, known, cache, pool, take)
+                more = _by_needles(demand, parsed_facts, sources, reads, scheduled)
                 more |= _unparsable(sources, reads, scheduled, modules, cache)
                 if not more:
                     break
@@ -248,17 +253,20 @@ def extract_on_demand(root: Path, sources: list[SourceFile], reads: list[ReadFil
 
 
 def _drain(queue: list[int], sources: list[SourceFile], reads: list[ReadFile],
-           out: list[ExtractedFile | None], cache: FactsCache | None,
-           pool: ProcessPoolExecutor | None, jobs: int,
+           known: dict[int, ExtractedFile], cache: FactsCache | None,
+           pool: ProcessPoolExecutor | None,
            take: Callable[[int, ExtractedFile], None]) -> None:
     """Extract everything queued, and everything queued meanwhile, until the queue is empty:
-    cached facts at once, the rest in batches over the workers (a batch's results queue
-    their candidates as soon as it is back)."""
+    what an earlier pass or the cache has at once, the rest in batches over the workers (a
+    batch's results queue their candidates as soon as it is back)."""
     in_flight: dict[Future[list[Any]], list[int]] = {}
     while queue or in_flight:
         misses: list[int] = []
         while queue:
             i = queue.pop()
+            if i in known:
+                take(i, known[i])
+                continue
             got = reads[i]
             source = sources[i]
             if got.data is None:
@@ -271,7 +279,8 @@ def _drain(queue: list[int], sources: list[SourceFile], reads: list[ReadFile],
                 take(i, _finish(source, got.digest, got.data, facts))
             else:
                 misses.append(i)
-        for batch in _batches(misses, reads):
+        for batch in [[i for i, _digest, _data in b] for b in _runner_batches(
+                [(i, reads[i].digest, reads[i].data or b"") for i in misses])]:
             payload = [(sources[i].path, sources[i].language, reads[i].digest,
                         reads[i].data or b"") for i in batch]
             if pool is None:
@@ -289,19 +298,6 @@ def _drain(queue: list[int], sources: list[SourceFile], reads: list[ReadFile],
                 if isinstance(facts, bytes):
                     facts = pickle.loads(facts)
                 take(i, _finish(sources[i], reads[i].digest, reads[i].data or b"", facts))
-
-
-def _batches(indices: list[int], reads: list[ReadFile]) -> list[list[int]]:
-    """Largest first, about ``BATCH_BYTES`` each (at most 64 files), as the full parse."""
-    batches: list[list[int]] = []
-    size = BATCH_BYTES
-    for i in sorted(indices, key=lambda j: (-len(reads[j].data or b""), j)):
-        if size >= BATCH_BYTES or len(batches[-1]) >= 64:
-            batches.append([])
-            size = 0
-        batches[-1].append(i)
-        size += len(reads[i].data or b"")
-    return batches
 
 
 def _by_needles(demand: Demand, parsed: list[PythonFacts], sources: list[SourceFile],

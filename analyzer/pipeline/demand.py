@@ -38,17 +38,18 @@ _WILDCARDS = re.compile(r"[*?\[\]]")
 def demand_for(found: Discovery, reads: list[ReadFile], roots: tuple[str, ...],
                profile: Profile | None, entry_files: dict[str, bytes | str]) -> Demand:
     files = found.files
+    module_of = [module_name(f.path, found.python_roots) if f.language == "python" else None
+                 for f in files]
     names: dict[str, int] = {}
-    for i, f in enumerate(files):
-        if f.language == "python" and (n := module_name(f.path, found.python_roots)) \
-                and n not in names:
+    for i, n in enumerate(module_of):
+        if n is not None and n not in names:
             names[n] = i
     regular_tops = {n for n, i in names.items() if "." not in n
                     and files[i].path.endswith("__init__.py")}
     test_globs = profile.test_paths if profile is not None else ()
     seeds: set[int] = set()
     for i, f in enumerate(files):
-        name = module_name(f.path, found.python_roots) if f.language == "python" else None
+        name = module_of[i]
         if name is None or names.get(name) != i or name.split(".")[0] not in regular_tops \
                 or is_test_path(f.path, test_globs):
             seeds.add(i)

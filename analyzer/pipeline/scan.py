@@ -24,10 +24,10 @@ from analyzer.decide.profile_facts import ProfileUse, profile_use
 from analyzer.discover.walk import Discovery
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.demand import Demand, extract_on_demand
-from analyzer.extract.runner import Progress, ReadFile, extract_all
+from analyzer.extract.runner import ExtractedFile, Progress, ReadFile, extract_all
 from analyzer.graph.native import NativeIndex
 from analyzer.model import FileInfo, ParseProblem, Plan
-from analyzer.nodes import Graph, target_node
+from analyzer.nodes import Graph, module_node, target_node
 from analyzer.pipeline.demand import demand_for, may_answer_pattern
 from analyzer.pipeline.inputs import ScanError, ScanInputs, gather_inputs
 from analyzer.pipeline.rounds import Rounds
@@ -123,9 +123,10 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings) ->
             found, reads, options.roots, use.profile, inputs.entry_point_files)
     cache = FactsCache(settings.cache_dir) if settings.cache_dir is not None else None
     reparsed: set[str] = set()
+    extracted: dict[int, ExtractedFile] = {}  # what a pass parsed, for the next one
     while True:
         result = _analyze_extracted(inputs, options, settings, use, reads, cache, demand,
-                                    timer)
+                                    timer, extracted)
         touched = _counted_reached(result)
         if demand is None or not touched:
             result.reparsed = frozenset(reparsed)
@@ -138,21 +139,22 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings) ->
 
 def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
                        use: ProfileUse, reads: list[ReadFile], cache: FactsCache | None,
-                       demand: Demand | None, timer: StageTimer) -> ScanResult:
+                       demand: Demand | None, timer: StageTimer,
+                       extracted: dict[int, ExtractedFile]) -> ScanResult:
     found = inputs.discovery
     with timer("extract"):
         if demand is None:
-            extracted = extract_all(found.root, list(found.files), jobs=settings.jobs,
-                                    cache=cache, progress=settings.progress, read=reads)
+            files = extract_all(found.root, list(found.files), jobs=settings.jobs,
+                                cache=cache, progress=settings.progress, read=reads)
             counted: frozenset[str] = frozenset()
         else:
             got = extract_on_demand(found.root, list(found.files), reads, found.python_roots,
                                     demand, jobs=settings.jobs, cache=cache,
-                                    progress=settings.progress)
-            extracted = got.files
+                                    progress=settings.progress, extracted=extracted)
+            files = got.files
             counted = frozenset(found.files[i].path for i in got.counted)
     with timer("resolve"):
-        tree = build_tree(found, extracted, effective_cmake_options(use.profile, use.drops))
+        tree = build_tree(found, files, effective_cmake_options(use.profile, use.drops))
         scope = deletion_scope(tree, use.profile.test_paths if use.profile else ())
     sources = {f.path: r.data for f, r in zip(found.files, reads, strict=True)
                if r.data is not None}
@@ -187,10 +189,11 @@ def _counted_reached(result: ScanResult) -> frozenset[int]:
                if m.path in result.counted}
     graph = result.graph
     hit: set[str] = set()
-    for src, dst in graph.edges():
-        module = graph.nodes[dst].get("module")
-        if module in counted and graph.nodes[src].get("module") not in counted:
-            hit.add(counted[module])
+    for module, path in counted.items():  # a counted module has no nodes but its own
+        node = module_node(module)
+        if node in graph and any(graph.nodes[src].get("module") not in counted
+                                 for src in graph.predecessors(node)):
+            hit.add(path)
     for entry in result.unresolved:
         parts = str(entry["name"]).split(".")
         for i in range(1, len(parts) + 1):
