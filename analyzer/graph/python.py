@@ -14,7 +14,8 @@ for liveness (an edge u -> v means "if u is live, v is live"):
 - ``defined_in``        a live symbol's module is loaded
 - ``registered``        a decorator with a registry shape (string key, or an in-tree
                         decorator) runs at import time and keeps the definition reachable
-- ``string_ref``        a string literal spells v's dotted path
+- ``string_ref``        a string literal spells v's dotted path; when v is a module, its
+                        public definitions are live too (the string is there to be loaded)
 - ``dynamic_import``    ``importlib.import_module("v")``; v's public definitions are live
                         too (a dynamically loaded module is used through getattr)
 - ``plugin_family``     a package named by a string in a module that walks packages with
@@ -483,7 +484,10 @@ class _ModuleEdges:
             if target.kind == "unresolved" and s.kind == "dotted":
                 continue  # a dotted-looking string that names nothing: prose, not a path
             self.edge(src, target, kind, s.line)
-            if s.kind == "import_module" and target.kind == "module":
+            if target.kind == "module":
+                # a literal import_module argument, or a dotted string naming a module: it is
+                # there to be loaded (`M = "pkg.mod"; import_module(M).fn()`), and what is
+                # loaded is used through getattr, so its public API is live either way
                 self._public_definitions(src, target.module, kind, s.line)
             if target.kind == "module" and target.module in index.packages and (
                     walked or self._calls_package_walker(s.scope, s.call)):
