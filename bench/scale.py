@@ -3,10 +3,11 @@
 
     python bench/scale.py --scales 1 10 30 --runs 3
 
-For each scale: generate the tree into a temporary folder, run depgraph cold (empty cache)
-and warm (nothing changed) ``--runs`` times each, and print the medians, the peak memory and
-the cold cost per 1,000 lines relative to x1 (1.00 = exactly linear growth; above 1 grows
-faster). ``--with-tools`` adds ``ruff analyze graph`` and ``vulture`` on the same trees.
+For each scale: generate the tree into a temporary folder, run depgraph cold (empty cache),
+warm (nothing changed) and with one Python file changed, ``--runs`` times each, and print the
+medians, the peak memory and the cold cost per 1,000 lines relative to x1 (1.00 = exactly
+linear growth; above 1 grows faster). ``--with-tools`` adds ``ruff analyze graph`` and
+``vulture`` on the same trees.
 """
 
 from __future__ import annotations
@@ -66,8 +67,15 @@ def main(argv: list[str] | None = None) -> int:
             cold, cold_rss = median_of(scan(), args.runs, fresh_cache=cache)
             bench_run.run_once(scan())  # prime
             warm, warm_rss = median_of(scan(), args.runs)
+            changed = tree / bench_run.pick_changed_file(tree)
+            one: list[float] = []
+            for i in range(args.runs):  # one Python file edited, then scanned again
+                with open(changed, "a", encoding="utf-8") as fh:
+                    fh.write(f"\n# scale edit {i}\n")
+                one.append(bench_run.run_once(scan())[0])
             row = {"scale": k, "py_files": py_files, "py_lines": py_lines, "lines": lines,
-                   "cold": cold, "warm": warm, "rss": max(cold_rss, warm_rss)}
+                   "cold": cold, "warm": warm, "one": statistics.median(one),
+                   "rss": max(cold_rss, warm_rss)}
             if args.with_tools:
                 ruff, vulture = bench_run.tool_command("ruff"), bench_run.tool_command("vulture")
                 if ruff:
@@ -82,10 +90,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"depgraph: {shlex.join(dg)} scan <tree> --roots {ROOT} --cache-dir <dir> --quiet; "
           f"{args.runs} runs each, medians\n")
     tools = " ruff s | vulture s |" if args.with_tools else ""
-    print(f"| scale | Python files | lines (all) | cold s | warm s | peak RSS MiB | "
+    print(f"| scale | Python files | lines (all) | cold s | warm s | one file changed s | "
+          f"peak RSS MiB | "
           f"cold s per 1k lines | vs x{rows[0]['scale']} | marginal cold s per 1k lines |"
           f"{tools}")
-    print("|---|---|---|---|---|---|---|---|---|" + ("---|---|" if args.with_tools else ""))
+    print("|---|---|---|---|---|---|---|---|---|---|" + ("---|---|" if args.with_tools else ""))
     base = rows[0]["cold"] / rows[0]["lines"] * 1000
     prev = None
     for r in rows:
@@ -96,7 +105,8 @@ def main(argv: list[str] | None = None) -> int:
         extra = (f" {r.get('ruff', float('nan')):.2f} | {r.get('vulture', float('nan')):.2f} |"
                  if args.with_tools else "")
         print(f"| x{r['scale']} | {r['py_files']} | {r['lines']} | {r['cold']:.2f} | "
-              f"{r['warm']:.2f} | {r['rss'] / 1024:.0f} | {per_k:.4f} | {per_k / base:.2f} | "
+              f"{r['warm']:.2f} | {r['one']:.2f} | {r['rss'] / 1024:.0f} | {per_k:.4f} | "
+              f"{per_k / base:.2f} | "
               f"{marginal} |" + extra)
         prev = r
     return 0

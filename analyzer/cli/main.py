@@ -176,6 +176,7 @@ def scan(path: Path | None, out_dir: Path, quiet: bool, verbose: bool, formats: 
 def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
              fmts: tuple[str, ...]) -> CachedScan:
     """Run the analysis on read inputs and render every requested output."""
+    from analyzer.extract.cache import FactsCache
     from analyzer.outputs.render import render, summary_lines
     from analyzer.pipeline.result_cache import CachedScan
     from analyzer.pipeline.scan import analyze
@@ -185,8 +186,9 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
     result = analyze(inputs, options, settings)
     stdout, stderr = summary_lines(result)
     t0 = time.perf_counter()
+    facts = FactsCache(settings.cache_dir) if settings.cache_dir is not None else None
     with gc_paused():
-        baseline = verify_baseline(result) if "json" in fmts else None
+        baseline = verify_baseline(result, facts) if "json" in fmts else None
         outputs = {f: render(result, f, baseline) for f in fmts}
     timings = {k: v for k, v in result.timings.items() if k not in inputs.timings}
     timings["render"] = time.perf_counter() - t0

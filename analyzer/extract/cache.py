@@ -33,8 +33,8 @@ class FactsCache:
         self.hits = 0
         self.misses = 0
 
-    def _path(self, path: str, content_hash: str, language: Language) -> Path:
-        key = hashlib.sha256(f"{language}:{path}:{content_hash}".encode()).hexdigest()
+    def _path(self, path: str, content_hash: str, kind: str) -> Path:
+        key = hashlib.sha256(f"{kind}:{path}:{content_hash}".encode()).hexdigest()
         return self.dir / key[:2] / key[2:]
 
     def sweep(self) -> None:
@@ -46,8 +46,10 @@ class FactsCache:
         for other in others:
             shutil.rmtree(other, ignore_errors=True)
 
-    def get(self, file: str, content_hash: str, language: Language) -> Any | None:
-        payload = read_checked(self._path(file, content_hash, language))
+    def get(self, file: str, content_hash: str, kind: Language | str) -> Any | None:
+        """Facts of ``file`` with that content, of one kind: a language's extraction, or
+        another pure function of the bytes (``python-syntax``, ``verify-python``)."""
+        payload = read_checked(self._path(file, content_hash, kind))
         facts = None
         if payload is not None:
             try:
@@ -60,11 +62,12 @@ class FactsCache:
         self.hits += 1
         return facts
 
-    def put(self, file: str, content_hash: str, language: Language, facts: Any) -> None:
-        self.put_payload(file, content_hash, language,
+    def put(self, file: str, content_hash: str, kind: Language | str, facts: Any) -> None:
+        self.put_payload(file, content_hash, kind,
                          pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL))
 
-    def put_payload(self, file: str, content_hash: str, language: Language, payload: bytes) -> None:
+    def put_payload(self, file: str, content_hash: str, kind: Language | str,
+                    payload: bytes) -> None:
         """Store already pickled facts (extraction workers pickle once, for this and for
         sending the facts back)."""
-        write_checked(self._path(file, content_hash, language), payload)
+        write_checked(self._path(file, content_hash, kind), payload)

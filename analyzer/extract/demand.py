@@ -324,12 +324,12 @@ def _unparsable(sources: list[SourceFile], reads: list[ReadFile], scheduled: set
         if i not in modules.name_of:  # not a module: nothing counts it, parse it
             out.add(i)
             continue
-        clean = cache.get(source.path, got.digest, _SYNTAX_KEY) if cache is not None else None  # type: ignore[arg-type]
+        clean = cache.get(source.path, got.digest, _SYNTAX_KEY) if cache is not None else None
         if clean is None:
             _root, _data, problems = parse_source(source.path, got.data, "python")
             clean = "clean" if not problems else "problems"
             if cache is not None:
-                cache.put(source.path, got.digest, _SYNTAX_KEY, clean)  # type: ignore[arg-type]
+                cache.put(source.path, got.digest, _SYNTAX_KEY, clean)
         if clean != "clean":
             out.add(i)
     return out

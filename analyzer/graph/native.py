@@ -201,10 +201,18 @@ def _passes_through(macro: str, wrappers: dict[str, list[MacroDefine]], depth: i
     return True
 
 
-def torch_ops_reads(mod: PyModule) -> list[tuple[str | None, str | None, str, int]]:
+def torch_ops_reads(mod: PyModule) -> tuple[tuple[str | None, str | None, str, int], ...]:
     """``(namespace, op, scope, line)`` of each read of ``torch.ops`` in a module, aliases
     followed (``import torch as th``, ``from torch import ops``, ``from torch.ops import _C``):
-    op None for a whole namespace, namespace None for ``torch.ops`` itself."""
+    op None for a whole namespace, namespace None for ``torch.ops`` itself. A pure function
+    of the module's facts: computed once per module, kept in ``mod.derived``."""
+    known = mod.derived.get("torch_ops_reads")
+    if known is None:
+        known = mod.derived["torch_ops_reads"] = tuple(_torch_ops_reads(mod))
+    return known
+
+
+def _torch_ops_reads(mod: PyModule) -> list[tuple[str | None, str | None, str, int]]:
     aliases: dict[str, str] = {}
     for fact in mod.facts.imports:
         if fact.level:

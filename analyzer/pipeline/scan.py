@@ -154,7 +154,8 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
             files = got.files
             counted = frozenset(found.files[i].path for i in got.counted)
     with timer("resolve"):
-        tree = build_tree(found, files, effective_cmake_options(use.profile, use.drops))
+        tree = build_tree(found, files, effective_cmake_options(use.profile, use.drops),
+                          cache)
         scope = deletion_scope(tree, use.profile.test_paths if use.profile else ())
     sources = {f.path: r.data for f, r in zip(found.files, reads, strict=True)
                if r.data is not None}

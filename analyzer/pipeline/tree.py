@@ -5,6 +5,7 @@ deletion scope (what may be edited, what goes whole or stays whole, what was not
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from pathlib import PurePosixPath
 
 from analyzer.config.globs import path_matches
 from analyzer.discover.walk import Discovery, module_name
+from analyzer.extract.cache import FactsCache
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.extract.cuda import CudaFacts
 from analyzer.extract.runner import ExtractedFile
@@ -23,6 +25,7 @@ from analyzer.resolve.op_namespaces import resolve_op_namespaces
 from analyzer.resolve.python import ModuleIndex, PyModule
 
 _TEST_DIR = re.compile(r"^(tests?|testing|e2e_tests?|\w+_tests?)$")
+_PROJECT_ENTRY, _PROJECT_KIND = "<cmake project>", "cmake-project"  # its facts-cache key
 # problems that leave a file not (wholly) understood: it is kept, never planned
 UNPARSED_KINDS = frozenset({"syntax-error", "binary", "invalid-utf8", "unreadable",
                             "symlink-loop"})
@@ -64,10 +67,12 @@ class Scope:
 
 
 def build_tree(found: Discovery, extracted: list[ExtractedFile],
-               cmake_options: Mapping[str, bool | str] | None = None) -> Tree:
+               cmake_options: Mapping[str, bool | str] | None = None,
+               cache: FactsCache | None = None) -> Tree:
     """Resolve stage over the extracted facts: the module index and the CMake project
     (evaluated with ``cmake_options`` forced: the dropped features' CMake option values), and
-    the op namespaces the build defines per target (``TORCH_EXTENSION_NAME``)."""
+    the op namespaces the build defines per target (``TORCH_EXTENSION_NAME``). ``cache``: the
+    facts cache, where the evaluated project is kept (see :func:`evaluate_cmake`)."""
     problems = list(found.problems)
     files: dict[str, FileInfo] = {}
     modules: list[PyModule] = []
@@ -90,11 +95,29 @@ def build_tree(found: Discovery, extracted: list[ExtractedFile],
         is_package = ex.path.endswith("/__init__.py") or ex.path == "__init__.py"
         modules.append(PyModule(name, ex.path, is_package, ex.facts))
     modules = _dedupe(modules, problems)
-    project = cmake_eval.evaluate(cmake_facts, frozenset(files), options=cmake_options)
+    project = evaluate_cmake(cmake_facts, files, cmake_options, cache)
     problems.extend(project.problems)
     native_facts = resolve_op_namespaces(native_facts, project)
     index = ModuleIndex(modules, extension_modules(project))
     return Tree(files, modules, index, native_facts, cmake_facts, project, problems)
+
+
+def evaluate_cmake(cmake_facts: dict[str, CmakeFacts], files: Mapping[str, FileInfo],
+                   options: Mapping[str, bool | str] | None,
+                   cache: FactsCache | None = None) -> CMakeProject:
+    """The CMake project, evaluated -- or read back from ``cache``: evaluation is a pure
+    function of the CMake files' bytes, the set of paths (``file(GLOB)``) and the forced
+    options, which together are its key (the cache's folder holds depgraph's fingerprint)."""
+    if cache is None:
+        return cmake_eval.evaluate(cmake_facts, frozenset(files), options=options)
+    key = hashlib.sha256(repr((
+        sorted((p, files[p].sha256) for p in cmake_facts), sorted(files),
+        sorted((options or {}).items()))).encode()).hexdigest()
+    project = cache.get(_PROJECT_ENTRY, key, _PROJECT_KIND)
+    if not isinstance(project, CMakeProject):
+        project = cmake_eval.evaluate(cmake_facts, frozenset(files), options=options)
+        cache.put(_PROJECT_ENTRY, key, _PROJECT_KIND, project)
+    return project
 
 
 def deletion_scope(tree: Tree, test_globs: tuple[str, ...]) -> Scope:

@@ -239,10 +239,12 @@ def _dead_imports(graph: Graph, live: Liveness, index: ModuleIndex, mod: PyModul
     for s, e in index.dead_lines.get(mod.name, ()):
         folded.add(s, e)
     used_heads: dict[str, set[str]] = defaultdict(set)
+    every_read_counts = not dead_ranges and not index.dead_lines.get(mod.name) \
+        and not index.dead_reads.get(mod.name)
     for ref in mod.facts.references:  # reads in deleted definitions do not count
-        if any(not deleted.covers(ln, ln) and not folded.covers(ln, ln)
-               and not index.dead_read(mod.name, ref.chain, ln)
-               for ln in (ref.line, *ref.also)):
+        if every_read_counts or any(not deleted.covers(ln, ln) and not folded.covers(ln, ln)
+                                    and not index.dead_read(mod.name, ref.chain, ln)
+                                    for ln in (ref.line, *ref.also)):
             used_heads[ref.scope].add(ref.chain.split(".")[0])
     all_used = set().union(*used_heads.values()) if used_heads else set()
     exported = set(mod.facts.all_names or ())

@@ -17,6 +17,7 @@ import builtins
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from analyzer.extract.python import TYPE_CHECKING, ImportFact, PythonFacts
 from analyzer.nodes import external_node, module_node, symbol_node
@@ -67,6 +68,8 @@ class PyModule:
     scoped: dict[str, dict[str, list[tuple[ImportFact, str | None]]]] = field(default_factory=dict)
     star_imports: list[ImportFact] = field(default_factory=list)
     assigned: set[str] = field(default_factory=set)  # every name a module-level `=` binds
+    # values later stages derive from the facts alone, computed once per scan (not per round)
+    derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
 # what a resolution depended on: ("reexport", module, name) or ("order", module, scope, name)

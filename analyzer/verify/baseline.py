@@ -11,10 +11,12 @@ from analyzer.verify.native import native_baseline
 from analyzer.verify.python import python_baseline
 
 if TYPE_CHECKING:
+    from analyzer.extract.cache import FactsCache
     from analyzer.pipeline.scan import ScanResult
 
 
-def verify_baseline(result: ScanResult) -> dict[str, Any]:
+def verify_baseline(result: ScanResult, cache: FactsCache | None = None) -> dict[str, Any]:
+    """The baseline; ``cache`` (the facts cache) keeps the per-file Python facts."""
     folded: dict[str, list[tuple[int, int]]] = {}
     for d in result.plan.deletions:
         if d.kind == "fold_branch" and d.start_line and d.end_line:
@@ -23,7 +25,7 @@ def verify_baseline(result: ScanResult) -> dict[str, Any]:
     return {
         "verify_baseline": [str(p) for p in check(result, compile_paths=set())],
         "verify_baseline_python": python_baseline(result.sources, edited, folded,
-                                                  result.lint_before),
+                                                  result.lint_before, cache),
         "verify_baseline_native": native_baseline(result),
         "verify_baseline_members": member_baseline(result),
         "verify_baseline_subclasses": enumerated_subclasses(result),

@@ -22,6 +22,7 @@ Nothing is imported or run: files are parsed with ``ast`` and read with pyflakes
 from __future__ import annotations
 
 import ast
+import hashlib
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +37,10 @@ from analyzer.plan.check import (
 from analyzer.verify.problem import VerifyProblem
 
 if TYPE_CHECKING:
+    from analyzer.extract.cache import FactsCache
     from analyzer.pipeline.scan import ScanResult
+
+_CACHE_KIND = "verify-python"  # facts-cache entries of _file_facts
 
 
 def _file_facts(source: bytes, path: str, dead: list[tuple[int, int]],
@@ -57,17 +61,27 @@ def _file_facts(source: bytes, path: str, dead: list[tuple[int, int]],
 
 def python_baseline(sources: dict[str, bytes], edited: set[str],
                     dead: dict[str, list[tuple[int, int]]] | None = None,
-                    linted: dict[str, dict[str, int]] | None = None) -> dict[str, Any]:
+                    linted: dict[str, dict[str, int]] | None = None,
+                    cache: FactsCache | None = None) -> dict[str, Any]:
     """Facts of the original files the plan edits (see the module docstring). ``dead``:
     per file, the line ranges of folded branches (code that never runs on the target);
-    ``linted``: pyflakes' undefined names of originals the plan check already linted."""
+    ``linted``: pyflakes' undefined names of originals the plan check already linted.
+    ``cache``: the facts cache, where each file's facts are kept under its bytes and folded
+    ranges (a pure function of both), so a re-analysis parses only what changed."""
     out: dict[str, Any] = {}
     for path in sorted(edited):
         data = sources.get(path)
         if data is None or not path.endswith((".py", ".pyi")):
             continue
-        facts = _file_facts(data, path, (dead or {}).get(path, []),
-                            (linted or {}).get(path))
+        ranges = sorted((dead or {}).get(path, []))
+        key = hashlib.sha256(data + repr(ranges).encode()).hexdigest()
+        cached = cache.get(path, key, _CACHE_KIND) if cache is not None else None
+        if cached is not None:
+            facts = cached or None  # {} stands for "does not parse"
+        else:
+            facts = _file_facts(data, path, ranges, (linted or {}).get(path))
+            if cache is not None:
+                cache.put(path, key, _CACHE_KIND, facts or {})
         if facts is not None:
             out[path] = facts
     return out

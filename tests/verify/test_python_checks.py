@@ -57,3 +57,34 @@ def test_overloads_are_counted_together() -> None:
     broken = ast.parse(source.replace("        from cfg import Config\n", ""))
     assert [p.what for p in _unbound("m.py", broken, expected)] == [
         "C.get: 'Config' may be unbound (bound 1 times before, 0 now)"]
+
+
+def test_baseline_facts_come_from_the_cache_keyed_by_bytes_and_folds(tmp_path: Path,
+                                                                     monkeypatch) -> None:
+    from analyzer.extract.cache import FactsCache
+    from analyzer.verify import python as verify_python
+
+    sources = {p: v.encode() for p, v in ORIGINAL.items()}
+    cache = FactsCache(tmp_path / "cache")
+    first = python_baseline(sources, {"app/m.py"}, cache=cache)
+    assert first["app/m.py"]["bindings"] == {"f": {"s": 2}}
+    calls: list[str] = []
+    real = verify_python._file_facts
+
+    def counted(source, path, dead, undefined):
+        calls.append(path)
+        return real(source, path, dead, undefined)
+
+    monkeypatch.setattr(verify_python, "_file_facts", counted)
+    # same bytes, same folds: read back, not parsed again
+    assert python_baseline(sources, {"app/m.py"}, cache=cache) == first
+    assert calls == []
+    # the `from os import sep as s` branch folded: another key, computed afresh (one live s)
+    folded = python_baseline(sources, {"app/m.py"}, {"app/m.py": [(5, 6)]}, cache=cache)
+    assert calls == ["app/m.py"]
+    assert folded["app/m.py"]["bindings"] == {"f": {"s": 1}}
+    # changed bytes: computed afresh too
+    changed = {**sources, "app/m.py": sources["app/m.py"] + b"\nX = 1\n"}
+    assert python_baseline(changed, {"app/m.py"}, cache=cache)["app/m.py"]["names"] == \
+        ["X", "f", "os"]
+    assert calls == ["app/m.py", "app/m.py"]

@@ -1,0 +1,59 @@
+"""Pipeline, the evaluated CMake project kept in the facts cache (``evaluate_cmake`` in
+``analyzer/pipeline/tree.py``): read back while the CMake files' bytes, the set of paths and
+the forced options are those of the last evaluation; evaluated afresh when any changes.
+Expectations from sample_repos/cmake_option_fold/CMakeLists.txt (foo_ops is created under
+``if(ENABLE_FOO)``)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from analyzer.extract.cache import FactsCache
+from analyzer.extract.cmake import extract
+from analyzer.model import FileInfo
+from analyzer.pipeline import tree as tree_stage
+from tests.helpers import SAMPLES
+
+LISTS = "CMakeLists.txt"
+
+
+def _inputs(data: bytes, extra: tuple[str, ...] = ()):
+    info = FileInfo(LISTS, hashlib.sha256(data).hexdigest(), data.count(b"\n"), "cmake")
+    files = {LISTS: info, "csrc/core.cc": FileInfo("csrc/core.cc", "0", 1, "cuda"),
+             **{p: FileInfo(p, "0", 1, "cuda") for p in extra}}
+    return {LISTS: extract(LISTS, data)}, files
+
+
+def test_the_project_is_read_back_until_an_input_changes(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    data = (SAMPLES / "cmake_option_fold" / LISTS).read_bytes()
+    cache = FactsCache(tmp_path)
+    facts, files = _inputs(data)
+    off = tree_stage.evaluate_cmake(facts, files, {"ENABLE_FOO": False}, cache)
+    assert {t.name: t.off is not None for t in off.targets} == {"foo_ops": True,
+                                                                "core_ops": False}
+
+    evaluations: list[object] = []
+    real = tree_stage.cmake_eval.evaluate
+
+    def counted(*args, **kwargs):
+        evaluations.append(kwargs.get("options"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tree_stage.cmake_eval, "evaluate", counted)
+    again = tree_stage.evaluate_cmake(facts, files, {"ENABLE_FOO": False}, cache)
+    assert evaluations == [] and again == off  # nothing changed: read back
+    # other forced options: evaluated, and foo_ops is built
+    on = tree_stage.evaluate_cmake(facts, files, None, cache)
+    assert evaluations == [None] and {t.name: t.off for t in on.targets}["foo_ops"] is None
+    # one more path (a file(GLOB) could match it): evaluated
+    facts, files = _inputs(data, ("csrc/new.cc",))
+    tree_stage.evaluate_cmake(facts, files, {"ENABLE_FOO": False}, cache)
+    assert len(evaluations) == 2
+    # other bytes: evaluated, and the edit shows (core_ops renamed)
+    facts, files = _inputs(data.replace(b"core_ops", b"base_ops"))
+    renamed = tree_stage.evaluate_cmake(facts, files, {"ENABLE_FOO": False}, cache)
+    assert len(evaluations) == 3 and "base_ops" in {t.name for t in renamed.targets}
