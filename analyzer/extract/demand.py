@@ -76,7 +76,8 @@ def module_candidates(name: str, is_package: bool, facts: PythonFacts
     name, the submodules its imported names may be, the prefixes of each imported name's
     attribute chains, its dotted strings and its ancestors -- and the packages it may load
     every module of (a walk of its own folder, of a package it names by string or reads
-    ``__path__`` of; as the graph stage's plugin families). A superset: folds are ignored."""
+    ``__path__`` of, the package a computed ``import_module`` name starts in; as the graph
+    stage's plugin families). A superset: folds are ignored."""
     out: set[str] = set()
     package = name if is_package else name.rpartition(".")[0]
     aliases: dict[str, str] = {}
@@ -124,6 +125,10 @@ def module_candidates(name: str, is_package: bool, facts: PythonFacts
             add(f"{name}.{exported}")
     if name:
         add(name)
+    for walk in facts.package_walks:  # import_module(f"pkg.backends.{name}")
+        if walk.prefix is not None:
+            prefix = walk.prefix
+            walked.add(prefix[:-1] if prefix.endswith(".") else prefix.rpartition(".")[0])
     if (walks or {"listdir", "dynamic_import"} <= kinds) and package and any(
             r.chain.split(".")[0] == "__file__" for r in facts.references):
         walked.add(package)  # it loads its own folder

@@ -46,6 +46,7 @@ from analyzer.extract.python_nodes import (
     _line,
     _string_value,
     _walk,
+    literal_prefix,
 )
 from analyzer.model import ParseProblem
 
@@ -58,6 +59,8 @@ CONDITIONAL = "conditional"
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?::[A-Za-z_]\w*)?$")
 _IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 _DYNAMIC_IMPORT_CALLS = {"importlib.import_module", "import_module", "__import__"}
+# the start of a computed module name: dotted identifiers, maybe a part of the last one
+_DOTTED_PREFIX = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*\.?\w*")
 _PACKAGE_WALK_CALLS = {
     "pkgutil.iter_modules": "iter_modules",
     "pkgutil.walk_packages": "walk_packages",
@@ -201,6 +204,9 @@ class PackageWalk:
     kind: str  # "iter_modules" | "walk_packages" | "listdir" | "dynamic_import" (non-literal)
     scope: str
     line: int
+    # dynamic_import: the dotted text the computed name starts with
+    # (``import_module(f"pkg.backends.{name}")``: "pkg.backends.")
+    prefix: str | None = None
 
 
 @dataclass(frozen=True)
@@ -954,7 +960,10 @@ class _Extractor:
             elif callee in _DYNAMIC_IMPORT_CALLS and args.named_children and (
                     args.named_children[0].type != "string"
                     or _string_value(args.named_children[0]) is None):
-                out.append(PackageWalk("dynamic_import", self._scope_of(func), _line(func)))
+                prefix = literal_prefix(args.named_children[0])
+                out.append(PackageWalk("dynamic_import", self._scope_of(func), _line(func),
+                                       prefix if prefix and _DOTTED_PREFIX.fullmatch(prefix)
+                                       else None))
         return out
 
     def _all_names(self, values: list[ts.Node]) -> tuple[str, ...] | None:

@@ -40,6 +40,39 @@ def _string_value(node: ts.Node) -> str | None:
     return "".join(parts)
 
 
+def literal_prefix(node: ts.Node) -> str | None:
+    """The literal text a computed string starts with: an f-string's text before its first
+    ``{...}``, the left string of ``"a." + x``, the text before ``%`` of ``"a.%s" % x`` or
+    before ``{`` of ``"a.{}".format(x)``; None when it starts with no literal."""
+    if node.type == "string":
+        parts: list[str] = []
+        for child in node.children:
+            if child.type == "interpolation":
+                break
+            if child.type == "string_start" and "b" in tsu.text(child).lower():
+                return None
+            if child.type == "string_content":
+                parts.append(tsu.text(child))
+        return "".join(parts) or None
+    if node.type == "binary_operator":
+        left, op = node.child_by_field_name("left"), node.child_by_field_name("operator")
+        if left is None or op is None:
+            return None
+        text = literal_prefix(left)
+        if text is None or tsu.text(op) not in ("+", "%"):
+            return None
+        return (text.partition("%")[0] if tsu.text(op) == "%" else text) or None
+    if node.type == "call":
+        func = node.child_by_field_name("function")
+        obj = func.child_by_field_name("object") if func is not None \
+            and func.type == "attribute" else None
+        attr = func.child_by_field_name("attribute") if func is not None else None
+        if obj is not None and attr is not None and tsu.text(attr) == "format" \
+                and obj.type == "string":
+            return (literal_prefix(obj) or "").partition("{")[0] or None
+    return None
+
+
 def _chain(node: ts.Node) -> str | None:
     """Dotted text of an identifier/attribute chain, or None if it is not a plain chain."""
     if node.type == "identifier":

@@ -22,7 +22,9 @@ for liveness (an edge u -> v means "if u is live, v is live"):
                         ``pkgutil``, or passed to a function that does, has every submodule
                         loaded (and, as above, their public definitions live); so does the
                         own package of a module that lists its ``__file__`` folder and walks
-                        it with pkgutil or imports computed names
+                        it with pkgutil or imports computed names; and every module whose
+                        name a computed ``import_module`` argument may be
+                        (``f"pkg.backends.{name}"``: the modules under ``pkg.backends``)
 - ``star_import``       ``from m import *`` brings in m's public definitions
 - ``exported``          a name listed in a live module's ``__all__`` (public API) is live
 - ``type_checking``     typing-only (``if TYPE_CHECKING:``); never followed by liveness
@@ -492,6 +494,16 @@ class _ModuleEdges:
             if target.kind == "module" and target.module in index.packages and (
                     walked or self._calls_package_walker(s.scope, s.call)):
                 self._plugin_family(src, target.module, s.line)
+        for walk in mod.facts.package_walks:
+            if walk.prefix is None or self.dead(walk.line):
+                continue
+            # import_module(f"pkg.backends.{name}"): any module under pkg.backends whose name
+            # starts so may be the one loaded (and used through getattr)
+            package = walk.prefix[:-1] if walk.prefix.endswith(".") \
+                else walk.prefix.rpartition(".")[0]
+            if package in index.packages and index.is_internal(package):
+                self._plugin_family(self.owner(walk.scope, walk.line), package, walk.line,
+                                    recursive=True, prefix=walk.prefix)
         if walked:
             for ref in mod.facts.references:
                 if ref.chain.endswith(".__path__"):
@@ -594,7 +606,9 @@ class _ModuleEdges:
                           fact.start_line)
 
     def _plugin_family(self, src: str, package: str, line: int,
-                       recursive: bool | None = None) -> None:
+                       recursive: bool | None = None, prefix: str = "") -> None:
+        """Every submodule of ``package`` (whose dotted name starts with ``prefix``) is
+        loaded, its public definitions live -- unless the profile restricts the family."""
         if package in self.options.restricted_families:
             family = self.options.restricted_families[package]
             self.decide(line, package, f"plugin family {family}: only modules the roots name "
@@ -603,7 +617,7 @@ class _ModuleEdges:
         if recursive is None:
             recursive = any(w.kind == "walk_packages" for w in self.mod.facts.package_walks)
         for sub in self.index.submodules(package, recursive):
-            if sub in self.index.modules:
+            if sub in self.index.modules and sub.startswith(prefix):
                 self.edge(src, Target("module", sub), "plugin_family", line)
                 self._public_definitions(src, sub, "plugin_family", line)
 
