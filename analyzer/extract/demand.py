@@ -125,10 +125,8 @@ def module_candidates(name: str, is_package: bool, facts: PythonFacts
             add(f"{name}.{exported}")
     if name:
         add(name)
-    for walk in facts.package_walks:  # import_module(f"pkg.backends.{name}")
-        if walk.prefix is not None:
-            prefix = walk.prefix
-            walked.add(prefix[:-1] if prefix.endswith(".") else prefix.rpartition(".")[0])
+    # import_module(f"pkg.backends.{name}"): the package it starts in
+    walked.update(p for w in facts.package_walks if (p := w.prefix_package))
     if (walks or {"listdir", "dynamic_import"} <= kinds) and package and any(
             r.chain.split(".")[0] == "__file__" for r in facts.references):
         walked.add(package)  # it loads its own folder

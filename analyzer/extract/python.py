@@ -208,6 +208,14 @@ class PackageWalk:
     # (``import_module(f"pkg.backends.{name}")``: "pkg.backends.")
     prefix: str | None = None
 
+    @property
+    def prefix_package(self) -> str | None:
+        """The package every module the computed name may be lies under ("pkg.backends" for
+        both "pkg.backends." and "pkg.backends.c_"), or None without a prefix."""
+        if self.prefix is None:
+            return None
+        return self.prefix[:-1] if self.prefix.endswith(".") else self.prefix.rpartition(".")[0]
+
 
 @dataclass(frozen=True)
 class PythonFacts:

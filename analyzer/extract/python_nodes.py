@@ -62,13 +62,11 @@ def literal_prefix(node: ts.Node) -> str | None:
         if text is None or tsu.text(op) not in ("+", "%"):
             return None
         return (text.partition("%")[0] if tsu.text(op) == "%" else text) or None
-    if node.type == "call":
-        func = node.child_by_field_name("function")
-        obj = func.child_by_field_name("object") if func is not None \
-            and func.type == "attribute" else None
-        attr = func.child_by_field_name("attribute") if func is not None else None
-        if obj is not None and attr is not None and tsu.text(attr) == "format" \
-                and obj.type == "string":
+    func = node.child_by_field_name("function") if node.type == "call" else None
+    if func is not None and func.type == "attribute":
+        obj, attr = func.child_by_field_name("object"), func.child_by_field_name("attribute")
+        if obj is not None and obj.type == "string" and attr is not None \
+                and tsu.text(attr) == "format":
             return (literal_prefix(obj) or "").partition("{")[0] or None
     return None
 

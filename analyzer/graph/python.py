@@ -495,15 +495,13 @@ class _ModuleEdges:
                     walked or self._calls_package_walker(s.scope, s.call)):
                 self._plugin_family(src, target.module, s.line)
         for walk in mod.facts.package_walks:
-            if walk.prefix is None or self.dead(walk.line):
-                continue
             # import_module(f"pkg.backends.{name}"): any module under pkg.backends whose name
             # starts so may be the one loaded (and used through getattr)
-            package = walk.prefix[:-1] if walk.prefix.endswith(".") \
-                else walk.prefix.rpartition(".")[0]
-            if package in index.packages and index.is_internal(package):
+            package = walk.prefix_package
+            if package in index.packages and index.is_internal(package) \
+                    and not self.dead(walk.line):
                 self._plugin_family(self.owner(walk.scope, walk.line), package, walk.line,
-                                    recursive=True, prefix=walk.prefix)
+                                    recursive=True, prefix=walk.prefix or "")
         if walked:
             for ref in mod.facts.references:
                 if ref.chain.endswith(".__path__"):
