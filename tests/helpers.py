@@ -80,3 +80,15 @@ def prune_copy(sample: Path, tmp: Path, roots: list[str] | None = None
     applied = apply_manifest(manifest, write=True, patch_out=tmp / "undo.patch")
     assert applied.changes and not applied.skipped
     return tree, json.loads(manifest.read_text())
+
+
+def same_python_graph(a, b) -> None:
+    """Two :class:`analyzer.graph.python.PythonGraph` are the same: nodes, edges, unresolved
+    names, re-exports and decisions."""
+    assert dict(a.graph.nodes(data=True)) == dict(b.graph.nodes(data=True))
+    assert sorted(a.graph.edges(data=True), key=repr) == sorted(b.graph.edges(data=True),
+                                                                 key=repr)
+    assert sorted(map(repr, a.unresolved)) == sorted(map(repr, b.unresolved))
+    assert a.reexported == b.reexported
+    assert a.reexported_by == b.reexported_by
+    assert a.graph.graph["decisions"] == b.graph.graph["decisions"]

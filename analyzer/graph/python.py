@@ -113,17 +113,48 @@ class _ModuleRecord:
             and all(options.registries.get(q) == v for q, v in self.registries.items())
 
 
+# variants of one module's edges kept (its folded lines differ between rounds and profiles)
+_VARIANTS = 4
+
+
 @dataclass
 class EdgeMemo:
-    """Each module's edges from the last graph built, handed to the next build (the next
-    soundness round): a module whose own folded lines did not change, and none of what its
-    resolution went through (:meth:`ModuleIndex.recording`) nor the registries it read,
-    gets the same edges, so they are replayed instead of resolved again. ``global_key`` is
-    what every module's edges depend on (options, gated method names, subclasses)."""
+    """Each module's edges from the graphs built before, handed to the next build (the next
+    soundness round, or -- persisted by :mod:`analyzer.graph.edge_store` -- the next scan of
+    the same tree): a module whose own folded lines are those of a recorded build, and none of
+    what its resolution went through (:meth:`ModuleIndex.recording`) nor the registries it
+    read changed, gets the same edges, so they are replayed instead of resolved again.
+    ``global_key`` is what every module's edges depend on (options, gated method names,
+    subclasses): when it changes, nothing recorded holds."""
 
     global_key: tuple[object, ...] | None = None
+    # module -> the record its edges came from in the last build: (own folded lines, record)
     records: dict[str, tuple[object, _ModuleRecord]] = field(default_factory=dict)
+    # module -> every record kept for it (the latest last, at most _VARIANTS)
+    variants: dict[str, list[tuple[object, _ModuleRecord]]] = field(default_factory=dict)
     replayed: int = 0  # modules replayed by the last build
+    computed: int = 0  # modules whose edges the last build resolved
+    added: int = 0  # records kept since this memo was made or loaded
+
+    def reset(self, global_key: tuple[object, ...]) -> None:
+        """Forget every record: they were made under another ``global_key``."""
+        self.global_key = global_key
+        self.records.clear()
+        self.variants.clear()
+
+    def find(self, module: str, local: object, index: ModuleIndex, options: GraphOptions
+             ) -> _ModuleRecord | None:
+        """A record of ``module`` made with these folded lines that still holds, or None."""
+        for known_local, record in reversed(self.variants.get(module, ())):
+            if known_local == local and record.still_valid(index, options):
+                return record
+        return None
+
+    def keep(self, module: str, local: object, record: _ModuleRecord) -> None:
+        kept = self.variants.setdefault(module, [])
+        kept.append((local, record))
+        del kept[:-_VARIANTS]
+        self.added += 1
 
 
 def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None,
@@ -155,25 +186,25 @@ def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None,
                       if d.get("kind") == "method" and d.get("gate"))
     subclasses = subclass_index(index)
     memo = memo if memo is not None else EdgeMemo()
-    global_key = (options.restricted_families, options.frozen_imports, options.droppable,
-                  gated, subclasses)
+    # (the dropped features' names decide which methods are gated: ``gated`` says so)
+    global_key = (options.restricted_families, options.frozen_imports, gated, subclasses)
     if memo.global_key != global_key:
-        memo.records.clear()
-        memo.global_key = global_key
-    memo.replayed = 0
+        memo.reset(global_key)
+    memo.replayed = memo.computed = 0
     reexported: dict[tuple[str, str], set[str]] = {}
     for name in sorted(index.modules):
         local = (options.dead_lines.get(name, ()), tuple(index.dead_reads.get(name, ())))
-        known = memo.records.get(name)
-        if known is not None and known[0] == local and known[1].still_valid(index, options):
-            record = known[1]
+        record = memo.find(name, local, index, options)
+        if record is not None:
             _replay(graph, record.ops)
             graph.graph["decisions"].extend(record.decisions)
             memo.replayed += 1
         else:
             record = _module_edges(index, graph, index.modules[name], options, gated,
                                    subclasses)
-            memo.records[name] = (local, record)
+            memo.keep(name, local, record)
+            memo.computed += 1
+        memo.records[name] = (local, record)
         unresolved.extend(record.unresolved)
         for pair in record.reexports:
             reexported.setdefault(pair, set()).add(name)

@@ -127,14 +127,16 @@ class Rounds:
 
     def __init__(self, inputs: ScanInputs, options: ScanOptions, use: ProfileUse, tree: Tree,
                  scope: Scope, sources: dict[str, bytes], timer: StageTimer,
-                 sims: CheckCache | None = None) -> None:
+                 sims: CheckCache | None = None, edges: EdgeMemo | None = None) -> None:
         self.inputs, self.options, self.use = inputs, options, use
         self.tree, self.scope, self.sources, self.timer = tree, scope, sources, timer
         self.test_globs = tuple(use.profile.test_paths) if use.profile is not None else ()
         self.state = _Retained()
         self.sims = sims if sims is not None else CheckCache()
         self._built: tuple[tuple[object, ...], _GraphStage] | None = None
-        self._edges = EdgeMemo()  # each module's edges, replayed while their inputs hold
+        # each module's edges, replayed while their inputs hold (from the last scan of the
+        # same tree too: analyzer.graph.edge_store)
+        self._edges = edges if edges is not None else EdgeMemo()
         self.declared = _declared_entry_points(inputs.entry_point_files, tree.problems)
         # feature patterns matching nothing: a question of the tree, asked once per scan
         self.stale_patterns = stale_feature_patterns(use, tree.index, list(tree.files))

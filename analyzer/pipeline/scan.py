@@ -25,6 +25,7 @@ from analyzer.discover.walk import Discovery
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.demand import Demand, extract_on_demand
 from analyzer.extract.runner import ExtractedFile, Progress, ReadFile, extract_all
+from analyzer.graph.edge_store import EdgeStore, index_key
 from analyzer.graph.native import NativeIndex
 from analyzer.model import FileInfo, ParseProblem, Plan
 from analyzer.nodes import Graph, module_node, target_node
@@ -160,8 +161,14 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     sources = {f.path: r.data for f, r in zip(found.files, reads, strict=True)
                if r.data is not None}
     sims = CheckCache(settings.cache_dir, found.root)
-    last = Rounds(inputs, options, use, tree, scope, sources, timer, sims).run()
+    edge_store = EdgeStore(settings.cache_dir, found.root)
+    with timer("graph"):
+        edge_key = index_key(tree.index, tree.files, counted)
+        edges = edge_store.load(edge_key)
+    last = Rounds(inputs, options, use, tree, scope, sources, timer, sims, edges).run()
     sims.save()
+    with timer("graph"):
+        edge_store.save(edge_key, edges)
     with timer("plan"):
         graph, live, plan, use = last.graph, last.liveness, last.plan, last.use
         native_summary = plan_native(graph, live, last.native, tree.cmake_facts, tree.files,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from analyzer.decide.options import GraphOptions
 from analyzer.graph.python import EdgeMemo, build_python_graph
-from tests.helpers import module_index
+from tests.helpers import module_index, same_python_graph
 
 TREE = {
     "pkg/__init__.py": "",
@@ -27,16 +27,6 @@ def _built(index, dead):
         dead_lines={m: tuple(sorted(r)) for m, r in dead.items()})
 
 
-def _same(a, b) -> None:
-    assert dict(a.graph.nodes(data=True)) == dict(b.graph.nodes(data=True))
-    assert sorted(a.graph.edges(data=True), key=repr) == sorted(b.graph.edges(data=True),
-                                                                 key=repr)
-    assert sorted(map(repr, a.unresolved)) == sorted(map(repr, b.unresolved))
-    assert a.reexported == b.reexported
-    assert a.reexported_by == b.reexported_by
-    assert a.graph.graph["decisions"] == b.graph.graph["decisions"]
-
-
 def test_a_changed_binding_order_rebuilds_the_modules_resolving_through_it(tmp_path):
     base = module_index(tmp_path, TREE)
     memo = EdgeMemo()
@@ -49,7 +39,7 @@ def test_a_changed_binding_order_rebuilds_the_modules_resolving_through_it(tmp_p
     dead = {"pkg.sel": [(5, 5)]}  # the else arm folded away: line 3's binding wins
     again = build_python_graph(*_built(base, dead), memo)
     fresh = build_python_graph(*_built(base, dead))
-    _same(again, fresh)
+    same_python_graph(again, fresh)
     assert again.graph.has_edge("py:pkg.user:run", "py:pkg.a:fa")
     assert not again.graph.has_edge("py:pkg.user:run", "py:pkg.b:fb")
     # pkg.sel (its own lines) and pkg.user (resolves `impl` through it) are rebuilt; the
@@ -69,7 +59,7 @@ def test_reexports_are_recorded_for_every_module_resolving_through_them(tmp_path
     dead = {"pkg.other": [(1, 1)]}  # pkg.other's import folded: only pkg.user still needs it
     again = build_python_graph(*_built(base, dead), memo)
     fresh = build_python_graph(*_built(base, dead))
-    _same(again, fresh)
+    same_python_graph(again, fresh)
     assert "pkg.user" in again.reexported_by[("pkg.reexp", "fa")]
     assert memo.replayed == 6  # pkg.other alone is rebuilt
 
@@ -81,5 +71,5 @@ def test_changed_options_rebuild_everything(tmp_path):
     index, options = _built(base, {})
     options = GraphOptions(frozen_imports=frozenset({"pkg.user"}))
     again = build_python_graph(index, options, memo)
-    _same(again, build_python_graph(index, options))
+    same_python_graph(again, build_python_graph(index, options))
     assert memo.replayed == 0

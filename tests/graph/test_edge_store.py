@@ -1,0 +1,97 @@
+"""Each module's edges persisted between scans of the same tree (``analyzer/graph/edge_store.py``):
+replayed only while the module index is the one they were made from, and a scan answered from
+them plans what a scan without any cache plans."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from analyzer.decide.options import GraphOptions
+from analyzer.graph.edge_store import EdgeStore, index_key
+from analyzer.graph.python import EdgeMemo, build_python_graph
+from analyzer.model import FileInfo
+from analyzer.pipeline.scan import run_scan
+from tests.helpers import MINI_SGLANG, module_index, same_python_graph, write_tree
+
+TREE = {
+    "pkg/__init__.py": "",
+    "pkg/a.py": "def fa():\n    return 1\n",
+    "pkg/user.py": "from pkg.a import fa\n\n\ndef run():\n    return fa()\n",
+}
+
+
+def _files(index, digest: str = "x") -> dict[str, FileInfo]:
+    return {m.path: FileInfo(m.path, f"{digest}:{m.path}", 1, "python")
+            for m in index.modules.values()}
+
+
+def test_the_memo_of_the_last_scan_replays_every_module_of_the_same_index(tmp_path: Path):
+    index = module_index(tmp_path / "t", TREE)
+    key = index_key(index, _files(index), ())
+    store = EdgeStore(tmp_path / "cache", tmp_path / "t")
+    first = store.load(key)
+    build_python_graph(index, GraphOptions(), first)
+    assert first.computed == 3 and first.replayed == 0
+    store.save(key, first)
+
+    again = EdgeStore(tmp_path / "cache", tmp_path / "t").load(key)
+    replayed = build_python_graph(index, GraphOptions(), again)
+    assert again.replayed == 3 and again.computed == 0
+    same_python_graph(replayed, build_python_graph(index, GraphOptions()))
+    # folded lines the stored memo never saw: that module alone is resolved again
+    folded = GraphOptions(dead_lines={"pkg.user": ((1, 1),)})
+    build_python_graph(index.with_dead_lines({"pkg.user": [(1, 1)]}), folded, again)
+    assert again.computed == 1 and again.replayed == 2
+
+
+def test_another_index_or_a_damaged_file_starts_afresh(tmp_path: Path):
+    index = module_index(tmp_path / "t", TREE)
+    key = index_key(index, _files(index), ())
+    store = EdgeStore(tmp_path / "cache", tmp_path / "t")
+    memo = store.load(key)
+    build_python_graph(index, GraphOptions(), memo)
+    store.save(key, memo)
+    # one file's bytes, a module only counted, an extension module: other keys
+    for other in (index_key(index, {**_files(index), "pkg/a.py": FileInfo(
+                      "pkg/a.py", "changed", 1, "python")}, ()),
+                  index_key(index, _files(index), ("pkg/a.py",))):
+        assert other != key
+        assert store.load(other).variants == {}
+    assert store.load(key).variants  # the stored one still answers its own key
+    stored = next((tmp_path / "cache" / "edges").iterdir())
+    stored.write_bytes(stored.read_bytes()[:-10])
+    assert store.load(key).variants == {}
+    assert EdgeStore(None, tmp_path / "t").load(key) == EdgeMemo()  # no cache folder
+
+
+def test_an_edited_file_is_never_answered_with_its_old_edges(tmp_path: Path):
+    # run() calls helper(); other() is dead. Then run() calls other() too: the second scan
+    # must see the new edge although nothing else changed (its memo key is the old tree's)
+    files = {
+        "app/__init__.py": "",
+        "app/__main__.py": "from app.main import run\n\nrun()\n",
+        "app/main.py": "from app.lib import helper\n\n\ndef run():\n    return helper()\n",
+        "app/lib.py": "def helper():\n    return 1\n\n\ndef other():\n    return 2\n",
+    }
+    tree = write_tree(tmp_path / "t", files)
+    cache = tmp_path / "cache"
+    first = run_scan(tree, [], use_profile=False, cache_dir=cache)
+    assert {d.symbol for d in first.plan.deletions} == {"app.lib:other"}
+    assert list((cache / "edges").iterdir())
+    write_tree(tree, {"app/main.py": ("from app.lib import helper, other\n\n\n"
+                                      "def run():\n    return helper(), other()\n")})
+    second = run_scan(tree, [], use_profile=False, cache_dir=cache)
+    # the new edge itself (the plan's check would also refuse to break the new import)
+    assert second.graph.has_edge("py:app.main:run", "py:app.lib:other")
+    assert second.plan.deletions == []
+
+
+def test_a_changed_profile_plans_what_an_uncached_scan_plans(tmp_path: Path):
+    # the sample's defaults drop fa3 and flashmla: a scan keeping them, answered from the
+    # memo of the default scan, must plan exactly what the same scan without a cache plans
+    cache = tmp_path / "cache"
+    default = run_scan(MINI_SGLANG, ["deepseek_v2"], cache_dir=cache)
+    kept = run_scan(MINI_SGLANG, ["deepseek_v2"], cache_dir=cache, keep=("fa3", "flashmla"))
+    uncached = run_scan(MINI_SGLANG, ["deepseek_v2"], keep=("fa3", "flashmla"))
+    assert kept.plan.deletions == uncached.plan.deletions
+    assert kept.plan.deletions != default.plan.deletions
