@@ -1,15 +1,16 @@
 """Graph stage, cache: each module's edges (:class:`analyzer.graph.python.EdgeMemo`) persisted
-between scans of the same Python tree.
+between scans of the same tree.
 
-A module's edges are a function of the whole module index (every module's facts, the extension
-modules the build installs) and of what :class:`EdgeMemo` checks itself (the module's folded
-lines, the folds and registries its resolution went through, the options every module's edges
-depend on). So the memo a scan ends with is handed to the next scan only when the index is
-the same: every Python module's name, path, sha256 and whether it was parsed or only counted,
-the extension modules, depgraph's fingerprint. That is the re-analysis of an unchanged tree
-after a profile edit, ``--drop``/``--keep`` or ``--no-result-cache``: the modules whose folds
-the change leaves alone replay their edges; the others, and every module when the options all
-edges depend on changed, are resolved again. A changed file changes the key: all is resolved.
+A module's edges are a function of its own facts, of the facts of the modules its resolution
+read (recorded per record: ``consulted``), of the tree's shape (every module's name, path and
+package flag, the extension modules the build installs: what ``is_module`` answers) and of
+what :class:`EdgeMemo` checks itself (the module's folded lines, the folds and registries its
+resolution went through, the options every module's edges depend on). So the memo a scan ends
+with is handed to the next scan of a tree of the same shape, less the records of every module
+whose bytes changed (or that is now parsed, or only counted) and of every module that read
+one of those: a profile edit, ``--drop``/``--keep`` or ``--no-result-cache`` replays every
+module its folds leave alone; an edited file resolves itself and what resolved through it. A
+file added, removed or renamed changes the shape: everything is resolved again.
 
 On disk: one file per scanned tree, ``<cache>/edges/<hash of the tree's path>``, in the checked
 format of every depgraph cache (corrupted -> rebuilt); written only when a build resolved
@@ -22,6 +23,7 @@ import dataclasses
 import hashlib
 import pickle
 from collections.abc import Collection, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.graph.python import EdgeMemo
@@ -31,19 +33,28 @@ from analyzer.util.cache_files import read_checked, write_checked
 from analyzer.util.fingerprint import tool_fingerprint
 
 
+@dataclass(frozen=True)
+class IndexKey:
+    """What the module index is a function of: its shape (depgraph's fingerprint, each
+    module's name, path and package flag, the extension modules) and each module's bytes."""
+
+    shape: str
+    modules: dict[str, str]  # module -> sha256 of its file ("+counted" when not parsed)
+
+
 def index_key(index: ModuleIndex, files: Mapping[str, FileInfo],
-              counted: Collection[str]) -> str:
-    """What the module index is a function of: modules (name, path, bytes, parsed or only
-    counted), extension modules, and the depgraph that extracted and resolves them."""
-    digest = hashlib.sha256(tool_fingerprint().encode())
+              counted: Collection[str]) -> IndexKey:
+    shape = hashlib.sha256(tool_fingerprint().encode())
+    digests: dict[str, str] = {}
     for name in sorted(index.modules):
         mod = index.modules[name]
+        shape.update(f"\0{name}\0{mod.path}\0{int(mod.is_package)}".encode())
         info = files.get(mod.path)
-        digest.update(f"\0{name}\0{mod.path}\0{info.sha256 if info else '-'}\0"
-                      f"{int(mod.is_package)}{int(mod.path in counted)}".encode())
+        digests[name] = (info.sha256 if info else "-") + ("+counted" if mod.path in counted
+                                                          else "")
     for ext, target in sorted(index.extensions.items()):
-        digest.update(f"\1{ext}\0{target}".encode())
-    return digest.hexdigest()
+        shape.update(f"\1{ext}\0{target}".encode())
+    return IndexKey(shape.hexdigest(), digests)
 
 
 class EdgeStore:
@@ -53,22 +64,35 @@ class EdgeStore:
         self._file = (directory / "edges" / hashlib.sha256(
             str(tree_root).encode()).hexdigest()[:24]) if directory is not None else None
 
-    def load(self, key: str) -> EdgeMemo:
-        """The memo the last scan of an index with this ``key`` ended with (else empty)."""
+    def load(self, key: IndexKey) -> EdgeMemo:
+        """The memo the last scan of a tree of this shape ended with, less the records of
+        changed modules and of the modules that read one (else an empty memo)."""
         payload = read_checked(self._file) if self._file is not None else None
         if payload is None:
             return EdgeMemo()
         try:
-            stored_key, memo = pickle.loads(payload)
+            stored, memo = pickle.loads(payload)
         except Exception:  # an unreadable cache is only a miss
             return EdgeMemo()
-        if stored_key != key or not isinstance(memo, EdgeMemo):
+        if not isinstance(stored, IndexKey) or stored.shape != key.shape \
+                or not isinstance(memo, EdgeMemo):
             return EdgeMemo()
+        changed = {m for m, digest in key.modules.items() if stored.modules.get(m) != digest}
         memo.records.clear()
         memo.added = 0
+        if changed:
+            for module in list(memo.variants):
+                kept = [] if module in changed else [
+                    (local, record) for local, record in memo.variants[module]
+                    if not record.consulted & changed]
+                if kept:
+                    memo.variants[module] = kept
+                else:
+                    del memo.variants[module]
+            memo.added = 1  # what is left must be stored under the new digests
         return memo
 
-    def save(self, key: str, memo: EdgeMemo) -> None:
+    def save(self, key: IndexKey, memo: EdgeMemo) -> None:
         """Persist ``memo`` when it holds records the loaded one did not."""
         if self._file is None or not memo.added:
             return

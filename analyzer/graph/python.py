@@ -107,6 +107,9 @@ class _ModuleRecord:
     # resolution went through, and the registries' (key argument, dropped keys) it read
     orders: dict[tuple[str, str, str], tuple[bool, ...]]
     registries: dict[str, tuple[int, frozenset[str]] | None]
+    # the other modules whose facts resolution read: an edit of one of them may change the
+    # edges (analyzer.graph.edge_store forgets the record when one changed between scans)
+    consulted: frozenset[str] = frozenset()
 
     def still_valid(self, index: ModuleIndex, options: GraphOptions) -> bool:
         return all(index.binding_flags(*dep) == flags for dep, flags in self.orders.items()) \
@@ -226,7 +229,8 @@ def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: Grap
         frozenset((d[1], d[2]) for d in used if d[0] == "reexport"),
         {(d[1], d[2], d[3]): index.binding_flags(d[1], d[2], d[3]) for d in used
          if d[0] == "order"},
-        edges.registries_read)
+        edges.registries_read,
+        frozenset(d[1] for d in used if d[0] == "module" and d[1] != mod.name))
 
 
 def _replay(graph: Graph, ops: list[tuple[str, str | None, dict[str, object]]]) -> None:
@@ -599,8 +603,9 @@ class _ModuleEdges:
         if resolved is None or resolved[0].kind != "symbol":
             return False
         target = resolved[0]
-        walker = self.index.modules[target.module]
-        return any(w.scope == target.name for w in walker.facts.package_walks)
+        walker = self.index.module(target.module)
+        return walker is not None and any(w.scope == target.name
+                                          for w in walker.facts.package_walks)
 
     def _registered(self, d: Definition) -> bool:
         registered = False
@@ -624,7 +629,7 @@ class _ModuleEdges:
 
     def _star_edges(self, src: str, fact: ImportFact, kind: str) -> None:
         source = self.index.absolute(self.mod.name, fact)
-        target_mod = self.index.modules.get(source or "")
+        target_mod = self.index.module(source) if source else None
         if target_mod is None:
             return
         names = target_mod.facts.all_names
@@ -652,7 +657,7 @@ class _ModuleEdges:
 
     def _public_definitions(self, src: str, module: str, kind: str, line: int) -> None:
         """A dynamically loaded module is used through getattr: its public API is live."""
-        mod = self.index.modules.get(module)
+        mod = self.index.module(module)
         if mod is None:
             return
         for name, def_kind in sorted(mod.defs.items()):

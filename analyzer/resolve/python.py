@@ -72,7 +72,8 @@ class PyModule:
     derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
 
-# what a resolution depended on: ("reexport", module, name) or ("order", module, scope, name)
+# what a resolution depended on: ("reexport", module, name), ("order", module, scope, name) or
+# ("module", module): that module's facts were read
 Dependency = tuple[str, ...]
 
 
@@ -182,10 +183,12 @@ class ModuleIndex:
     @contextmanager
     def recording(self) -> Iterator[set[Dependency]]:
         """What resolution inside the block depends on (memo hits included), as a set filled
-        as it goes: the re-exports it goes through (``("reexport", module, name)``) and the
+        as it goes: the re-exports it goes through (``("reexport", module, name)``), the
         names bound twice or more whose order the dead lines decide (``("order", module,
-        scope, name)``; :meth:`binding_flags`). One module's edges depend on nothing else
-        of the tree's folds."""
+        scope, name)``; :meth:`binding_flags`) and every module whose facts it read
+        (``("module", module)``; :meth:`module`). One module's edges depend on nothing else
+        of the tree's folds, and -- the module names, paths and extension modules being the
+        same -- on no other module's facts."""
         frame: set[Dependency] = set()
         self._frames.append(frame)
         self._recordings += 1
@@ -206,6 +209,13 @@ class ModuleIndex:
         return tuple(any(s <= f.start_line <= e for s, e in ranges) for f, _ in pairs)
 
     # -- modules -------------------------------------------------------------------------------
+    def module(self, name: str) -> PyModule | None:
+        """The module ``name`` (None when the tree has no such file), its facts read: inside
+        a :meth:`recording`, a dependency on them."""
+        if self._frames:
+            self._frames[-1].add(("module", name))
+        return self.modules.get(name)
+
     def is_module(self, name: str) -> bool:
         known = self._is_module.get(name)
         if known is None:
@@ -276,9 +286,12 @@ class ModuleIndex:
         key = (module, scope, head)
         if key not in self._lookups:
             self._lookups[key] = self._lookup(module, scope, head)
-        dep = self._lookup_deps.get(key)
-        if dep is not None and self._frames:
-            self._frames[-1].add(dep)
+        if self._frames:
+            frame = self._frames[-1]
+            frame.add(("module", module))
+            dep = self._lookup_deps.get(key)
+            if dep is not None:
+                frame.add(dep)
         return self._lookups[key]
 
     def _lookup(self, module: str, scope: str, head: str) -> list[Binding] | str | None:
@@ -328,7 +341,8 @@ class ModuleIndex:
         ``if c: from a import f`` / ``else: from b import f``, may be either). Items are
         (target, type_only, line of the binding import or 0)."""
         parts = chain.split(".")
-        mod = self.modules[module]
+        mod = self.module(module)
+        assert mod is not None
         head = parts[0]
         scoped = mod.scoped.get(scope, {}).get(head) if scope else None
         out: list[tuple[Target, bool, int]] = []
@@ -358,6 +372,8 @@ class ModuleIndex:
 
     def resolve_attr(self, module: str, name: str, seen: frozenset[str] = frozenset()) -> Target:
         """``module.name``: submodule, definition, re-exported import, or star-imported name."""
+        if self._frames:
+            self._frames[-1].add(("module", module))
         if seen:  # inside a re-export chain: cycle detection needs the path, no memo
             return self._resolve_attr(module, name, seen)
         key = (module, name)

@@ -44,20 +44,38 @@ def test_the_memo_of_the_last_scan_replays_every_module_of_the_same_index(tmp_pa
     assert again.computed == 1 and again.replayed == 2
 
 
-def test_another_index_or_a_damaged_file_starts_afresh(tmp_path: Path):
+def test_an_edited_module_forgets_its_records_and_those_of_modules_that_read_it(tmp_path: Path):
+    index = module_index(tmp_path / "t", {**TREE, "pkg/b.py": "def fb():\n    return 2\n"})
+    key = index_key(index, _files(index), ())
+    store = EdgeStore(tmp_path / "cache", tmp_path / "t")
+    memo = store.load(key)
+    build_python_graph(index, GraphOptions(), memo)
+    # pkg.user resolved `fa` in pkg.a; pkg, pkg.a and pkg.b read no other module's facts
+    assert {m: [r.consulted for _, r in v] for m, v in memo.variants.items()} == {
+        "pkg": [frozenset()], "pkg.a": [frozenset()], "pkg.b": [frozenset()],
+        "pkg.user": [frozenset({"pkg.a"})]}
+    store.save(key, memo)
+    edited = index_key(index, {**_files(index), "pkg/a.py": FileInfo(
+        "pkg/a.py", "changed", 1, "python")}, ())
+    assert edited.shape == key.shape
+    assert set(store.load(edited).variants) == {"pkg", "pkg.b"}
+    # pkg.b now only counted (not parsed): it alone is forgotten
+    assert set(store.load(index_key(index, _files(index), ("pkg/b.py",))).variants) == {
+        "pkg", "pkg.a", "pkg.user"}
+
+
+def test_another_shape_or_a_damaged_file_starts_afresh(tmp_path: Path):
     index = module_index(tmp_path / "t", TREE)
     key = index_key(index, _files(index), ())
     store = EdgeStore(tmp_path / "cache", tmp_path / "t")
     memo = store.load(key)
     build_python_graph(index, GraphOptions(), memo)
     store.save(key, memo)
-    # one file's bytes, a module only counted, an extension module: other keys
-    for other in (index_key(index, {**_files(index), "pkg/a.py": FileInfo(
-                      "pkg/a.py", "changed", 1, "python")}, ()),
-                  index_key(index, _files(index), ("pkg/a.py",))):
-        assert other != key
-        assert store.load(other).variants == {}
-    assert store.load(key).variants  # the stored one still answers its own key
+    assert set(store.load(key).variants) == {"pkg", "pkg.a", "pkg.user"}
+    # a module more: is_module answers differently, nothing recorded holds
+    grown = module_index(tmp_path / "t", {"pkg/c.py": ""})
+    assert index_key(grown, _files(grown), ()).shape != key.shape
+    assert store.load(index_key(grown, _files(grown), ())).variants == {}
     stored = next((tmp_path / "cache" / "edges").iterdir())
     stored.write_bytes(stored.read_bytes()[:-10])
     assert store.load(key).variants == {}
@@ -84,6 +102,42 @@ def test_an_edited_file_is_never_answered_with_its_old_edges(tmp_path: Path):
     # the new edge itself (the plan's check would also refuse to break the new import)
     assert second.graph.has_edge("py:app.main:run", "py:app.lib:other")
     assert second.plan.deletions == []
+
+
+def test_an_edited_reexport_is_resolved_again_by_its_importers(tmp_path: Path):
+    # app.main resolves `fa` through app.reexp's binding; app.reexp then binds another
+    # function under that name: app.main (its own bytes unchanged) must follow the new one
+    tree = write_tree(tmp_path / "t", {
+        "app/__init__.py": "",
+        "app/__main__.py": "from app.main import run\n\nrun()\n",
+        "app/main.py": "from app.reexp import fa\n\n\ndef run():\n    return fa()\n",
+        "app/reexp.py": "from app.lib import fa\n",
+        "app/lib.py": "def fa():\n    return 1\n\n\ndef fb():\n    return 2\n",
+    })
+    cache = tmp_path / "cache"
+    first = run_scan(tree, [], use_profile=False, cache_dir=cache)
+    assert first.graph.has_edge("py:app.main:run", "py:app.lib:fa")
+    write_tree(tree, {"app/reexp.py": "from app.lib import fb as fa\n"})
+    second = run_scan(tree, [], use_profile=False, cache_dir=cache)
+    assert second.graph.has_edge("py:app.main:run", "py:app.lib:fb")
+    assert not second.graph.has_edge("py:app.main:run", "py:app.lib:fa")
+
+
+def test_a_name_a_module_comes_to_define_is_found_by_its_readers(tmp_path: Path):
+    # lib.helper does not exist at first (the read resolves to nothing); once app/lib.py
+    # defines it, app.main's unchanged read must reach it
+    tree = write_tree(tmp_path / "t", {
+        "app/__init__.py": "",
+        "app/__main__.py": "from app.main import run\n\nrun()\n",
+        "app/main.py": "import app.lib as lib\n\n\ndef run():\n    return lib.helper()\n",
+        "app/lib.py": "def other():\n    return 2\n",
+    })
+    cache = tmp_path / "cache"
+    run_scan(tree, [], use_profile=False, cache_dir=cache)
+    write_tree(tree, {"app/lib.py": "def other():\n    return 2\n\n\ndef helper():\n"
+                                    "    return 1\n"})
+    second = run_scan(tree, [], use_profile=False, cache_dir=cache)
+    assert second.graph.has_edge("py:app.main:run", "py:app.lib:helper")
 
 
 def test_a_changed_profile_plans_what_an_uncached_scan_plans(tmp_path: Path):
