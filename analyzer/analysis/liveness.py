@@ -9,7 +9,9 @@ chains come from a BFS predecessor map over the same view, so ``why`` costs no e
 from __future__ import annotations
 
 from collections import defaultdict, deque
+from collections.abc import Mapping
 from dataclasses import dataclass
+from weakref import WeakKeyDictionary
 
 import networkx as nx
 
@@ -43,6 +45,27 @@ def followed_view(graph: Graph) -> Graph:
     return view
 
 
+def successors(graph: Graph) -> Mapping[str, Mapping[str, dict[str, object]]]:
+    """Node -> {successor: edge attributes}: the DiGraph's own adjacency dicts (what
+    networkx's traversals read; its ``adj`` view answers the same, one wrapper per access)."""
+    succ = getattr(graph, "_succ", None)
+    return succ if isinstance(succ, dict) else graph.adj
+
+
+# graph -> (its node count, its gated nodes' gates): a graph is built once and traversed by
+# several rounds; gates are set when a method's node is made, so the same nodes have them
+_GATES: WeakKeyDictionary[Graph, tuple[int, dict[str, str]]] = WeakKeyDictionary()
+
+
+def _gates(graph: Graph) -> dict[str, str]:
+    count = graph.number_of_nodes()
+    known = _GATES.get(graph)
+    if known is None or known[0] != count:
+        known = _GATES[graph] = (count, {n: str(d["gate"]) for n, d in graph.nodes(data=True)
+                                         if d.get("gate")})
+    return known[1]
+
+
 def compute_liveness(graph: Graph, roots: list[str], later: list[str] | None = None,
                      tiers: list[list[str]] | None = None) -> Liveness:
     """A BFS from the roots over the followed edges, then one from ``later`` (roots the
@@ -50,11 +73,10 @@ def compute_liveness(graph: Graph, roots: list[str], later: list[str] | None = N
     whenever one reaches the node. A node with a ``gate`` (a method only code naming it can
     call) is entered only once its gate node is live too: reached through its class while
     nothing live reads its name, it waits for the first read."""
-    gates: dict[str, str] = {n: str(d["gate"]) for n, d in graph.nodes(data=True)
-                             if d.get("gate")}
+    gates = _gates(graph)
     parents: dict[str, str] = {}
     waiting: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    adj = graph.adj
+    adj = successors(graph)
     # ``tiers``: ``roots`` split by preference (the roots the user named, the profile's entry
     # points, other declared roots, the rest): each tier's BFS completes before the next, so
     # a chain starts at the most preferred root that reaches the node

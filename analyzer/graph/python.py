@@ -234,20 +234,23 @@ def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: Grap
 
 
 def _replay(graph: Graph, ops: list[tuple[str, str | None, dict[str, object]]]) -> None:
-    """Add a module's recorded nodes (when absent) and edges again, in their order."""
+    """Add a module's recorded nodes (when absent) and edges again, in their order (a run of
+    edges in one ``add_edges_from``: the same graph, fewer calls)."""
+    edges: list[tuple[str, str, dict[str, object]]] = []
     for src, dst, attrs in ops:
-        if dst is None:
-            if src not in graph:
-                graph.add_node(src, **attrs)
-        else:
-            graph.add_edge(src, dst, **attrs)
+        if dst is not None:
+            edges.append((src, dst, attrs))
+        elif src not in graph:
+            graph.add_edges_from(edges)
+            edges.clear()
+            graph.add_node(src, **attrs)
+    graph.add_edges_from(edges)
 
 
 def subclass_index(index: ModuleIndex) -> dict[str, list[tuple[str, str]]]:
     """Class node -> (module, name) of each module-level class naming it as a base, for
     ``Base.__subclasses__()``. Built only when some module calls ``__subclasses__``."""
-    if not any(r.chain.endswith(".__subclasses__") for mod in index.modules.values()
-               for r in mod.facts.references):
+    if not any(_reads_subclasses(mod) for mod in index.modules.values()):
         return {}
     out: dict[str, list[tuple[str, str]]] = {}
     for name in sorted(index.modules):
@@ -261,6 +264,15 @@ def subclass_index(index: ModuleIndex) -> dict[str, list[tuple[str, str]]]:
                     out.setdefault(symbol_node(target.module, target.name), []).append(
                         (name, d.name))
     return out
+
+
+def _reads_subclasses(mod: PyModule) -> bool:
+    """The module reads some ``X.__subclasses__`` (a fact of its own: computed once)."""
+    known = mod.derived.get("reads_subclasses")
+    if known is None:
+        known = mod.derived["reads_subclasses"] = any(
+            r.chain.endswith(".__subclasses__") for r in mod.facts.references)
+    return bool(known)
 
 
 def enumerated_class(index: ModuleIndex, module: str, scope: str, chain: str) -> str | None:
@@ -279,26 +291,48 @@ def _add_methods(index: ModuleIndex, graph: Graph, options: GraphOptions) -> Non
     """Method nodes of top-level classes, each with its class's ``member`` edge and, when
     only code that names it can call it, its gate (see the module docstring)."""
     open_ended = _open_ended_classes(index)
+    nodes: list[tuple[str, dict[str, object]]] = []
+    edges: list[tuple[str, str, dict[str, object]]] = []
     for name in sorted(index.modules):
-        mod = index.modules[name]
-        counts: dict[tuple[str, str], int] = {}
-        for m in mod.facts.method_defs:
-            counts[(m.cls, m.name)] = counts.get((m.cls, m.name), 0) + 1
-        for m in mod.facts.method_defs:
-            cls = symbol_node(name, m.cls)
-            if counts[(m.cls, m.name)] > 1 or graph.nodes.get(cls, {}).get("symbol_kind") \
-                    != "class" or graph.nodes[cls]["start_line"] > m.start_line \
-                    or graph.nodes[cls]["end_line"] < m.end_line:
-                continue  # defined twice (a property and its setter), or a shadowed class
-            node = symbol_node(name, f"{m.cls}.{m.name}")
-            always = (m.name.startswith("_") and m.name.endswith("_")) \
-                or any(d not in PLAIN_DECORATORS and not d.endswith(
-                    (".setter", ".getter", ".deleter")) for d in m.decorators) \
-                or (cls in open_ended and not identifier_matches(m.name, options.droppable))
-            graph.add_node(node, kind="method", module=name, name=f"{m.cls}.{m.name}",
-                           method=m.name, cls=m.cls, path=mod.path, start_line=m.start_line,
-                           end_line=m.end_line, gate=None if always else attribute_node(m.name))
-            graph.add_edge(cls, node, kind="member", file=mod.path, line=m.start_line)
+        for node, cls, attrs, always in _method_nodes(index.modules[name], graph):
+            method = str(attrs["method"])
+            if not always and cls in open_ended:
+                always = not identifier_matches(method, options.droppable)
+            nodes.append((node, {**attrs, "gate": None if always else attribute_node(method)}))
+            edges.append((cls, node, {"kind": "member", "file": attrs["path"],
+                                      "line": attrs["start_line"]}))
+    graph.add_nodes_from(nodes)
+    graph.add_edges_from(edges)
+
+
+def _method_nodes(mod: PyModule, graph: Graph
+                  ) -> list[tuple[str, str, dict[str, object], bool]]:
+    """(node, class node, attributes but the gate, always live whatever the class) of each
+    method of one module: a function of its facts (and its class nodes, made from them),
+    computed once per scan."""
+    known = mod.derived.get("method_nodes")
+    if known is not None:
+        return known  # type: ignore[no-any-return]
+    name = mod.name
+    counts: dict[tuple[str, str], int] = {}
+    for m in mod.facts.method_defs:
+        counts[(m.cls, m.name)] = counts.get((m.cls, m.name), 0) + 1
+    out: list[tuple[str, str, dict[str, object], bool]] = []
+    for m in mod.facts.method_defs:
+        cls = symbol_node(name, m.cls)
+        if counts[(m.cls, m.name)] > 1 or graph.nodes.get(cls, {}).get("symbol_kind") \
+                != "class" or graph.nodes[cls]["start_line"] > m.start_line \
+                or graph.nodes[cls]["end_line"] < m.end_line:
+            continue  # defined twice (a property and its setter), or a shadowed class
+        always = (m.name.startswith("_") and m.name.endswith("_")) \
+            or any(d not in PLAIN_DECORATORS and not d.endswith(
+                (".setter", ".getter", ".deleter")) for d in m.decorators)
+        out.append((symbol_node(name, f"{m.cls}.{m.name}"), cls, {
+            "kind": "method", "module": name, "name": f"{m.cls}.{m.name}", "method": m.name,
+            "cls": m.cls, "path": mod.path, "start_line": m.start_line,
+            "end_line": m.end_line}, always))
+    mod.derived["method_nodes"] = out
+    return out
 
 
 def _open_ended_classes(index: ModuleIndex) -> set[str]:

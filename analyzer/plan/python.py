@@ -238,14 +238,21 @@ def _dead_imports(graph: Graph, live: Liveness, index: ModuleIndex, mod: PyModul
     folded = Ranges()  # folded branches, dropped registry entries: the plan removes them
     for s, e in index.dead_lines.get(mod.name, ()):
         folded.add(s, e)
-    used_heads: dict[str, set[str]] = defaultdict(set)
-    every_read_counts = not dead_ranges and not index.dead_lines.get(mod.name) \
-        and not index.dead_reads.get(mod.name)
-    for ref in mod.facts.references:  # reads in deleted definitions do not count
-        if every_read_counts or any(not deleted.covers(ln, ln) and not folded.covers(ln, ln)
-                                    and not index.dead_read(mod.name, ref.chain, ln)
-                                    for ln in (ref.line, *ref.also)):
-            used_heads[ref.scope].add(ref.chain.split(".")[0])
+    # scope -> names read there by code that remains: a function of the module's facts and
+    # of what is deleted and folded in it, the same in most rounds (kept per module)
+    key = (tuple(dead_ranges), tuple(index.dead_lines.get(mod.name, ())),
+           tuple(index.dead_reads.get(mod.name, ())))
+    known: dict[object, dict[str, set[str]]] = mod.derived.setdefault("used_heads", {})
+    used_heads = known.get(key)
+    if used_heads is None:
+        used_heads = known[key] = defaultdict(set)
+        every_read_counts = not any(key)
+        for ref in mod.facts.references:  # reads in deleted definitions do not count
+            if every_read_counts or any(
+                    not deleted.covers(ln, ln) and not folded.covers(ln, ln)
+                    and not index.dead_read(mod.name, ref.chain, ln)
+                    for ln in (ref.line, *ref.also)):
+                used_heads[ref.scope].add(ref.chain.split(".")[0])
     all_used = set().union(*used_heads.values()) if used_heads else set()
     exported = set(mod.facts.all_names or ())
     surface = mod.path.endswith("__init__.py")
