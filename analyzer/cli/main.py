@@ -188,7 +188,7 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
     t0 = time.perf_counter()
     facts = FactsCache(settings.cache_dir) if settings.cache_dir is not None else None
     with gc_paused():
-        baseline = verify_baseline(result, facts) if "json" in fmts else None
+        baseline = verify_baseline(result, facts, settings.jobs) if "json" in fmts else None
         outputs = {f: render(result, f, baseline) for f in fmts}
     timings = {k: v for k, v in result.timings.items() if k not in inputs.timings}
     timings["render"] = time.perf_counter() - t0

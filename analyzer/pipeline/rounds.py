@@ -38,7 +38,7 @@ from analyzer.nodes import Graph, module_node, symbol_node, target_node
 from analyzer.pipeline.inputs import ScanInputs
 from analyzer.pipeline.timing import StageTimer
 from analyzer.pipeline.tree import Scope, Tree, is_test_path
-from analyzer.plan.check import Conflict, check_plan, produced_keys
+from analyzer.plan.check import Conflict, check_plan, edits_by_path, produced_keys
 from analyzer.plan.check_cache import CheckCache
 from analyzer.plan.python import build_plan, kept_roots, plan_folded, plan_peripheral
 from analyzer.resolve.python import ModuleIndex
@@ -178,6 +178,7 @@ class Rounds:
             with self.timer("check"):
                 if self._selected(last):
                     continue
+                self.sims.prefetch(edits_by_path(last.plan), self.sources)
                 conflicts = check_plan(last.plan, last.index, self.sources,
                                        self.sims.simulation)
             if self.state.absorb(conflicts, last.index):

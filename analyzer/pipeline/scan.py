@@ -160,7 +160,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         scope = deletion_scope(tree, use.profile.test_paths if use.profile else ())
     sources = {f.path: r.data for f, r in zip(found.files, reads, strict=True)
                if r.data is not None}
-    sims = CheckCache(settings.cache_dir, found.root)
+    sims = CheckCache(settings.cache_dir, found.root, settings.jobs)
     edge_store = EdgeStore(settings.cache_dir, found.root)
     with timer("graph"):
         edge_key = index_key(tree.index, tree.files, counted)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 import warnings
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
@@ -359,16 +359,23 @@ def class_attrs(tree: ast.Module) -> dict[str, set[str]]:
 
 
 # -- the whole plan ----------------------------------------------------------------------------
+def edits_by_path(plan: Plan) -> dict[str, tuple[Deletion, ...]]:
+    """Each Python file the plan edits (not deletes) -> its edits, in plan order: what
+    :func:`check_plan` simulates."""
+    by_path: dict[str, list[Deletion]] = defaultdict(list)
+    for d in plan.deletions:
+        if d.kind != "delete_file" and d.path.endswith((".py", ".pyi")):
+            by_path[d.path].append(d)
+    return {path: tuple(edits) for path, edits in by_path.items()}
+
+
 def check_plan(plan: Plan, index: ModuleIndex, sources: dict[str, bytes],
                simulated: Simulator | None = None) -> list[Conflict]:
     """Conflicts of ``plan`` with the code it leaves; ``simulated`` answers a file's
     simulation (``analyzer.plan.check_cache.CheckCache.simulation`` keeps them across rounds
     and scans; by default each is computed)."""
     deleted_files = {d.path for d in plan.deletions if d.kind == "delete_file"}
-    by_path: dict[str, list[Deletion]] = defaultdict(list)
-    for d in plan.deletions:
-        if d.kind != "delete_file" and d.path.endswith((".py", ".pyi")):
-            by_path[d.path].append(d)
+    by_path = edits_by_path(plan)
     conflicts: list[Conflict] = []
     lost_names: dict[str, set[str]] = {}  # module -> module-level names removed
     lost_attrs: dict[tuple[str, str], set[str]] = {}  # (module, class) -> attributes removed
@@ -376,7 +383,7 @@ def check_plan(plan: Plan, index: ModuleIndex, sources: dict[str, bytes],
     for path, edits in sorted(by_path.items()):
         if path not in sources:
             continue
-        sim = file_sims[path] = (simulated or _simulate)(path, sources[path], tuple(edits))
+        sim = file_sims[path] = (simulated or _simulate)(path, sources[path], edits)
         for name, n in sim.undefined_after.items():
             if n <= sim.undefined_before.get(name, 0):
                 continue
@@ -448,7 +455,7 @@ def member_conflicts(plan: Plan, index: ModuleIndex, deleted_files: set[str],
     return out
 
 
-def _removed_ranges(edits: list[Deletion]) -> Ranges:
+def _removed_ranges(edits: Sequence[Deletion]) -> Ranges:
     out = Ranges()
     for d in edits:
         if d.kind in _STATEMENT_EDITS and d.rewrite not in EXPRESSION_REWRITES and d.start_line:

@@ -26,6 +26,7 @@ from analyzer.model import Deletion
 from analyzer.plan.check import FileSim, OriginalLint, lint_original, simulate
 from analyzer.util.cache_files import read_checked, write_checked
 from analyzer.util.fingerprint import tool_fingerprint
+from analyzer.util.parallel import parallel_map
 
 _Entry = FileSim | OriginalLint | None  # None: the file does not parse
 
@@ -33,7 +34,9 @@ _Entry = FileSim | OriginalLint | None  # None: the file does not parse
 class CheckCache:
     """File lints and simulations by content; ``directory`` None keeps them in memory only."""
 
-    def __init__(self, directory: Path | None = None, tree_root: Path | None = None):
+    def __init__(self, directory: Path | None = None, tree_root: Path | None = None,
+                 jobs: int = 1):
+        self.jobs = jobs  # worker processes for :meth:`prefetch`
         self._file = (directory / "check" / hashlib.sha256(
             str(tree_root).encode()).hexdigest()[:24]) if directory is not None else None
         self._stored: dict[str, _Entry] | None = None  # loaded on first use
@@ -66,6 +69,28 @@ class CheckCache:
         sim = simulate(source, list(edits), path, original)
         self._used[key] = sim
         return sim
+
+    def prefetch(self, edits: dict[str, tuple[Deletion, ...]], sources: dict[str, bytes]
+                 ) -> None:
+        """Compute the simulations of ``edits`` (file -> its edits) not known yet, and the
+        lints of their originals, in ``jobs`` worker processes: :meth:`simulation` then
+        answers them (a cold scan's check is pyflakes on a few hundred files)."""
+        todo: list[tuple[str, bytes, tuple[Deletion, ...], bool, OriginalLint | None]] = []
+        for path, file_edits in sorted(edits.items()):
+            source = sources.get(path)
+            if source is None or self._lookup(self._key(
+                    "sim", path, source, repr(file_edits))) is not _MISSING:
+                continue
+            known: object = self._originals.get(path, _MISSING)
+            if known is _MISSING:
+                known = self._lookup(self._key("original", path, source))
+            todo.append((path, source, file_edits, known is not _MISSING,
+                         known if isinstance(known, OriginalLint) else None))
+        done = parallel_map(_lint_and_simulate, todo, self.jobs, size=lambda t: len(t[1]))
+        for (path, source, file_edits, _, _), (original, sim) in zip(todo, done, strict=True):
+            self._originals.setdefault(path, original)
+            self._used.setdefault(self._key("original", path, source), original)
+            self._used[self._key("sim", path, source, repr(file_edits))] = sim
 
     def originals(self) -> dict[str, OriginalLint | None]:
         """Path -> lint of every file this scan linted or found linted."""
@@ -107,6 +132,16 @@ class CheckCache:
             digest = self._digests[path] = hashlib.sha256(source).hexdigest()
         return hashlib.sha256("\0".join(
             (kind, _environment(), path, digest, extra)).encode()).hexdigest()
+
+
+def _lint_and_simulate(job: tuple[str, bytes, tuple[Deletion, ...], bool, OriginalLint | None]
+                       ) -> tuple[OriginalLint | None, FileSim]:
+    """(the original's lint, the simulation) of one file: the work :meth:`CheckCache.prefetch`
+    hands a worker (``known``: the lint is given, None meaning the file does not parse)."""
+    path, source, edits, known, original = job
+    if not known:
+        original = lint_original(source, path)
+    return original, simulate(source, list(edits), path, original)
 
 
 @cache

@@ -15,8 +15,10 @@ if TYPE_CHECKING:
     from analyzer.pipeline.scan import ScanResult
 
 
-def verify_baseline(result: ScanResult, cache: FactsCache | None = None) -> dict[str, Any]:
-    """The baseline; ``cache`` (the facts cache) keeps the per-file Python facts."""
+def verify_baseline(result: ScanResult, cache: FactsCache | None = None,
+                    jobs: int = 1) -> dict[str, Any]:
+    """The baseline; ``cache`` (the facts cache) keeps the per-file Python facts, computed
+    in ``jobs`` worker processes."""
     folded: dict[str, list[tuple[int, int]]] = {}
     for d in result.plan.deletions:
         if d.kind == "fold_branch" and d.start_line and d.end_line:
@@ -25,7 +27,7 @@ def verify_baseline(result: ScanResult, cache: FactsCache | None = None) -> dict
     return {
         "verify_baseline": [str(p) for p in check(result, compile_paths=set())],
         "verify_baseline_python": python_baseline(result.sources, edited, folded,
-                                                  result.lint_before, cache),
+                                                  result.lint_before, cache, jobs),
         "verify_baseline_native": native_baseline(result),
         "verify_baseline_members": member_baseline(result),
         "verify_baseline_subclasses": enumerated_subclasses(result),

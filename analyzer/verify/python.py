@@ -34,6 +34,7 @@ from analyzer.plan.check import (
     module_names,
     undefined_names,
 )
+from analyzer.util.parallel import parallel_map
 from analyzer.verify.problem import VerifyProblem
 
 if TYPE_CHECKING:
@@ -62,13 +63,16 @@ def _file_facts(source: bytes, path: str, dead: list[tuple[int, int]],
 def python_baseline(sources: dict[str, bytes], edited: set[str],
                     dead: dict[str, list[tuple[int, int]]] | None = None,
                     linted: dict[str, dict[str, int]] | None = None,
-                    cache: FactsCache | None = None) -> dict[str, Any]:
+                    cache: FactsCache | None = None, jobs: int = 1) -> dict[str, Any]:
     """Facts of the original files the plan edits (see the module docstring). ``dead``:
     per file, the line ranges of folded branches (code that never runs on the target);
     ``linted``: pyflakes' undefined names of originals the plan check already linted.
     ``cache``: the facts cache, where each file's facts are kept under its bytes and folded
-    ranges (a pure function of both), so a re-analysis parses only what changed."""
+    ranges (a pure function of both), so a re-analysis parses only what changed. Files not
+    cached are parsed and linted in ``jobs`` worker processes."""
     out: dict[str, Any] = {}
+    todo: list[tuple[bytes, str, list[tuple[int, int]], dict[str, int] | None]] = []
+    keys: list[str] = []
     for path in sorted(edited):
         data = sources.get(path)
         if data is None or not path.endswith((".py", ".pyi")):
@@ -77,14 +81,23 @@ def python_baseline(sources: dict[str, bytes], edited: set[str],
         key = hashlib.sha256(data + repr(ranges).encode()).hexdigest()
         cached = cache.get(path, key, _CACHE_KIND) if cache is not None else None
         if cached is not None:
-            facts = cached or None  # {} stands for "does not parse"
+            if cached:  # {} stands for "does not parse"
+                out[path] = cached
         else:
-            facts = _file_facts(data, path, ranges, (linted or {}).get(path))
-            if cache is not None:
-                cache.put(path, key, _CACHE_KIND, facts or {})
+            todo.append((data, path, ranges, (linted or {}).get(path)))
+            keys.append(key)
+    done = parallel_map(_file_facts_job, todo, jobs, size=lambda job: len(job[0]))
+    for (_, path, _, _), key, facts in zip(todo, keys, done, strict=True):
+        if cache is not None:
+            cache.put(path, key, _CACHE_KIND, facts or {})
         if facts is not None:
             out[path] = facts
-    return out
+    return dict(sorted(out.items()))
+
+
+def _file_facts_job(job: tuple[bytes, str, list[tuple[int, int]], dict[str, int] | None]
+                    ) -> dict[str, Any] | None:
+    return _file_facts(*job)
 
 
 def _scopes(tree: ast.Module

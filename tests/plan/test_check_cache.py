@@ -62,3 +62,26 @@ def test_a_file_that_does_not_parse_is_not_simulated(tmp_path):
     sim = cache.simulation("pkg/bad.py", b"def (:\n", ())
     assert not sim.parsed
     assert cache.originals() == {"pkg/bad.py": None}
+
+
+def test_prefetched_in_workers_the_check_reads_the_same_simulations(tmp_path):
+    # ten files, each with the unused import deleted (line 2: `helper` undefined after) and
+    # one that does not parse: computed in two worker processes, answered as one process would
+    sources = {f"pkg/m{i}.py": SOURCE + f"X = {i}\n".encode() for i in range(10)}
+    sources["pkg/broken.py"] = b"def (:\n"
+    edits = {p: (Deletion("delete_range", p, "", 1, "test", start_line=2, end_line=2),)
+             for p in sources}
+    pooled = CheckCache(tmp_path / "a", tmp_path / "tree", jobs=2)
+    pooled.prefetch(edits, sources)
+    assert pooled.misses == 2 * len(sources)  # every sim and original was new
+    alone = CheckCache(None, None)
+    for path in sorted(sources):
+        got = pooled.simulation(path, sources[path], edits[path])
+        want = alone.simulation(path, sources[path], edits[path])
+        assert (got.parsed, got.undefined_after, got.binders) == (
+            want.parsed, want.undefined_after, want.binders)
+    assert pooled.misses == 2 * len(sources)  # nothing computed again
+    assert pooled.simulation("pkg/m3.py", sources["pkg/m3.py"], edits["pkg/m3.py"]
+                             ).undefined_after == {"helper": 1}
+    assert not pooled.simulation("pkg/broken.py", b"def (:\n", edits["pkg/broken.py"]).parsed
+    assert pooled.originals()["pkg/broken.py"] is None

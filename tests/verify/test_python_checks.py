@@ -88,3 +88,17 @@ def test_baseline_facts_come_from_the_cache_keyed_by_bytes_and_folds(tmp_path: P
     assert python_baseline(changed, {"app/m.py"}, cache=cache)["app/m.py"]["names"] == \
         ["X", "f", "os"]
     assert calls == ["app/m.py", "app/m.py"]
+
+
+def test_baseline_facts_computed_in_workers_are_those_of_one_process() -> None:
+    # twelve edited files (one that does not parse): two worker processes, same baseline
+    sources = {f"app/m{i}.py": (
+        f"import os\n\n\ndef f{i}(x):\n    s = os.sep\n    if x:\n        s = 1\n"
+        f"    return s + undefined_{i}\n").encode() for i in range(11)}
+    sources["app/broken.py"] = b"def (:\n"
+    alone = python_baseline(sources, set(sources))
+    pooled = python_baseline(sources, set(sources), jobs=2)
+    assert pooled == alone
+    assert list(pooled) == sorted(f"app/m{i}.py" for i in range(11))  # broken: no facts
+    assert pooled["app/m4.py"]["undefined"] == {"undefined_4": 1}
+    assert pooled["app/m4.py"]["bindings"] == {"f4": {"s": 2}}
