@@ -31,12 +31,9 @@ out (for ``depgraph verify``).
 from __future__ import annotations
 
 import ast
-import concurrent.futures
 import difflib
 import json
-import multiprocessing
 import os
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -58,6 +55,7 @@ from analyzer.codemod.python_edits import PyEdit, edit_python
 from analyzer.codemod.text_edits import EditError, delete_lines, split_lines
 from analyzer.errors import ApplyError
 from analyzer.util.atomic import atomic_write, exclusive_write
+from analyzer.util.parallel import parallel_map
 
 __all__ = ["ApplyError", "ApplyResult", "atomic_write", "entry_id",
            "run_apply", "sha256", "unapplied_entries"]
@@ -222,25 +220,9 @@ def _edit_all(jobs: list[tuple[str, bytes, list[dict[str, Any]]]],
     """``_edit_entries`` of every job, in worker processes when there are many (LibCST
     parsing dominates a large apply); the first refusal is raised, as in a serial run.
     ``progress(done, total)`` after each file."""
-    workers = min(os.cpu_count() or 1, 8)
-    out: list[tuple[bytes, dict[str, str]]] = []
-    if len(jobs) < 16 or workers < 2:
-        for job in jobs:
-            out.append(_edit_entries(*job))
-            if progress is not None:
-                progress(len(out), len(jobs))
-        return out
-    ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-    results: dict[int, tuple[bytes, dict[str, str]]] = {}
     # largest files first, one at a time: the workers finish together
-    order = sorted(range(len(jobs)), key=lambda i: -len(jobs[i][1]))
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=ctx) as pool:
-        futures = {pool.submit(_edit_job, jobs[i]): i for i in order}
-        for future in concurrent.futures.as_completed(futures):
-            results[futures[future]] = future.result()
-            if progress is not None:
-                progress(len(results), len(jobs))
-    return [results[i] for i in range(len(jobs))]
+    return parallel_map(_edit_job, jobs, min(os.cpu_count() or 1, 8),
+                        size=lambda job: len(job[1]), min_items=16, progress=progress)
 
 
 def _edit_job(job: tuple[str, bytes, list[dict[str, Any]]]) -> tuple[bytes, dict[str, str]]:

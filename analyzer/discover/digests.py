@@ -12,13 +12,12 @@ checked like the other caches (a bad file is ignored and rebuilt).
 
 from __future__ import annotations
 
-import hashlib
 import pickle
 import time
 from pathlib import Path
 
 from analyzer.model import SourceFile
-from analyzer.util.cache_files import read_checked, write_checked
+from analyzer.util.cache_files import read_pickled, tree_cache_path, write_checked
 
 RACY_NS = 2_000_000_000  # FAT's 2 s granularity is the coarsest in use
 
@@ -28,19 +27,12 @@ Entry = tuple[tuple[int, ...], str, int]
 
 class DigestIndex:
     def __init__(self, directory: Path, root: Path):
-        name = hashlib.sha256(str(root).encode()).hexdigest()[:24]
-        self.path = directory / "digests" / name
+        self.path = tree_cache_path(directory, "digests", root)
         self.entries: dict[str, Entry] = self._load()
         self.changed = False
 
     def _load(self) -> dict[str, Entry]:
-        payload = read_checked(self.path)
-        if payload is None:
-            return {}
-        try:
-            data = pickle.loads(payload)
-        except Exception:  # an unreadable index is an empty one
-            return {}
+        data = read_pickled(self.path)  # an unreadable index is an empty one
         return data if isinstance(data, dict) else {}
 
     def known(self, source: SourceFile) -> str | None:

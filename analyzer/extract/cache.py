@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.model import Language
-from analyzer.util.cache_files import read_checked, write_checked
+from analyzer.util.cache_files import read_pickled, write_checked
 from analyzer.util.fingerprint import tool_fingerprint
 
 
@@ -49,13 +49,7 @@ class FactsCache:
     def get(self, file: str, content_hash: str, kind: Language | str) -> Any | None:
         """Facts of ``file`` with that content, of one kind: a language's extraction, or
         another pure function of the bytes (``python-syntax``, ``verify-python``)."""
-        payload = read_checked(self._path(file, content_hash, kind))
-        facts = None
-        if payload is not None:
-            try:
-                facts = pickle.loads(payload)
-            except Exception:  # an unreadable pickle is a miss, never an error
-                facts = None
+        facts = read_pickled(self._path(file, content_hash, kind))  # unreadable: a miss
         if facts is None:
             self.misses += 1  # missing, corrupted or partial: rebuilt by the caller
             return None

@@ -29,7 +29,7 @@ from pathlib import Path
 from analyzer.graph.python import EdgeMemo
 from analyzer.model import FileInfo
 from analyzer.resolve.python import ModuleIndex
-from analyzer.util.cache_files import read_checked, write_checked
+from analyzer.util.cache_files import read_pickled, tree_cache_path, write_checked
 from analyzer.util.fingerprint import tool_fingerprint
 
 
@@ -61,19 +61,16 @@ class EdgeStore:
     """The persisted memo of one tree; ``directory`` None keeps nothing."""
 
     def __init__(self, directory: Path | None, tree_root: Path):
-        self._file = (directory / "edges" / hashlib.sha256(
-            str(tree_root).encode()).hexdigest()[:24]) if directory is not None else None
+        self._file = tree_cache_path(directory, "edges", tree_root) \
+            if directory is not None else None
 
     def load(self, key: IndexKey) -> EdgeMemo:
         """The memo the last scan of a tree of this shape ended with, less the records of
         changed modules and of the modules that read one (else an empty memo)."""
-        payload = read_checked(self._file) if self._file is not None else None
-        if payload is None:
+        loaded = read_pickled(self._file) if self._file is not None else None
+        if not isinstance(loaded, tuple) or len(loaded) != 2:
             return EdgeMemo()
-        try:
-            stored, memo = pickle.loads(payload)
-        except Exception:  # an unreadable cache is only a miss
-            return EdgeMemo()
+        stored, memo = loaded
         if not isinstance(stored, IndexKey) or stored.shape != key.shape \
                 or not isinstance(memo, EdgeMemo):
             return EdgeMemo()

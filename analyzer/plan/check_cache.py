@@ -24,7 +24,7 @@ from pathlib import Path
 
 from analyzer.model import Deletion
 from analyzer.plan.check import FileSim, OriginalLint, lint_original, simulate
-from analyzer.util.cache_files import read_checked, write_checked
+from analyzer.util.cache_files import read_pickled, tree_cache_path, write_checked
 from analyzer.util.fingerprint import tool_fingerprint
 from analyzer.util.parallel import parallel_map
 
@@ -37,8 +37,8 @@ class CheckCache:
     def __init__(self, directory: Path | None = None, tree_root: Path | None = None,
                  jobs: int = 1):
         self.jobs = jobs  # worker processes for :meth:`prefetch`
-        self._file = (directory / "check" / hashlib.sha256(
-            str(tree_root).encode()).hexdigest()[:24]) if directory is not None else None
+        self._file = tree_cache_path(directory, "check", tree_root or Path()) \
+            if directory is not None else None
         self._stored: dict[str, _Entry] | None = None  # loaded on first use
         self._used: dict[str, _Entry] = {}
         self._digests: dict[str, str] = {}  # path -> sha256 of the bytes it was given
@@ -116,14 +116,9 @@ class CheckCache:
     def _load(self) -> dict[str, _Entry]:
         if self._stored is None:
             self._stored = {}
-            payload = read_checked(self._file) if self._file is not None else None
-            if payload is not None:
-                try:
-                    loaded = pickle.loads(payload)
-                except Exception:  # an unreadable cache is only a miss
-                    loaded = None
-                if isinstance(loaded, dict):
-                    self._stored = loaded
+            loaded = read_pickled(self._file) if self._file is not None else None
+            if isinstance(loaded, dict):
+                self._stored = loaded
         return self._stored
 
     def _key(self, kind: str, path: str, source: bytes, extra: str = "") -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import pickle
 from pathlib import Path
 
 from analyzer.util.atomic import atomic_write
@@ -34,3 +35,21 @@ def write_checked(path: Path, payload: bytes) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload,
                      sync=False)
+
+
+def tree_cache_path(directory: Path, folder: str, tree_root: Path) -> Path:
+    """``<directory>/<folder>/<hash of the tree's path>``: a cache kept per scanned tree."""
+    return directory / folder / hashlib.sha256(str(tree_root).encode()).hexdigest()[:24]
+
+
+def read_pickled(path: Path) -> object | None:
+    """The unpickled payload of a cache file, or ``None`` when it is missing, does not check
+    out or does not unpickle (an unreadable cache is only a miss)."""
+    payload = read_checked(path)
+    if payload is None:
+        return None
+    try:
+        loaded: object = pickle.loads(payload)
+    except Exception:
+        return None
+    return loaded

@@ -1,5 +1,6 @@
 """Shared helper: one pure function over many items in worker processes (the plan check's and
-the verify baseline's per-file pyflakes runs), with the results in the items' order.
+the verify baseline's per-file pyflakes runs, apply's LibCST edits), with the results in the
+items' order.
 
 Workers are forked on Linux (they inherit the loaded code, nothing is re-imported), spawned
 elsewhere; the largest items go first so the workers finish together. Too few items, or one
@@ -19,12 +20,18 @@ Result = TypeVar("Result")
 
 
 def parallel_map(fn: Callable[[Item], Result], items: Sequence[Item], jobs: int,
-                 size: Callable[[Item], int] | None = None,
-                 min_items: int = 8) -> list[Result]:
+                 size: Callable[[Item], int] | None = None, min_items: int = 8,
+                 progress: Callable[[int, int], None] | None = None) -> list[Result]:
     """``[fn(item) for item in items]``, computed in up to ``jobs`` worker processes
-    (``fn`` must be a module-level function; ``size`` orders the work, largest first)."""
+    (``fn`` must be a module-level function; ``size`` orders the work, largest first;
+    ``progress(done, total)`` after each item). A worker's exception is raised here."""
     if jobs < 2 or len(items) < min_items:
-        return [fn(item) for item in items]
+        out: list[Result] = []
+        for item in items:
+            out.append(fn(item))
+            if progress is not None:
+                progress(len(out), len(items))
+        return out
     ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
     order = sorted(range(len(items)), key=lambda i: -size(items[i])) if size is not None \
         else range(len(items))
@@ -33,4 +40,6 @@ def parallel_map(fn: Callable[[Item], Result], items: Sequence[Item], jobs: int,
         futures = {pool.submit(fn, items[i]): i for i in order}
         for future in as_completed(futures):
             results[futures[future]] = future.result()
+            if progress is not None:
+                progress(len(results), len(items))
     return [results[i] for i in range(len(items))]
