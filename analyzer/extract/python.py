@@ -40,10 +40,10 @@ from analyzer.extract.python_literals import (
     Literal,
 )
 from analyzer.extract.python_nodes import (
-    _catches_import_error,
     _chain,
     _end_line,
     _line,
+    _recovers_import_error,
     _string_value,
     _walk,
     literal_prefix,
@@ -749,14 +749,14 @@ class _Extractor:
             elif parent.type == "if_statement":
                 condition = parent.child_by_field_name("condition")
                 consequence = parent.child_by_field_name("consequence")
-                if "TYPE_CHECKING" in tsu.text(condition) and child == consequence:
+                if child == consequence and _is_type_checking_test(tsu.text(condition)):
                     found.add(TYPE_CHECKING)
                 else:
                     found.add(CONDITIONAL)
             elif parent.type in {"elif_clause", "else_clause"}:
                 found.add(CONDITIONAL)
             elif parent.type == "try_statement" and child.type == "block" and any(
-                    _catches_import_error(c) for c in parent.named_children
+                    _recovers_import_error(c) for c in parent.named_children
                     if c.type == "except_clause"):
                 found.add(TRY_IMPORT_ERROR)
             child, parent = parent, parent.parent
@@ -1014,3 +1014,11 @@ def _tested(node: ts.Node) -> bool:
     if parent.type == "boolean_operator":
         return _tested(parent)
     return False
+
+
+def _is_type_checking_test(condition: str) -> bool:
+    """The test of an ``if`` is exactly ``TYPE_CHECKING`` (or ``typing.TYPE_CHECKING``): only
+    then is its body typing-only. ``TYPE_CHECKING or not is_rocm()`` is true at run time on
+    the platforms the second operand selects: its body is runtime code."""
+    text = "".join(condition.split()).strip("()")
+    return text in ("TYPE_CHECKING", "typing.TYPE_CHECKING", "t.TYPE_CHECKING")

@@ -23,6 +23,7 @@ from analyzer.extract import treesitter as tsu
 from analyzer.extract.python_nodes import (
     _catches_import_error,
     _chain,
+    _has_raise,
     _line,
     _string_value,
 )
@@ -251,17 +252,6 @@ def _clause(kind: str, cond: Cond | None, node: ts.Node, body: ts.Node, start: t
     last = end if end is not None else node
     return Clause(kind, cond, _line(start), _code_end_line(last), _line(body), start.start_byte,
                   last.end_byte)
-
-
-def _has_raise(node: ts.Node) -> bool:
-    stack = list(node.named_children)
-    while stack:
-        n = stack.pop()
-        if n.type == "raise_statement":
-            return True
-        if n.type not in ("function_definition", "class_definition", "lambda"):
-            stack.extend(n.named_children)
-    return False
 
 
 def _code_end_line(node: ts.Node) -> int:

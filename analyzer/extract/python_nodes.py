@@ -100,3 +100,21 @@ def _catches_import_error(clause: ts.Node) -> bool:
         return True  # bare except
     names = {tsu.text(n) for k in kinds for n in _walk(k) if n.type == "identifier"}
     return bool(names & IMPORT_ERRORS)
+
+
+def _has_raise(node: ts.Node) -> bool:
+    """A ``raise`` anywhere in ``node``'s own code (not in nested definitions)."""
+    stack = list(node.named_children)
+    while stack:
+        n = stack.pop()
+        if n.type == "raise_statement":
+            return True
+        if n.type not in ("function_definition", "class_definition", "lambda"):
+            stack.extend(n.named_children)
+    return False
+
+
+def _recovers_import_error(clause: ts.Node) -> bool:
+    """An except clause that catches ImportError and carries on: no ``raise`` in it (a
+    handler that raises makes the import it guards as hard as a bare one)."""
+    return _catches_import_error(clause) and not _has_raise(clause)

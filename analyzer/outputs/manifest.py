@@ -54,6 +54,11 @@ def manifest_dict(result: ScanResult, baseline: dict[str, Any] | None = None) ->
         "verify_baseline_members": baseline.get("verify_baseline_members", {}),
         # class -> its direct subclasses, for classes live code enumerates (__subclasses__)
         "verify_baseline_subclasses": baseline.get("verify_baseline_subclasses", {}),
+        # [kind, path, what] of each break the original tree already has (an optional
+        # package's import): verify reports only new ones
+        "verify_baseline_breaks": baseline.get("verify_baseline_breaks", []),
+        # the extension modules the original's build makes
+        "verify_baseline_extensions": baseline.get("verify_baseline_extensions", []),
         "deletions": deletions,
     }
 

@@ -11,6 +11,7 @@ rounds end (a fixpoint); out of rounds, whatever the last check convicts is drop
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from dataclasses import dataclass, field
 
 from analyzer.analysis.features import feature_of_node
@@ -30,6 +31,7 @@ from analyzer.decide.guards import DeadRegion, fold_all
 from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_context
 from analyzer.decide.registries import decide_registries, module_entries
 from analyzer.discover import entry_points
+from analyzer.extract.cache import FactsCache
 from analyzer.graph.native import NativeIndex, add_native_graph
 from analyzer.graph.profile_edges import add_profile_edges
 from analyzer.graph.python import EdgeMemo, build_python_graph
@@ -37,10 +39,19 @@ from analyzer.model import Deletion, Kept, ParseProblem, Plan
 from analyzer.nodes import Graph, module_node, symbol_node, target_node
 from analyzer.pipeline.inputs import ScanInputs
 from analyzer.pipeline.timing import StageTimer
-from analyzer.pipeline.tree import Scope, Tree, is_test_path
-from analyzer.plan.check import Conflict, check_plan, edits_by_path, produced_keys
+from analyzer.pipeline.tree import Scope, Tree, evaluate_cmake, is_test_path
+from analyzer.plan.check import (
+    Conflict,
+    Unbuilt,
+    check_plan,
+    edits_by_path,
+    original_breaks,
+    produced_keys,
+)
 from analyzer.plan.check_cache import CheckCache
 from analyzer.plan.python import build_plan, kept_roots, plan_folded, plan_peripheral
+from analyzer.resolve.cmake_cond import condition_options, forced_values, is_false
+from analyzer.resolve.op_namespaces import resolve_op_namespaces
 from analyzer.resolve.python import ModuleIndex
 
 MAX_ROUNDS = 60
@@ -64,6 +75,8 @@ class Planned:
     # path -> pyflakes' undefined names of the original file (per name), for every file the
     # check simulated: the verify baseline reuses them instead of linting again
     lint_before: dict[str, dict[str, int]] = field(default_factory=dict)
+    # the breaks of the tree before any pruning (analyzer.plan.check.original_breaks)
+    breaks_before: Counter[tuple[str, str, str]] = field(default_factory=Counter)
 
 
 @dataclass
@@ -79,14 +92,20 @@ class _Retained:
     arms: dict[str, list[DeadRegion]] = field(default_factory=dict)  # producer arms folded
     # (module, clause line) -> (key, why): clauses that only select dropped keys, folded
     forced: dict[tuple[str, int], tuple[str, str]] = field(default_factory=dict)
+    # CMake options a dropped feature forces that stay as the tree sets them: an extension
+    # they would turn off is imported by code that stays, where the import may not fail
+    unforced: set[str] = field(default_factory=set)
 
     def absorb(self, conflicts: list[Conflict], index: ModuleIndex) -> bool:
         """Turn conflicts into kept items; False when they ask nothing new (done)."""
-        before = (len(self.regions), len(self.entries), len(self.imports), len(self.roots))
+        before = (len(self.regions), len(self.entries), len(self.imports), len(self.roots),
+                  len(self.unforced))
         for c in conflicts:
             self.log.append(c)
             d = c.deletion
-            if c.root is not None:
+            if c.option is not None:
+                self.unforced.add(c.option)
+            elif c.root is not None:
                 self.roots.add(c.root)
             elif d is None:
                 continue
@@ -104,7 +123,7 @@ class _Retained:
             elif d.kind == "delete_file" and d.path in index.by_path:
                 self.roots.add(module_node(index.by_path[d.path]))
         return (len(self.regions), len(self.entries), len(self.imports),
-                len(self.roots)) != before
+                len(self.roots), len(self.unforced)) != before
 
 
 @dataclass(frozen=True)
@@ -127,9 +146,11 @@ class Rounds:
 
     def __init__(self, inputs: ScanInputs, options: ScanOptions, use: ProfileUse, tree: Tree,
                  scope: Scope, sources: dict[str, bytes], timer: StageTimer,
-                 sims: CheckCache | None = None, edges: EdgeMemo | None = None) -> None:
+                 sims: CheckCache | None = None, edges: EdgeMemo | None = None,
+                 cache: FactsCache | None = None) -> None:
         self.inputs, self.options, self.use = inputs, options, use
         self.tree, self.scope, self.sources, self.timer = tree, scope, sources, timer
+        self.cache = cache  # the facts cache (the CMake project evaluated again is kept there)
         self.test_globs = tuple(use.profile.test_paths) if use.profile is not None else ()
         self.state = _Retained()
         self.sims = sims if sims is not None else CheckCache()
@@ -160,6 +181,10 @@ class Rounds:
             if feature_of_node({"kind": "module", "path": m.path}, use.features) is not None)
         with timer("fold"):
             self.regions = self._fold()
+        # what the tree breaks before any pruning (optional packages, strings naming
+        # nothing): no break of a plan
+        with timer("check"):
+            self.baseline = original_breaks(tree.index)
 
     def run(self) -> Planned:
         last: Planned | None = None
@@ -179,9 +204,12 @@ class Rounds:
                 if self._selected(last):
                     continue
                 self.sims.prefetch(edits_by_path(last.plan), self.sources)
-                conflicts = check_plan(last.plan, last.index, self.sources,
-                                       self.sims.simulation)
+                conflicts = check_plan(last.plan, last.index, self.sources, self.baseline,
+                                       self.sims.simulation, unbuilt(last))
+            unforced = len(self.state.unforced)
             if self.state.absorb(conflicts, last.index):
+                if len(self.state.unforced) != unforced:
+                    self._reevaluate_build()
                 continue
             if conflicts:  # conflicts no round can settle: their deletions are dropped as a
                 _drop_convicted(last.plan, conflicts, last.index)  # last resort
@@ -195,11 +223,22 @@ class Rounds:
         else:  # out of rounds: the plan is checked once more, and whatever breaks is dropped
             assert last is not None
             _drop_convicted(last.plan, check_plan(last.plan, last.index, self.sources,
-                                                  self.sims.simulation), last.index)
+                                                  self.baseline, self.sims.simulation,
+                                                  unbuilt(last)), last.index)
         assert last is not None
         before = {path: dict(lint.undefined) for path, lint in self.sims.originals().items()
                   if lint is not None}
-        return dataclasses.replace(last, conflicts=self.state.log, lint_before=before)
+        return dataclasses.replace(last, conflicts=self.state.log, lint_before=before,
+                                   breaks_before=self.baseline)
+
+    def _reevaluate_build(self) -> None:
+        """The CMake project evaluated again with the options that must stay as the tree
+        sets them left unforced (and op namespaces resolved against it)."""
+        forced = {k: v for k, v in self.tree.project.forced if k not in self.state.unforced}
+        project = evaluate_cmake(self.tree.cmake_facts, self.tree.files, forced, self.cache)
+        self.tree = dataclasses.replace(
+            self.tree, project=project,
+            native_facts=resolve_op_namespaces(self.tree.native_facts, project))
 
     # -- one round --------------------------------------------------------------------------
     def _fold(self) -> dict[str, list[DeadRegion]]:
@@ -217,7 +256,7 @@ class Rounds:
         from changed since (a round that only added roots needs no new graph)."""
         key = (self.use, self.regions, frozenset(self.state.regions),
                frozenset(self.state.entries), frozenset(self.state.imports),
-               frozenset(self.freed))
+               frozenset(self.freed), frozenset(self.state.unforced))
         if self._built is not None:
             last_key, last = self._built
             if key == last_key:  # element by element, identity first
@@ -388,6 +427,24 @@ class Rounds:
             self.state.arms.setdefault(m, []).extend(rs)
         self.regions = self._fold()
         return True
+
+
+def unbuilt(last: Planned) -> dict[str, Unbuilt]:
+    """Extension modules the plan's build no longer makes: their target is not built with
+    the forced options (with the options that decide so), or nothing live loads it (the
+    native plan deletes it)."""
+    native = last.native
+    forced = forced_values(dict(native.project.forced))
+    out: dict[str, Unbuilt] = {}
+    for ext, target in sorted(last.index.extensions.items()):
+        if target in native.off_targets:
+            options = {o for t in native.project.targets if t.name == target and t.off
+                       for o in condition_options(is_false(t.conditions, forced) or "",
+                                                  forced)}
+            out[ext] = Unbuilt(target, tuple(sorted(options)))
+        elif not last.liveness.is_live(target_node(target)):
+            out[ext] = Unbuilt(target)
+    return out
 
 
 def _never_edited(use: ProfileUse, tree: Tree) -> frozenset[str]:

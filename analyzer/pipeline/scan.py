@@ -9,6 +9,7 @@ a ``ScanResult`` holding every stage's output, so the outputs only format, never
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,6 +70,8 @@ class ScanResult:
     options: ScanOptions = field(default_factory=ScanOptions)  # what the scan was asked
     # path -> pyflakes' undefined names of the original (what the plan check already linted)
     lint_before: dict[str, dict[str, int]] = field(default_factory=dict)
+    # the Python breaks the tree has before any pruning: what verify leaves out
+    breaks_before: Counter[tuple[str, str, str]] = field(default_factory=Counter)
     # per dropped feature: its items by depth and the live nodes reaching in (report view)
     feature_columns: dict[str, FeatureColumns] = field(default_factory=dict)
     # feature -> the edges that keep its blocked items live, most freeing first
@@ -165,7 +168,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     with timer("graph"):
         edge_key = index_key(tree.index, tree.files, counted)
         edges = edge_store.load(edge_key)
-    last = Rounds(inputs, options, use, tree, scope, sources, timer, sims, edges).run()
+    last = Rounds(inputs, options, use, tree, scope, sources, timer, sims, edges, cache).run()
     sims.save()
     with timer("graph"):
         edge_store.save(edge_key, edges)
@@ -173,7 +176,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         graph, live, plan, use = last.graph, last.liveness, last.plan, last.use
         native_summary = plan_native(graph, live, last.native, tree.cmake_facts, tree.files,
                                      plan)
-        attribute_deletions(plan, graph, use.features, tree.project)
+        attribute_deletions(plan, graph, use.features, last.native.project)
         plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
         features = analyze_features(graph, live, use.features,
                                     feature_nodes(graph, use.features, use.kept_features), plan)
@@ -184,7 +187,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
                       native_summary, list(last.keep_targets), use, features,
                       set(scope.in_scope), tree.problems, last.unresolved, timer.seconds,
                       sources, options=options, conflicts=last.conflicts,
-                      lint_before=last.lint_before,
+                      lint_before=last.lint_before, breaks_before=last.breaks_before,
                       feature_columns=columns, blockers=blockers, counted=counted)
 
 

@@ -1,7 +1,7 @@
 """Plan stage, cache: the soundness check's per-file work (``analyzer.plan.check``), kept for
 the rounds of one scan and persisted between scans.
 
-Linting a file as it is (:class:`OriginalLint`) depends on its bytes alone; simulating the
+Linting a file as it is (:class:`FileLint`) depends on its bytes alone; simulating the
 plan's edits of it (:class:`FileSim`) on its bytes and those edits. Both are keyed by the
 file's path and sha256 (and the edits, as written in the manifest), by depgraph's fingerprint,
 the pyflakes version and the Python version that parses, so a changed file, a changed plan
@@ -23,12 +23,13 @@ from importlib import metadata
 from pathlib import Path
 
 from analyzer.model import Deletion
-from analyzer.plan.check import FileSim, OriginalLint, lint_original, simulate
+from analyzer.plan.check.lint import FileLint
+from analyzer.plan.check.simulate import FileSim, lint_original, simulate
 from analyzer.util.cache_files import read_pickled, tree_cache_path, write_checked
 from analyzer.util.fingerprint import tool_fingerprint
 from analyzer.util.parallel import parallel_map
 
-_Entry = FileSim | OriginalLint | None  # None: the file does not parse
+_Entry = FileSim | FileLint | None  # None: the file does not parse
 
 
 class CheckCache:
@@ -42,11 +43,11 @@ class CheckCache:
         self._stored: dict[str, _Entry] | None = None  # loaded on first use
         self._used: dict[str, _Entry] = {}
         self._digests: dict[str, str] = {}  # path -> sha256 of the bytes it was given
-        self._originals: dict[str, OriginalLint | None] = {}  # path -> lint, this scan
+        self._originals: dict[str, FileLint | None] = {}  # path -> lint, this scan
         self.hits = 0
         self.misses = 0
 
-    def original(self, path: str, source: bytes) -> OriginalLint | None:
+    def original(self, path: str, source: bytes) -> FileLint | None:
         """The file's lint as it is (None when it does not parse)."""
         if path in self._originals:
             return self._originals[path]
@@ -55,7 +56,7 @@ class CheckCache:
         if found is _MISSING:
             found = lint_original(source, path)
             self._used[key] = found
-        assert found is None or isinstance(found, OriginalLint)
+        assert found is None or isinstance(found, FileLint)
         self._originals[path] = found
         return found
 
@@ -75,7 +76,7 @@ class CheckCache:
         """Compute the simulations of ``edits`` (file -> its edits) not known yet, and the
         lints of their originals, in ``jobs`` worker processes: :meth:`simulation` then
         answers them (a cold scan's check is pyflakes on a few hundred files)."""
-        todo: list[tuple[str, bytes, tuple[Deletion, ...], bool, OriginalLint | None]] = []
+        todo: list[tuple[str, bytes, tuple[Deletion, ...], bool, FileLint | None]] = []
         for path, file_edits in sorted(edits.items()):
             source = sources.get(path)
             if source is None or self._lookup(self._key(
@@ -85,14 +86,14 @@ class CheckCache:
             if known is _MISSING:
                 known = self._lookup(self._key("original", path, source))
             todo.append((path, source, file_edits, known is not _MISSING,
-                         known if isinstance(known, OriginalLint) else None))
+                         known if isinstance(known, FileLint) else None))
         done = parallel_map(_lint_and_simulate, todo, self.jobs, size=lambda t: len(t[1]))
         for (path, source, file_edits, _, _), (original, sim) in zip(todo, done, strict=True):
             self._originals.setdefault(path, original)
             self._used.setdefault(self._key("original", path, source), original)
             self._used[self._key("sim", path, source, repr(file_edits))] = sim
 
-    def originals(self) -> dict[str, OriginalLint | None]:
+    def originals(self) -> dict[str, FileLint | None]:
         """Path -> lint of every file this scan linted or found linted."""
         return dict(self._originals)
 
@@ -129,8 +130,8 @@ class CheckCache:
             (kind, _environment(), path, digest, extra)).encode()).hexdigest()
 
 
-def _lint_and_simulate(job: tuple[str, bytes, tuple[Deletion, ...], bool, OriginalLint | None]
-                       ) -> tuple[OriginalLint | None, FileSim]:
+def _lint_and_simulate(job: tuple[str, bytes, tuple[Deletion, ...], bool, FileLint | None]
+                       ) -> tuple[FileLint | None, FileSim]:
     """(the original's lint, the simulation) of one file: the work :meth:`CheckCache.prefetch`
     hands a worker (``known``: the lint is given, None meaning the file does not parse)."""
     path, source, edits, known, original = job

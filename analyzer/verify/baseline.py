@@ -31,4 +31,7 @@ def verify_baseline(result: ScanResult, cache: FactsCache | None = None,
         "verify_baseline_native": native_baseline(result),
         "verify_baseline_members": member_baseline(result),
         "verify_baseline_subclasses": enumerated_subclasses(result),
+        "verify_baseline_extensions": sorted(result.index.extensions),
+        "verify_baseline_breaks": [list(k) for k, n in sorted(result.breaks_before.items())
+                                   for _ in range(n)],
     }

@@ -23,11 +23,10 @@ import typing
 from pathlib import Path
 from typing import Any
 
-from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, ImportFact
 from analyzer.graph.native import is_tu
 from analyzer.model import EXPRESSION_REWRITES
 from analyzer.nodes import module_node, op_node, symbol_node
-from analyzer.resolve.python import ModuleIndex, PyModule
+from analyzer.resolve.python import PyModule
 from analyzer.verify.problem import VerifyProblem
 
 if typing.TYPE_CHECKING:
@@ -50,11 +49,10 @@ def check_against_manifest(result: ScanResult, before: dict[str, Any], root: Pat
     entries the codemod did not carry out; dropped keys live code still selects."""
     from analyzer.codemod.apply import unapplied_entries
     from analyzer.codemod.apply_state import STATE_NAME
-    from analyzer.verify.members import check_members, check_module_values, check_subclasses
+    from analyzer.verify.members import check_module_values, check_subclasses
     from analyzer.verify.python import check_python
 
-    out = check_python(result, before.get("verify_baseline_python") or {})
-    out.extend(check_members(result, before.get("verify_baseline_members")))
+    out = check_python(result, before)
     out.extend(check_module_values(result, before.get("verify_baseline_members")))
     out.extend(check_subclasses(result, before.get("verify_baseline_subclasses")))
     if (Path(root) / STATE_NAME).is_file():  # pruned with `depgraph apply`, not by hand
@@ -77,18 +75,22 @@ def check_against_manifest(result: ScanResult, before: dict[str, Any], root: Pat
     return out
 
 
-def check(result: ScanResult, compile_paths: set[str] | None = None) -> list[VerifyProblem]:
+def check(result: ScanResult, compile_paths: set[str] | None = None,
+          python: bool = True) -> list[VerifyProblem]:
     """All problems of a scanned tree. ``compile_paths`` limits the compile check (None: every
-    Python file; an empty set: none — what a baseline at scan time uses)."""
+    Python file; an empty set: none — what a baseline at scan time uses). ``python``: also
+    the breaks of live Python code (imports, strings: ``analyzer.plan.check.breaks``); a
+    verify against a manifest runs them over every remaining file instead
+    (``analyzer.verify.python``)."""
     problems: list[VerifyProblem] = []
     folded = _folded_ranges(result)
+    if python:
+        problems.extend(live_python_breaks(result))
     for name in sorted(result.index.modules):
         mod = result.index.modules[name]
         if not result.liveness.is_live(module_node(name)):
             continue
         live = _LiveScopes(result, mod, folded.get(mod.path, []))
-        problems.extend(_check_imports(result, mod, live))
-        problems.extend(_check_strings(result, mod, live))
         problems.extend(_check_ops(result, mod, live))
     problems.extend(check_compiles(result, compile_paths))
     problems.extend(_check_cmake(result))
@@ -124,88 +126,19 @@ def _folded_ranges(result: ScanResult) -> dict[str, list[tuple[int, int]]]:
     return out
 
 
-def _check_imports(result: ScanResult, mod: PyModule, live: _LiveScopes) -> list[VerifyProblem]:
-    index = result.index
-    out: list[VerifyProblem] = []
-    for fact in mod.facts.imports:
-        if TYPE_CHECKING in fact.context or TRY_IMPORT_ERROR in fact.context:
-            continue
-        if not live.runs(fact.scope, fact.start_line):
-            continue
-        absolute = index.absolute(mod.name, fact)
-        if absolute is None:
-            out.append(VerifyProblem(mod.path, fact.start_line,
-                                     f"relative import {_spelled(fact)} goes above the top "
-                                     "package"))
-            continue
-        if not index.is_internal(absolute):
-            continue
-        if not index.is_module(absolute):
-            out.append(VerifyProblem(mod.path, fact.start_line,
-                                     f"import of {absolute}: no such module, package or "
-                                     "extension target in the tree"))
-            continue
-        if not fact.is_from or absolute in index.extensions:
-            continue
-        target_mod = index.modules.get(absolute)
-        if target_mod is not None and "__getattr__" in target_mod.defs:
-            continue  # module-level __getattr__: any name may exist
-        for imported in fact.names:
-            if imported.name == "*":
-                continue
-            if not _provides(index, absolute, imported.name, fact):
-                out.append(VerifyProblem(
-                    mod.path, fact.start_line,
-                    f"from {absolute} import {imported.name}: {absolute} has no module, "
-                    f"definition or extension target named {imported.name}"))
-    return out
+def live_python_breaks(result: ScanResult) -> list[VerifyProblem]:
+    """The Python breaks of a tree as it is, in its live code: imports, dotted strings and
+    chains of live modules, outside folded branches and dead definitions."""
+    from analyzer.model import Plan
+    from analyzer.plan.check.breaks import python_breaks
+    from analyzer.plan.check.view import planned_view
 
-
-def _provides(index: ModuleIndex, module: str, name: str, fact: ImportFact) -> bool:
-    """``module.name`` exists: a submodule, definition or re-export. A package importing a
-    name from itself (``from pkg import ext`` in ``pkg/__init__.py``) does not provide it."""
-    target = index.modules.get(module)
-    if target is not None:
-        own = target.bindings.get(name, [])
-        if own and not index.is_module(f"{module}.{name}") and name not in target.defs \
-                and all(f is fact for f, _ in own):
-            return False
-    return index.resolve_attr(module, name).kind != "unresolved"
-
-
-def _spelled(fact: ImportFact) -> str:
-    return "." * fact.level + fact.module
-
-
-def _check_strings(result: ScanResult, mod: PyModule, live: _LiveScopes) -> list[VerifyProblem]:
-    index = result.index
-    out: list[VerifyProblem] = []
-    imported = {(s.value, s.line) for s in mod.facts.strings if s.kind == "import_module"}
-    for s in mod.facts.strings:
-        if not index.is_internal(s.value) or not live.runs(s.scope, s.line):
-            continue
-        if s.kind != "import_module" and (s.value, s.line) in imported:
-            continue  # the same literal, reported once as an import_module argument
-        if index.resolve_dotted(s.value).kind != "unresolved":
-            continue
-        if s.kind == "import_module":
-            out.append(VerifyProblem(mod.path, s.line, f"importlib.import_module({s.value!r}) "
-                                     "names nothing in the tree"))
-            continue
-        prefix = _module_prefix(result, s.value)
-        if prefix is not None and "." in prefix and prefix in index.packages:
-            out.append(VerifyProblem(mod.path, s.line, f"dotted path {s.value!r} names nothing "
-                                     f"in the tree (package {prefix} exists)"))
-    return out
-
-
-def _module_prefix(result: ScanResult, dotted: str) -> str | None:
-    parts = dotted.replace(":", ".").split(".")
-    for i in range(len(parts), 0, -1):
-        prefix = ".".join(parts[:i])
-        if result.index.is_module(prefix):
-            return prefix
-    return None
+    scoped = Plan([d for d in result.plan.deletions
+                   if d.category in ("python-branch", "python-symbol")])
+    view = planned_view(scoped, result.index, {})
+    live = [name for name in result.index.modules
+            if result.liveness.is_live(module_node(name))]
+    return [VerifyProblem(b.path, b.line, b.what) for b in python_breaks(view, live)]
 
 
 def _check_ops(result: ScanResult, mod: PyModule, live: _LiveScopes) -> list[VerifyProblem]:

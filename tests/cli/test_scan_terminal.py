@@ -42,6 +42,6 @@ def test_manifest_to_stdout(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     out = run("--format", "json", "--out", "-")
     assert out.exit_code == 0
-    assert json.loads(out.stdout)["totals"]["lines_removable"] == 216
+    assert json.loads(out.stdout)["totals"]["lines_removable"] == 214
     assert not (tmp_path / "-").exists()
     assert run("--out", "-").exit_code != 0  # html cannot go to stdout

@@ -1,6 +1,6 @@
 """One number: the line total of a plan -- the sum of its deletions' `lines` (whole files,
 removed statements, blocks and entries; an edit inside a kept line counts 0) -- is what scan,
-the manifest, the report, apply and verify print (mini_sglang: 216, tests/outputs/test_html.py)."""
+the manifest, the report, apply and verify print (mini_sglang: 214, tests/outputs/test_html.py)."""
 
 from __future__ import annotations
 
@@ -21,17 +21,17 @@ def test_scan_apply_verify_print_the_same_line_total(tmp_path) -> None:
     scanned = runner.invoke(main, ["scan", str(tree), "--roots", "deepseek_v2", "--no-cache",
                                    "--out", str(out)])
     assert scanned.exit_code == 0, scanned.output
-    assert "removable: 15 files, 216 lines in" in scanned.stdout
+    assert "removable: 14 files, 214 lines in" in scanned.stdout
     manifest = json.loads((out / "manifest.json").read_text())
-    assert manifest["totals"]["lines_removable"] == 216
-    assert '<b id="total-lines">216</b>' in (out / "report.html").read_text()
+    assert manifest["totals"]["lines_removable"] == 214
+    assert '<b id="total-lines">214</b>' in (out / "report.html").read_text()
     applied = runner.invoke(main, ["apply", str(out / "manifest.json"), "--write"])
     assert applied.exit_code == 0, applied.output
-    assert "removed 216 lines (the plan's count; the diff: " in applied.stderr
+    assert "removed 214 lines (the plan's count; the diff: " in applied.stderr
     verified = runner.invoke(main, ["verify", str(tree), "--no-cache", "--before",
                                     str(out / "manifest.json")])
     assert verified.exit_code == 0, verified.output
-    assert "  plan: 216 lines removed, 15 files" in verified.stdout.splitlines()
+    assert "  plan: 214 lines removed, 14 files" in verified.stdout.splitlines()
 
 
 def test_apply_stat_lists_files_instead_of_the_diff(tmp_path) -> None:

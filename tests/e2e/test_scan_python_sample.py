@@ -37,15 +37,14 @@ def test_exact_python_dead_set_with_server_roots(served):
         ("delete_file", f"{PY}/utils/legacy_helpers.py", None, None, ()),
         # imported only inside common.unused_helper, which is dead
         ("delete_file", f"{PY}/utils/legacy_only.py", None, None, ()),
-        # imported only under `if TYPE_CHECKING:` in model_runner
-        ("delete_file", f"{PY}/utils/spec_info.py", None, None, ()),
         # common.unused_helper: referenced by nothing
         ("delete_range", f"{PY}/utils/common.py", 17, 20, ()),
         # engine._OldSchedulerConfig (from its @dataclass line) and then-unused `dataclass`
         ("delete_range", f"{PY}/entrypoints/engine.py", 16, 19, ()),
         ("delete_range", f"{PY}/entrypoints/engine.py", 1, 1, ()),
-        # (model_runner's TYPE_CHECKING import of spec_info stays: the annotation
-        # `spec: SpecInfo | None` still names it; under TYPE_CHECKING it never runs)
+        # (utils/spec_info.py stays: model_runner's TYPE_CHECKING import of it stays, since
+        # the annotation `spec: SpecInfo | None` names it, and an import of remaining code,
+        # typing-only too, must resolve)
         # loader.DummyModelLoader: the string names only DefaultModelLoader
         ("delete_range", f"{PY}/model_loader/loader.py", 10, 12, ()),
         # server_args.print_deprecated_warning
@@ -60,7 +59,7 @@ def test_exact_python_dead_set_with_server_roots(served):
 def test_line_counts_and_hashes(served):
     by_path = {d.path: d for d in served.plan.deletions if d.kind == "delete_file"}
     assert by_path[f"{PY}/utils/legacy_helpers.py"].lines == 5
-    assert by_path[f"{PY}/utils/spec_info.py"].lines == 2
+    assert f"{PY}/utils/spec_info.py" not in by_path
     assert all(len(d.sha256) == 64 for d in served.plan.deletions)
 
 

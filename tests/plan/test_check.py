@@ -1,4 +1,4 @@
-"""Plan stage, soundness: ``simulate`` (``analyzer/plan/check.py``) applies one file's deletions
+"""Plan stage, soundness: ``simulate`` (``analyzer/plan/check/simulate.py``) applies one file's deletions
 to a parsed copy and says which names became undefined (pyflakes, before and after), which
 module-level names and class attributes the file no longer binds, and which deletions removed
 each binding. Sources are small; line numbers are counted in them."""
@@ -9,10 +9,22 @@ import pytest
 
 from analyzer.model import Deletion
 from analyzer.plan.check import simulate
+from analyzer.plan.check.simulate import FileSim
+from analyzer.plan.check.view import lost_attrs, lost_names
 
 
 def rng(start: int, end: int, kind: str = "delete_range", **kw) -> Deletion:
     return Deletion(kind, "m.py", "0" * 64, end - start + 1, "test", start, end, **kw)
+
+
+def names_lost(sim: FileSim) -> set[str]:
+    assert sim.before is not None and sim.after is not None
+    return lost_names(sim.before, sim.after, sim)
+
+
+def undefined_after(sim: FileSim) -> dict[str, int]:
+    assert sim.after is not None
+    return dict(sim.after.undefined)
 
 
 def test_removed_import_that_a_function_reads() -> None:
@@ -25,19 +37,19 @@ def test_removed_import_that_a_function_reads() -> None:
     gone = rng(1, 1)
     sim = simulate(src, [gone], "m.py")
     assert sim.parsed
-    assert sim.undefined_before == {}  # unused `sys` is no undefined name
-    assert sim.undefined_after == {"os": 1}
-    assert sim.undefined_lines == {"os": 6}
+    assert sim.before.undefined == {}  # unused `sys` is no undefined name
+    assert undefined_after(sim) == {"os": 1}
+    assert sim.after.undefined_lines == {"os": 6}
     assert sim.binders["os"] == [gone]
-    assert sim.module_names_lost == {"os"}
+    assert names_lost(sim) == {"os"}
     assert sim.edits == (gone,)
 
 
 def test_removed_unused_import_breaks_nothing() -> None:
     src = b"import os\nimport sys\n\n\ndef f():\n    return os.sep\n"
     sim = simulate(src, [rng(2, 2)], "m.py")
-    assert sim.undefined_after == {}
-    assert sim.module_names_lost == {"sys"}
+    assert undefined_after(sim) == {}
+    assert names_lost(sim) == {"sys"}
 
 
 def test_removed_names_of_one_import() -> None:
@@ -45,8 +57,8 @@ def test_removed_names_of_one_import() -> None:
     gone = Deletion("remove_import_names", "m.py", "0" * 64, 0, "test", 1, 1,
                     names=("bb", "c"))
     sim = simulate(src, [gone], "m.py")
-    assert sim.undefined_after == {"bb": 1}  # a stays; c was never read
-    assert sim.module_names_lost == {"bb", "c"}
+    assert undefined_after(sim) == {"bb": 1}  # a stays; c was never read
+    assert names_lost(sim) == {"bb", "c"}
     assert set(sim.binders) == {"bb", "c"}
 
 
@@ -58,9 +70,9 @@ def test_removed_enum_member_is_a_lost_class_attribute() -> None:
            b"    CUDA = 1\n"               # 5
            b"    NPU = 2\n")               # 6
     sim = simulate(src, [rng(6, 6)], "m.py")
-    assert sim.class_attrs_lost == {"Backend": {"NPU"}}
-    assert sim.module_names_lost == set()
-    assert sim.undefined_after == {}
+    assert lost_attrs(sim.before, sim.after) == {"Backend": {"NPU"}}
+    assert names_lost(sim) == set()
+    assert undefined_after(sim) == {}
 
 
 def test_decorators_belong_to_the_definition() -> None:
@@ -71,11 +83,11 @@ def test_decorators_belong_to_the_definition() -> None:
            b"    return 1\n"     # 5
            b"x = dead\n")        # 6
     sim = simulate(src, [rng(3, 5)], "m.py")
-    assert sim.undefined_after == {"dead": 1}
-    assert sim.undefined_lines == {"dead": 6}
+    assert undefined_after(sim) == {"dead": 1}
+    assert sim.after.undefined_lines == {"dead": 6}
     # a range that covers the def but not its decorator removes nothing
     partial = simulate(src, [rng(4, 5)], "m.py")
-    assert partial.undefined_after == {} and partial.module_names_lost == set()
+    assert undefined_after(partial) == {} and names_lost(partial) == set()
 
 
 @pytest.mark.parametrize(("kind", "lost"), [
@@ -92,18 +104,18 @@ def test_name_bound_in_both_arms_of_an_if(kind: str, lost: set[str]) -> None:
            b"        pass\n"             # 5
            b"x = Meta\n")                # 6
     sim = simulate(src, [rng(2, 2, kind)], "m.py")
-    assert sim.module_names_lost == lost
-    assert sim.undefined_after == {"ok": 1}  # `ok` was undefined before too: nothing new
-    assert sim.undefined_before == {"ok": 1}
+    assert names_lost(sim) == lost
+    assert undefined_after(sim) == {"ok": 1}  # `ok` was undefined before too: nothing new
+    assert sim.before.undefined == {"ok": 1}
 
 
 def test_an_ifexp_fold_removes_no_statement() -> None:
     src = b"import a\nimport b\nx = a.f if flag else b.g\n"
     sim = simulate(src, [rng(3, 3, "fold_branch", rewrite="ifexp")], "m.py")
-    assert sim.module_names_lost == set() and sim.undefined_after == {"flag": 1}
+    assert names_lost(sim) == set() and undefined_after(sim) == {"flag": 1}
 
 
 def test_a_file_that_does_not_parse() -> None:
     sim = simulate(b"def broken(:\n    pass\n", [rng(1, 2)], "m.py")
     assert not sim.parsed
-    assert sim.undefined_after == {} and sim.module_names_lost == set()
+    assert sim.after is None and sim.before is None

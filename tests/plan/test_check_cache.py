@@ -14,14 +14,14 @@ EDITS = (Deletion("delete_range", "pkg/m.py", "", 1, "test", start_line=2, end_l
 def test_a_second_scan_reads_what_the_first_linted(tmp_path):
     first = CheckCache(tmp_path, tmp_path / "tree")
     sim = first.simulation("pkg/m.py", SOURCE, EDITS)
-    assert sim.undefined_after["helper"] == 1 and not sim.undefined_before
+    assert sim.after.undefined["helper"] == 1 and not sim.before.undefined
     assert (first.hits, first.misses) == (0, 2)  # the file as it is, then the edited file
     first.save()
 
     second = CheckCache(tmp_path, tmp_path / "tree")
     again = second.simulation("pkg/m.py", SOURCE, EDITS)
     assert (second.hits, second.misses) == (2, 0)
-    assert again.undefined_after == sim.undefined_after
+    assert again.after == sim.after
     assert again.binders["helper"] == [EDITS[0]]
     assert second.originals()["pkg/m.py"] is not None
 
@@ -34,12 +34,12 @@ def test_changed_bytes_or_edits_or_tree_are_misses(tmp_path):
     edited = CheckCache(tmp_path, tmp_path / "tree")
     sim = edited.simulation("pkg/m.py", SOURCE + b"# more\n", EDITS)
     assert (edited.hits, edited.misses) == (0, 2)
-    assert sim.undefined_after["helper"] == 1
+    assert sim.after.undefined["helper"] == 1
 
     other_edits = CheckCache(tmp_path, tmp_path / "tree")
     sim = other_edits.simulation("pkg/m.py", SOURCE, ())
     assert (other_edits.hits, other_edits.misses) == (1, 1)  # the original is known
-    assert not sim.undefined_after
+    assert sim.after is not None and not sim.after.undefined
 
     other_tree = CheckCache(tmp_path, tmp_path / "elsewhere")
     other_tree.simulation("pkg/m.py", SOURCE, EDITS)
@@ -53,7 +53,7 @@ def test_a_corrupted_cache_file_is_a_miss(tmp_path):
     for f in (tmp_path / "check").iterdir():
         f.write_bytes(f.read_bytes()[:-10])
     again = CheckCache(tmp_path, tmp_path / "tree")
-    assert again.simulation("pkg/m.py", SOURCE, EDITS).undefined_after["helper"] == 1
+    assert again.simulation("pkg/m.py", SOURCE, EDITS).after.undefined["helper"] == 1
     assert again.hits == 0
 
 
@@ -78,10 +78,10 @@ def test_prefetched_in_workers_the_check_reads_the_same_simulations(tmp_path):
     for path in sorted(sources):
         got = pooled.simulation(path, sources[path], edits[path])
         want = alone.simulation(path, sources[path], edits[path])
-        assert (got.parsed, got.undefined_after, got.binders) == (
-            want.parsed, want.undefined_after, want.binders)
+        assert (got.parsed, got.after, got.binders) == (
+            want.parsed, want.after, want.binders)
     assert pooled.misses == 2 * len(sources)  # nothing computed again
     assert pooled.simulation("pkg/m3.py", sources["pkg/m3.py"], edits["pkg/m3.py"]
-                             ).undefined_after == {"helper": 1}
+                             ).after.undefined == {"helper": 1}
     assert not pooled.simulation("pkg/broken.py", b"def (:\n", edits["pkg/broken.py"]).parsed
     assert pooled.originals()["pkg/broken.py"] is None

@@ -56,6 +56,7 @@ def test_baseline_of_the_edited_files(tmp_path: Path, use_profile: bool, deleted
     assert baseline["verify_baseline_python"] == {"pkg/main.py": {
         "undefined": {},
         "names": ["dead", "is_npu", "run"],
+        "binding_counts": {"dead": 1, "is_npu": 1, "run": 1},
         "classes": {},
         "raises": 0,
         "bindings": {"run": {"op": op_bindings}},

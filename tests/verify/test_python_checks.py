@@ -32,7 +32,8 @@ def test_baseline_then_a_removed_import_and_a_lost_binding(tmp_path: Path) -> No
     # the pruning removed `import os` (still read) and the `from os import sep as s` branch
     (pruned / "app/m.py").write_text("\n\ndef f(x):\n    if x:\n        pass\n    else:\n"
                                      "        s = '/'\n    return os.getcwd() + s\n")
-    problems = [str(p) for p in check_python(run_scan(pruned, [], use_profile=False), base)]
+    result = run_scan(pruned, [], use_profile=False)
+    problems = [str(p) for p in check_python(result, {"verify_baseline_python": base})]
     assert problems == ["app/m.py:8: undefined name 'os' (new after pruning)",
                         "app/m.py:3: f: 's' may be unbound (bound 2 times before, 1 now)"]
 
@@ -43,20 +44,18 @@ def test_overloads_are_counted_together() -> None:
     another method of the file must not make the stubs look unbound."""
     import ast
 
-    from analyzer.verify.python import _live_bindings, _unbound
+    from analyzer.plan.check.lint import lint_tree, unbound_reads
 
     source = ("from typing import overload\n\n\nclass C:\n    @overload\n"
               "    def get(self) -> 'Config': ...\n\n    @overload\n"
               "    def get(self, t: int) -> 'Config': ...\n\n    def get(self, t=None):\n"
               "        from cfg import Config\n        return Config\n")
-    tree = ast.parse(source)
-    expected = _live_bindings(tree, [])
-    assert expected == {"C.get": {"Config": 1}}
-    assert _unbound("m.py", tree, expected) == []
+    before = lint_tree(ast.parse(source), "m.py")
+    assert before.bindings == {"C.get": {"Config": 1}}
+    assert unbound_reads(before, before) == []
     # the implementation's import gone: then the name is unbound
-    broken = ast.parse(source.replace("        from cfg import Config\n", ""))
-    assert [p.what for p in _unbound("m.py", broken, expected)] == [
-        "C.get: 'Config' may be unbound (bound 1 times before, 0 now)"]
+    broken = lint_tree(ast.parse(source.replace("        from cfg import Config\n", "")), "m.py")
+    assert unbound_reads(before, broken) == [("C.get", "Config", 1, 0)]
 
 
 def test_baseline_facts_come_from_the_cache_keyed_by_bytes_and_folds(tmp_path: Path,

@@ -129,8 +129,12 @@ def test_command_fails_with_exit_8(tree: Path) -> None:
 def test_command_ok_with_before_totals(tree: Path, tmp_path: Path) -> None:
     manifest = tmp_path / "manifest.json"
     manifest.write_text(json.dumps(manifest_of(run_scan(tree, ["deepseek_v2"]))))
-    # prune by hand what the plan calls dead: a whole Python file and the FA3 block
+    # prune by hand what the plan calls dead: a whole Python file (and the dead function
+    # that imports it), and the FA3 block
     (tree / PY / "utils/legacy_only.py").unlink()
+    replace(tree / PY / "utils/common.py", "def unused_helper(x):\n"
+            "    from minisgl.srt.utils.legacy_only import legacy_transform\n\n"
+            "    return legacy_transform(x)\n", "")
     (tree / "sgl-kernel/csrc/flash_extension.cc").unlink()
     (tree / "sgl-kernel/csrc/flash/flash_fwd.cu").unlink()
     text = (tree / CMAKE).read_text()

@@ -1,0 +1,342 @@
+"""Plan stage, soundness: what "broken" means -- the one definition the plan's soundness
+check and ``depgraph verify`` share.
+
+Each function here asks a :class:`~analyzer.plan.check.view.PythonView` (the tree a plan
+would leave, or a pruned tree read back from disk) one question about the code that remains
+and answers with :class:`Break` values:
+
+- **imports** (:func:`import_breaks`): every ``import`` and ``from m import n`` of every
+  remaining file -- module level, function bodies, under ``if TYPE_CHECKING:`` (a
+  typing-only break: runtime is fine, the user's type checker is not), inside ``try`` -- must
+  name a module, package or extension that remains, and a name ``m`` still binds;
+- **strings** (:func:`string_breaks`): an ``importlib.import_module("...")`` argument or a
+  dotted-path string naming a module or definition of the tree must still name it;
+- **chains** (:func:`chain_breaks`): ``mod.name`` and ``Class.attr`` (an enum member) read by
+  remaining code must still exist;
+- **files** (:func:`file_breaks`): in an edited file, a name pyflakes finds undefined more
+  often than before, a module-level ``raise`` the original did not run, a function reading a
+  name that lost a binding the original ran;
+- **members** (:func:`member_breaks`): an attribute name remaining code reads that the
+  original defined as a method and no class defines any more.
+
+A ``Break`` carries a line-free ``key``: the same break in the original tree (a baseline
+recorded once) is no break of the pruning. What to cancel so that a break goes away is the
+plan's business (``analyzer.plan.check.conflicts``); verify only reports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from fnmatch import fnmatchcase
+
+from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, ImportFact
+from analyzer.model import Ranges
+from analyzer.plan.check.lint import FileLint, unbound_reads
+from analyzer.plan.check.view import PythonView
+from analyzer.resolve.python import ModuleIndex, PyModule
+
+BreakKind = str  # "import" | "typing-import" | "string" | "chain" | "undefined" | "raise" |
+#                  "unbound" | "member" | ... (the native half adds its own)
+
+
+@dataclass(frozen=True)
+class Break:
+    """Remaining code that would fail (or no longer type-check): where, what, and the module
+    and name it needs (a missing module has ``name == ""``)."""
+
+    kind: BreakKind
+    path: str
+    line: int
+    what: str
+    module: str = ""
+    name: str = ""
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        """The break without its line (lines move when a file is edited)."""
+        return (self.kind, self.path, self.what)
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.what}"
+
+
+def python_breaks(view: PythonView, modules: Iterable[str] | None = None,
+                  defined_before: dict[str, list[str]] | None = None,
+                  defined_after: dict[str, list[str]] | None = None) -> list[Break]:
+    """Every Python break of ``view``: the checks of the module docstring, over the remaining
+    ``modules`` (default: all) and, for the member check, the method names each class
+    defined before and after (``defined_*``: name -> ``module:Class``)."""
+    names = sorted(view.index.modules) if modules is None else sorted(modules)
+    out: list[Break] = []
+    for name in names:
+        if name in view.deleted or name not in view.index.modules:
+            continue
+        mod = view.index.modules[name]
+        gone = view.gone.get(mod.path)
+        out.extend(import_breaks(view, mod, gone))
+        out.extend(string_breaks(view, mod, gone))
+        out.extend(chain_breaks(view, mod, gone))
+    out.extend(file_breaks(view))
+    if defined_before is not None and defined_after is not None:
+        out.extend(member_breaks(view, defined_before, defined_after))
+    return out
+
+
+# -- imports ------------------------------------------------------------------------------------
+def import_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[Break]:
+    index = view.index
+    out: list[Break] = []
+    for fact in mod.facts.imports:
+        if gone is not None and gone.covers(fact.start_line, fact.end_line):
+            continue
+        kind = "typing-import" if TYPE_CHECKING in fact.context else "import"
+        absolute = index.absolute(mod.name, fact)
+        if absolute is None:
+            out.append(Break(kind, mod.path, fact.start_line, f"relative import "
+                             f"{'.' * fact.level + fact.module} goes above the top package"))
+            continue
+        if not index.is_internal(absolute):
+            continue
+        # an extension the build no longer makes: fine where the import may fail (a handler
+        # that carries on), a break where it must not
+        optional = TRY_IMPORT_ERROR in fact.context
+        if absolute in view.extensions_gone:
+            if not optional:
+                out.append(Break("extension", mod.path, fact.start_line, f"import of "
+                                 f"{absolute}: the build no longer makes this extension",
+                                 absolute))
+            continue
+        if not view.module_exists(absolute):
+            out.append(Break(kind, mod.path, fact.start_line, f"import of {absolute}: no such "
+                             "module, package or extension target in the tree", absolute))
+            continue
+        if not fact.is_from or absolute in index.extensions:
+            continue
+        dropped = view.dropped_import_names.get((mod.path, fact.start_line), set())
+        for imported in fact.names:
+            if imported.name == "*" or (imported.alias or imported.name) in dropped:
+                continue
+            sub = f"{absolute}.{imported.name}"
+            if sub in view.extensions_gone:
+                if not optional:
+                    out.append(Break("extension", mod.path, fact.start_line, f"from {absolute} "
+                                     f"import {imported.name}: the build no longer makes this "
+                                     "extension", sub))
+                continue
+            if not provides(view, absolute, imported.name, fact):
+                out.append(Break(kind, mod.path, fact.start_line,
+                                 f"from {absolute} import {imported.name}: {absolute} has no "
+                                 f"module, definition or extension target named "
+                                 f"{imported.name}",
+                                 absolute, imported.name))
+    return out
+
+
+def provides(view: PythonView, module: str, name: str, fact: ImportFact | None = None) -> bool:
+    """``module.name`` exists in the remaining tree: a submodule, a definition or a binding
+    of ``module`` (a re-export), a name its star imports or a module-level ``__getattr__``
+    may give. A package importing a name from itself (``from pkg import ext`` in
+    ``pkg/__init__.py``) does not provide it by that import."""
+    index = view.index
+    sub = f"{module}.{name}"
+    if index.is_module(sub):
+        return view.module_exists(sub)
+    if name in view.lost_names.get(module, ()):
+        return False
+    target = index.modules.get(module)
+    if target is None:  # a namespace package or a build-installed one
+        return module in index.installed_packages or any(
+            module.startswith(p + ".") for p in index.installed_packages)
+    if "__getattr__" in target.defs:
+        return True
+    own = target.bindings.get(name, [])
+    if fact is not None and own and name not in target.defs \
+            and all(f is fact for f, _ in own):
+        return False
+    return index.resolve_attr(module, name).kind != "unresolved"
+
+
+# -- strings ------------------------------------------------------------------------------------
+def string_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[Break]:
+    """``import_module("pkg.x")`` and dotted-path strings naming in-tree code that is gone.
+    A dotted string counts when its longest module prefix is a subpackage of the tree (a
+    top-level name alone is too common a word)."""
+    index = view.index
+    out: list[Break] = []
+    elements = view.gone_elements.get(mod.path, set())
+    imported = {(s.value, s.line) for s in mod.facts.strings if s.kind == "import_module"}
+    for s in mod.facts.strings:
+        if not index.is_internal(s.value) or (gone is not None and gone.covers(s.line, s.line)) \
+                or (s.line, s.value) in elements:
+            continue
+        if s.kind != "import_module" and (s.value, s.line) in imported:
+            continue  # the same literal, counted once as an import_module argument
+        if dotted_exists(view, s.value):
+            continue
+        if s.kind == "import_module":
+            out.append(Break("string", mod.path, s.line, f"importlib.import_module({s.value!r}) "
+                             "names nothing in the tree", s.value))
+            continue
+        prefix = module_prefix(index, s.value)
+        if prefix is not None and "." in prefix and prefix in index.packages:
+            out.append(Break("string", mod.path, s.line, f"dotted path {s.value!r} names "
+                             f"nothing in the tree (package {prefix} exists)", s.value))
+    return out
+
+
+def dotted_exists(view: PythonView, dotted: str) -> bool:
+    """A dotted path (``pkg.mod``, ``pkg.mod.Class``, ``pkg.mod:Class``) names a module or a
+    definition of the remaining tree."""
+    target = view.index.resolve_dotted(dotted)
+    if target.kind == "unresolved":
+        return False
+    if target.kind == "external":
+        return True
+    if not view.module_exists(target.module):
+        return False
+    head = (target.name or "").split(".")[0]
+    if target.kind == "module" or not head:
+        return True
+    # the name the string reaches in its module: a re-export is checked at its import
+    parts = dotted.replace(":", ".").split(".")
+    owner = module_prefix(view.index, dotted)
+    first = parts[len(owner.split(".")):][:1] if owner else []
+    return not (owner and first and first[0] in view.lost_names.get(owner, ()))
+
+
+def module_prefix(index: ModuleIndex, dotted: str) -> str | None:
+    parts = dotted.replace(":", ".").split(".")
+    for i in range(len(parts), 0, -1):
+        prefix = ".".join(parts[:i])
+        if index.is_module(prefix):
+            return prefix
+    return None
+
+
+# -- chains -------------------------------------------------------------------------------------
+def chain_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[Break]:
+    """Chains remaining code reads through a module-level name or class attribute that is
+    gone (``ops.npu_norm``, ``Backend.NPU``)."""
+    if not view.lost_names and not view.lost_attrs:
+        return []
+    watched = set().union(*view.lost_names.values(), *view.lost_attrs.values())
+    index = view.index
+    elements = view.gone_elements.get(mod.path, set())
+    out: list[Break] = []
+    for ref in mod.facts.references:
+        parts = ref.chain.split(".")
+        if len(parts) < 2 or watched.isdisjoint(parts[1:]):
+            continue
+        lines = [ln for ln in (ref.line, *ref.also)
+                 if not (gone is not None and gone.covers(ln, ln)) and (ln, ref.chain)
+                 not in elements and not index.dead_read(mod.name, ref.chain, ln)]
+        if not lines:
+            continue
+        for target, _type_only, _line in index.resolve_chain_all(mod.name, ref.scope, parts[0]):
+            current = target
+            for part in parts[1:]:
+                if current.kind == "module":
+                    if part in view.lost_names.get(current.module, ()) \
+                            and not index.is_module(f"{current.module}.{part}"):
+                        out.append(Break("chain", mod.path, lines[0], _gone(
+                            ref.chain, f"{current.module}.{part}"), current.module, part))
+                        break
+                    current = index.resolve_attr(current.module, part)
+                    continue
+                if current.kind == "symbol" and current.name and \
+                        part in view.lost_attrs.get((current.module, current.name), ()):
+                    out.append(Break("chain", mod.path, lines[0], _gone(
+                        ref.chain, f"{current.name}.{part}"), current.module, part))
+                break
+    return out
+
+
+def _gone(chain: str, what: str) -> str:
+    return f"{what} is gone" if chain == what else f"{chain}: {what} is gone"
+
+
+# -- edited files -------------------------------------------------------------------------------
+def file_breaks(view: PythonView) -> list[Break]:
+    """What each edited file breaks in itself (``view.before`` against ``view.after``)."""
+    out: list[Break] = []
+    for path, after in sorted(view.after.items()):
+        before = view.before.get(path)
+        if before is not None:
+            out.extend(lint_breaks(path, before, after))
+    return out
+
+
+def lint_breaks(path: str, before: FileLint, after: FileLint) -> list[Break]:
+    out: list[Break] = []
+    for name, n in sorted(after.undefined.items()):
+        if n > before.undefined.get(name, 0):
+            out.append(Break("undefined", path, after.undefined_lines.get(name, 0),
+                             f"undefined name {name!r} (new after pruning)", name=name))
+    if len(after.raises) > len(before.raises):
+        out.append(Break("raise", path, after.raises[0], "the module now raises when imported "
+                         "(a module-level raise the original did not run)"))
+    for func, var, n, now in unbound_reads(before, after):
+        out.append(Break("unbound", path, after.function_lines.get(func, 0),
+                         f"{func}: {var!r} may be unbound (bound {n} times "
+                         f"before, {now} now)", name=var))
+    return out
+
+
+# -- methods ------------------------------------------------------------------------------------
+def member_breaks(view: PythonView, before: dict[str, list[str]],
+                  after: dict[str, list[str]]) -> list[Break]:
+    """Reads of a name that a class which remains defined as a method in the original and
+    does not define now: the read may be of it (whatever other classes define the name). A
+    skeleton (``forward_*``) reads every name it matches; an enumeration of attributes
+    (``*``) every method its own module lost."""
+    index = view.index
+
+    def remains(qualified: str) -> bool:
+        module, _, cls = qualified.partition(":")
+        mod = index.modules.get(module)
+        return module not in view.deleted and mod is not None \
+            and mod.defs.get(cls) == "class" and cls not in view.lost_names.get(module, ())
+
+    lost = {name: [c for c in classes if c not in after.get(name, ()) and remains(c)]
+            for name, classes in before.items()}
+    lost = {name: classes for name, classes in lost.items() if classes}
+    if not lost:
+        return []
+    out: list[Break] = []
+    for mod, gone in view.remaining():
+        for use in mod.facts.member_uses:
+            if use.name == "*":
+                hit = [n for n, cs in lost.items() if any(c.startswith(mod.name + ":")
+                                                          for c in cs)]
+            elif "*" in use.name:
+                hit = [n for n in lost if fnmatchcase(n, use.name)]
+            else:
+                hit = [use.name] if use.name in lost else []
+            if not hit:
+                continue
+            line = next((ln for ln in use.lines if (gone is None or not gone.covers(ln, ln))
+                         and not index.dead_read(mod.name, "." + use.name, ln)), None)
+            if line is None:
+                continue
+            for name in hit:
+                out.append(Break("member", mod.path, line, f"reads .{name}, which "
+                                 f"{lost[name][0]} defined in the original tree and no class "
+                                 "defines now", lost[name][0].partition(":")[0], name))
+    return out
+
+
+def defined_methods(index: ModuleIndex, deleted_methods: Iterable[str] = (),
+                    deleted_modules: frozenset[str] = frozenset()) -> dict[str, list[str]]:
+    """Method name -> the classes (``module:Class``) that define it (methods of top-level
+    classes), less ``deleted_methods`` (``module:Class.method``) and what deleted modules
+    define."""
+    gone = set(deleted_methods)
+    out: dict[str, set[str]] = {}
+    for name, mod in index.modules.items():
+        if name in deleted_modules:
+            continue
+        for m in mod.facts.method_defs:
+            if f"{name}:{m.cls}.{m.name}" not in gone:
+                out.setdefault(m.name, set()).add(f"{name}:{m.cls}")
+    return {k: sorted(v) for k, v in out.items()}

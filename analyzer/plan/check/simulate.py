@@ -1,0 +1,196 @@
+"""Plan stage, soundness: a Python file with the plan's edits simulated -- applied to a parsed
+copy (``ast``), never written, never run -- and its :class:`~analyzer.plan.check.lint.FileLint`
+before and after, with the deletions that removed each binding (what a break is blamed on).
+
+The codemod (``analyzer.codemod.python_edits``) makes the same edits with LibCST on the real
+bytes; the simulation needs only the names each edit removes, so the standard ``ast`` does.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from analyzer.model import EXPRESSION_REWRITES, Deletion, DeletionKind
+from analyzer.plan.check.lint import FileLint, bound_names, function_bindings, lint_tree, parse
+
+_STATEMENT_EDITS: tuple[DeletionKind, ...] = ("delete_range", "fold_branch")
+
+
+@dataclass
+class FileSim:
+    """One file before and after its simulated edits: the lints of both (``before.bindings``
+    counted outside the branches the edits fold), and, per name, the deletions whose removed
+    code bound it (any level)."""
+
+    before: FileLint | None = None
+    after: FileLint | None = None
+    binders: dict[str, list[Deletion]] = field(default_factory=lambda: defaultdict(list))
+    edits: tuple[Deletion, ...] = ()
+
+    @property
+    def parsed(self) -> bool:
+        return self.after is not None
+
+    def culprits(self, name: str) -> list[Deletion]:
+        """The deletions that removed ``name``: those whose removed code bound it, else every
+        edit of the file (sound when the binding cannot be told)."""
+        return list(dict.fromkeys(self.binders.get(name, ()))) or list(self.edits)
+
+
+def lint_original(source: bytes, path: str) -> FileLint | None:
+    """The file as it is (None when it does not parse): a function of its bytes alone."""
+    tree = parse(source, path)
+    return lint_tree(tree, path) if tree is not None else None
+
+
+def simulate(source: bytes, edits: list[Deletion], path: str,
+             original: FileLint | None = None) -> FileSim:
+    """The effect of ``edits`` (one file's deletions) on what the file binds and reads;
+    ``original`` is the file's :func:`lint_original` when the caller has it already."""
+    sim = FileSim(edits=tuple(edits))
+    tree = parse(source, path)
+    if tree is None:
+        return sim
+    before = original if original is not None else lint_tree(tree, path)
+    folded = [(d.start_line or 0, d.end_line or 0) for d in edits
+              if d.kind == "fold_branch" and d.rewrite not in EXPRESSION_REWRITES]
+    sim.before = dataclasses.replace(before, bindings=function_bindings(tree, folded)[0])
+    _remove(tree, edits, sim)
+    sim.after = lint_tree(tree, path)
+    return sim
+
+
+def _span(node: ast.stmt) -> tuple[int, int]:
+    start = node.lineno
+    for dec in getattr(node, "decorator_list", ()):
+        start = min(start, dec.lineno)
+    return start, node.end_lineno or node.lineno
+
+
+def _remove(tree: ast.Module, edits: list[Deletion], sim: FileSim) -> None:
+    """Apply ``edits`` to ``tree`` in place, noting in ``sim.binders`` which deletion removed
+    each binding."""
+    ranges = [(d.start_line or 0, d.end_line or 0, d) for d in edits
+              if d.kind in _STATEMENT_EDITS and d.rewrite not in EXPRESSION_REWRITES
+              and d.start_line]
+    names_at = {(d.start_line or 0): d for d in edits if d.kind == "remove_import_names"}
+
+    def owner(start: int, end: int) -> Deletion | None:
+        for s, e, d in ranges:
+            if s <= start and end <= e:
+                return d
+        return None
+
+    def visit(body: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for stmt in body:
+            start, end = _span(stmt)
+            d = owner(start, end)
+            if d is not None:
+                for name in bound_names(stmt):
+                    sim.binders[name].append(d)
+                continue
+            if isinstance(stmt, ast.ImportFrom) and stmt.lineno in names_at:
+                d = names_at[stmt.lineno]
+                keep = [a for a in stmt.names if (a.asname or a.name) not in d.names]
+                for a in stmt.names:
+                    if (a.asname or a.name) in d.names:
+                        sim.binders[a.asname or a.name].append(d)
+                if not keep:
+                    continue
+                stmt.names = keep
+            for attr in ("body", "orelse", "finalbody"):
+                block = getattr(stmt, attr, None)
+                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                    setattr(stmt, attr, visit(block))
+            for handler in getattr(stmt, "handlers", ()):
+                handler.body = visit(handler.body)
+            for case in getattr(stmt, "cases", ()):
+                case.body = visit(case.body)
+            out.append(stmt)
+        return out
+
+    tree.body = visit(tree.body)
+    _remove_elements(tree, edits)
+    _fold_ifexps(tree, edits)
+    _fold_comparisons(tree, edits)
+
+
+def _fold_ifexps(tree: ast.Module, edits: list[Deletion]) -> None:
+    """Conditional expressions the plan folds become their kept arm in the simulated tree."""
+    folds = [d for d in edits if d.rewrite == "ifexp" and d.statement and d.keep]
+    if not folds:
+        return
+
+    def span(node: ast.AST) -> tuple[int, int]:
+        return getattr(node, "lineno", 0), getattr(node, "end_lineno", 0) or 0
+
+    class Fold(ast.NodeTransformer):
+        def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+            node = self.generic_visit(node)  # type: ignore[assignment]
+            for d in folds:
+                if span(node) != d.statement:
+                    continue
+                dead = (d.start_line or 0, d.end_line or 0)
+                if span(node.body) == d.keep and span(node.orelse) == dead:
+                    return node.body
+                if span(node.orelse) == d.keep and span(node.body) == dead:
+                    return node.orelse
+            return node
+
+    Fold().visit(tree)
+
+
+def _fold_comparisons(tree: ast.Module, edits: list[Deletion]) -> None:
+    """Comparisons with a dropped enum member the plan folds become their value."""
+    folds = {(d.start_line, _squeeze(d.names[0])): d.names[1] == "True" for d in edits
+             if d.rewrite == "compare" and len(d.names) >= 2}
+    if not folds:
+        return
+
+    class Fold(ast.NodeTransformer):
+        def visit_Compare(self, node: ast.Compare) -> ast.AST:
+            node = self.generic_visit(node)  # type: ignore[assignment]
+            value = folds.get((node.lineno, _squeeze(ast.unparse(node))))
+            if value is None:
+                return node
+            return ast.copy_location(ast.Constant(value), node)
+
+    Fold().visit(tree)
+
+
+def _squeeze(text: str) -> str:
+    return "".join(text.split())
+
+
+def _remove_elements(tree: ast.Module, edits: list[Deletion]) -> None:
+    """Registry entries the plan removes from a collection (a dict entry on lines of its
+    own, an element sharing its line): gone from the simulated tree too."""
+    spans = [(d.start_line or 0, d.end_line or 0) for d in edits
+             if d.category == "registry-entry" and d.kind == "delete_range" and d.start_line]
+    elements = {(d.start_line or 0, n) for d in edits if d.kind == "remove_list_element"
+                for n in d.names}
+    if not spans and not elements:
+        return
+
+    def gone(first: ast.AST, last: ast.AST) -> bool:
+        start, end = getattr(first, "lineno", 0), getattr(last, "end_lineno", 0) or 0
+        return any(s <= start and end <= e for s, e in spans)
+
+    def named(node: ast.AST) -> bool:
+        if isinstance(node, ast.Attribute):  # a member in a display of chains
+            return (node.lineno, ast.unparse(node)) in elements
+        return isinstance(node, ast.Constant) and isinstance(node.value, str) and \
+            (node.lineno, node.value) in elements
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            pairs = [(k, v) for k, v in zip(node.keys, node.values, strict=True)
+                     if not (k is not None and (gone(k, v) or named(k)))]
+            node.keys = [k for k, _ in pairs]
+            node.values = [v for _, v in pairs]
+        elif isinstance(node, ast.List | ast.Tuple | ast.Set):
+            node.elts = [e for e in node.elts if not (gone(e, e) or named(e))]
