@@ -134,10 +134,29 @@ class Deletion:
     names: tuple[str, ...] = ()
     category: DeletionCategory | Literal[""] = ""
     feature: str = ""  # the dropped feature this deletion belongs to, if any
+    # the dropped features it goes with (analyzer.plan.feature_sets): once all of
+    # ``features`` are applied, or once any of ``with_features`` is (dead code a feature's
+    # deletion takes along); neither: other dead code, with the whole plan only
+    features: tuple[str, ...] = ()
+    with_features: tuple[str, ...] = ()
     # folded branches: how the codemod keeps the code valid
     rewrite: FoldRewrite | Literal[""] = ""
     statement: tuple[int, int] | None = None  # folded branches: the whole statement
     keep: tuple[int, int] | None = None  # folded branches: the surviving body
+
+
+def goes_with(features: tuple[str, ...] | list[str], with_features: tuple[str, ...] | list[str],
+              applied: frozenset[str] | None) -> bool:
+    """A deletion (its ``features``, ``with_features``) is carried out once the dropped
+    features ``applied`` are (None: the whole plan): all of ``features``, or any of
+    ``with_features``; one with neither is other dead code, for the whole plan only. The one
+    rule the plan (``analyzer.plan.feature_sets``) and the codemod (``apply --feature``)
+    share."""
+    if applied is None:
+        return True
+    if features:
+        return set(features) <= applied
+    return bool(applied.intersection(with_features))
 
 
 BEHAVIOUR_MARKS = ("a behaviour decision", "selects dropped key")

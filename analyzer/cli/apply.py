@@ -76,7 +76,9 @@ def _progress() -> Callable[[int, int], None]:
 def _check_feature(manifest: Path, feature: str) -> None:
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
-        known = sorted({e.get("feature", "") for e in data.get("deletions", [])} - {""})
+        known = sorted({f for e in data.get("deletions", [])
+                        for f in (e.get("feature", ""), *e.get("features", ()),
+                                  *e.get("with_features", ()))} - {""})
     except (OSError, ValueError, AttributeError, TypeError):
         return  # run_apply reports the broken manifest
     if feature not in known:

@@ -54,6 +54,7 @@ from analyzer.codemod.manifest_check import validate
 from analyzer.codemod.python_edits import PyEdit, edit_python
 from analyzer.codemod.text_edits import EditError, delete_lines, split_lines
 from analyzer.errors import ApplyError
+from analyzer.model import goes_with
 from analyzer.util.atomic import atomic_write, exclusive_write
 from analyzer.util.parallel import parallel_map
 
@@ -150,6 +151,16 @@ def safe_path(root: Path, rel: str) -> Path:
     return target
 
 
+def selected(entry: dict[str, Any], applied: frozenset[str] | None) -> bool:
+    """The entry goes once the features ``applied`` are (None: the whole manifest): the
+    plan's rule (``analyzer.model.goes_with``). An entry of a manifest written before
+    ``features`` existed goes with its own ``feature``."""
+    if applied is not None and "features" not in entry:
+        return entry.get("feature", "") in applied
+    return goes_with(tuple(entry.get("features", ())), tuple(entry.get("with_features", ())),
+                     applied)
+
+
 def _by_path(entries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {}
     for e in entries:
@@ -160,7 +171,8 @@ def _by_path(entries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
 def plan(manifest: dict[str, Any], root: Path, feature: str | None, state: State,
          progress: Callable[[int, int], None] | None = None) -> ApplyResult:
     """Every file's new content; ApplyError on the first refusal."""
-    entries = [e for e in manifest["deletions"] if feature is None or e["feature"] == feature]
+    applied = None if feature is None else (state.applied_features or frozenset()) | {feature}
+    entries = [e for e in manifest["deletions"] if selected(e, applied)]
     result = ApplyResult(selected=len(entries))
     # (rel, old, base, todo, expected): the files to edit, edited below in worker processes
     work: list[tuple[str, bytes, bytes, list[dict[str, Any]], str]] = []
@@ -399,7 +411,7 @@ def run_apply(manifest_path: Path, root: Path | None = None, *, write: bool = Fa
     name = apply_state.patch_name(root, patch) if patch is not None else None
     try:
         result.state_path = apply_state.save(
-            root, [c.step(name) for c in [*result.changes, *result.unchanged]])
+            root, [c.step(name) for c in [*result.changes, *result.unchanged]], feature)
     except (OSError, StateError) as exc:
         if patch is not None:
             patch.unlink()
@@ -428,13 +440,15 @@ def _free_name(root: Path) -> Path:
 def unapplied_entries(manifest: dict[str, Any], root: Path) -> list[tuple[str, int, str]]:
     """The entries of ``manifest`` not carried out in ``root``, as (path, line, reason):
     optional entries skipped by an apply, and, once any entry of the manifest was carried
-    out, every entry that was not (not selected by ``--feature``, or its file changed since
-    by something else). Empty when nothing of the manifest was applied. Never raises on an
-    unusable state file or a missing file (they count as not applied)."""
+    out, every entry the features applied so far select that was not (its file changed
+    since by something else). Empty when nothing of the manifest was applied. Never raises
+    on an unusable state file or a missing file (they count as not applied)."""
     state = apply_state.load(root, strict=False)
+    applied = state.applied_features if state.features else None
     done = False
     out: list[tuple[str, int, str]] = []
-    for rel, group in sorted(_by_path(list(manifest.get("deletions", []))).items()):
+    expected = [e for e in manifest.get("deletions", []) if selected(e, applied)]
+    for rel, group in sorted(_by_path(expected).items()):
         target = root / rel
         kinds = {e.get("kind") for e in group}
         if kinds == {"delete_file"} and not target.exists() and not target.is_symlink():

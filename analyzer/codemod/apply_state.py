@@ -8,7 +8,12 @@ is there (never replaced wholesale)::
     {"format": "depgraph-apply-state", "version": 1,
      "files": {"pkg/a.py": [{"before": SHA, "after": SHA | "deleted",
                              "applied": [ENTRY_ID, ...], "skipped": {ENTRY_ID: WHY, ...},
-                             "patches": [REVERSE_PATCH, ...]}, ...]}}
+                             "patches": [REVERSE_PATCH, ...]}, ...]},
+     "features": ["fa3", ...]}
+
+``features``: the dropped features applied so far with ``--feature`` (``"*"``: a whole
+manifest was applied): an ``apply --feature F`` carries out what goes once those and ``F``
+are applied, and ``depgraph verify`` expects what they selected, no more.
 
 One *step* per (file, content before, content after): the manifest entries carried out
 (``applied``) or deliberately left undone (``skipped``: optional entries, see
@@ -42,6 +47,7 @@ STATE_NAME = ".depgraph-apply.json"
 STATE_FORMAT = "depgraph-apply-state"
 RECORD = "# depgraph-apply "
 DELETED = "deleted"
+WHOLE = "*"  # in ``features``: a whole manifest was applied
 
 
 class StateError(Exception):
@@ -88,6 +94,12 @@ class State:
 
     def __init__(self) -> None:
         self.files: dict[str, list[Step]] = {}
+        self.features: set[str] = set()  # applied with --feature; "*": a whole manifest
+
+    @property
+    def applied_features(self) -> frozenset[str] | None:
+        """The features applied so far (None: a whole manifest was)."""
+        return None if WHOLE in self.features else frozenset(self.features)
 
     def add(self, step: Step) -> None:
         steps = self.files.setdefault(step.path, [])
@@ -131,7 +143,8 @@ class State:
     def to_json(self) -> dict[str, Any]:
         return {"format": STATE_FORMAT, "version": 1,
                 "files": {p: [s.to_json() for s in steps]
-                          for p, steps in sorted(self.files.items())}}
+                          for p, steps in sorted(self.files.items())},
+                "features": sorted(self.features)}
 
 
 def state_path(root: Path) -> Path:
@@ -157,6 +170,7 @@ def read_state_file(root: Path, state: State) -> None:
                                {str(i) for i in s["applied"]},
                                {str(k): str(v) for k, v in s["skipped"].items()},
                                [str(p) for p in s["patches"]]))
+        state.features.update(str(f) for f in data.get("features", ()))
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise StateError(f"{path}: unusable ({exc}); restore it or remove it") from exc
 
@@ -214,13 +228,14 @@ def resolve_patch(root: Path, name: str) -> Path:
     return path if path.is_absolute() else root / path
 
 
-def save(root: Path, steps: list[Step]) -> Path:
-    """Merge ``steps`` into the state file of ``root`` (re-read just before) and write it
-    atomically."""
+def save(root: Path, steps: list[Step], feature: str | None = None) -> Path:
+    """Merge ``steps`` into the state file of ``root`` (re-read just before), with the
+    ``feature`` they applied (None: the whole manifest), and write it atomically."""
     state = State()
     read_state_file(root, state)
     for s in steps:
         state.add(s)
+    state.features.add(WHOLE if feature is None else feature)
     path = state_path(root)
     atomic_write(path, (json.dumps(state.to_json(), indent=1) + "\n").encode("utf-8"))
     return path

@@ -116,6 +116,8 @@ def deletion_entry(d: Deletion) -> dict[str, Any]:
         entry["keep"] = list(d.keep) if d.keep else None
     entry["category"] = d.category
     entry["feature"] = d.feature
+    entry["features"] = list(d.features)
+    entry["with_features"] = list(d.with_features)
     entry["reason"] = d.reason
     return entry
 

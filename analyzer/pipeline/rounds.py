@@ -28,7 +28,7 @@ from analyzer.analysis.roots import resolve_roots, resolve_targets
 from analyzer.config.globs import path_matches
 from analyzer.config.options import ScanOptions
 from analyzer.decide.guards import DeadRegion, fold_all
-from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_context
+from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_context, profile_use
 from analyzer.decide.registries import decide_registries, module_entries
 from analyzer.discover import entry_points
 from analyzer.extract.cache import FactsCache
@@ -265,24 +265,41 @@ class Rounds:
             # would not free; emptied, its memory is freed now
             last.graph.clear()
         with self.timer("graph"):
-            stage = self._build_graph()
+            stage = self._build_graph(self.use, self.tree, self.regions, self.state, self.freed)
         self._built = (key, stage)
         return stage
 
-    def _build_graph(self) -> _GraphStage:
-        tree, scope, use = self.tree, self.scope, self.use
-        regions = {m: live for m, rs in self.regions.items()
+    def open_graph(self) -> Graph:
+        """The graph of the tree with no feature dropped: every edge the dropped features'
+        decisions (folds, registry entries, forced CMake options) take away is there. What
+        a deletion of the plan needs to go with it is read from it
+        (``analyzer.plan.feature_sets``)."""
+        use = profile_use(self.use.profile, ())
+        ctx = guard_context(use, self.options.keep, frozenset(), {}, self.tree.index)
+        regions = fold_all(self.tree.index, ctx) if ctx is not None else {}
+        project = evaluate_cmake(self.tree.cmake_facts, self.tree.files, {}, self.cache)
+        tree = dataclasses.replace(
+            self.tree, project=project,
+            native_facts=resolve_op_namespaces(self.tree.native_facts, project))
+        with self.timer("graph"):
+            return self._build_graph(use, tree, regions, _Retained(), set()).graph
+
+    def _build_graph(self, use: ProfileUse, tree: Tree, folded: dict[str, list[DeadRegion]],
+                     kept: _Retained, freed: set[tuple[str, int, int]]) -> _GraphStage:
+        """Decide -> graph: ``folded`` regions (less those ``kept``), registry entries of the
+        dropped keys (less those kept) and ``freed`` import statements make no edges."""
+        scope = self.scope
+        regions = {m: live for m, rs in folded.items()
                    if (live := [r for r in rs if (tree.index.modules[m].path, r.start_line,
-                                                   r.end_line) not in self.state.regions])}
-        registry = decide_registries(use, tree.index, tree.files,
-                                     frozenset(self.state.entries))
+                                                   r.end_line) not in kept.regions])}
+        registry = decide_registries(use, tree.index, tree.files, frozenset(kept.entries))
         dead: dict[str, list[tuple[int, int]]] = {
             m: [(r.start_line, r.end_line) for r in rs if not r.partial]
             for m, rs in regions.items()}
         for m, ranges in registry.dead_lines.items():
             dead.setdefault(m, []).extend(ranges)
-        for path, start, end in self.freed:
-            if (path, start) not in self.state.imports and path in tree.index.by_path:
+        for path, start, end in freed:
+            if (path, start) not in kept.imports and path in tree.index.by_path:
                 dead.setdefault(tree.index.by_path[path], []).append((start, end))
         reads = {m: [(r.statement[0], r.statement[1], frozenset(r.reads)) for r in rs
                      if r.rewrite == "ifexp" and r.reads] for m, rs in regions.items()}

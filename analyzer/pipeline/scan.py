@@ -28,15 +28,16 @@ from analyzer.extract.demand import Demand, extract_on_demand
 from analyzer.extract.runner import ExtractedFile, Progress, ReadFile, extract_all
 from analyzer.graph.edge_store import EdgeStore, index_key
 from analyzer.graph.native import NativeIndex
-from analyzer.model import FileInfo, ParseProblem, Plan
+from analyzer.model import Deletion, FileInfo, ParseProblem, Plan
 from analyzer.nodes import Graph, module_node, target_node
 from analyzer.pipeline.demand import demand_for, may_answer_pattern
 from analyzer.pipeline.inputs import ScanError, ScanInputs, gather_inputs
 from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.timing import StageTimer
 from analyzer.pipeline.tree import build_tree, deletion_scope
-from analyzer.plan.check import Conflict
+from analyzer.plan.check import Conflict, check_plan
 from analyzer.plan.check_cache import CheckCache
+from analyzer.plan.feature_sets import assign_features
 from analyzer.plan.features import attribute_deletions
 from analyzer.plan.native import NativeSummary, plan_native
 from analyzer.resolve.python import ModuleIndex
@@ -168,15 +169,27 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     with timer("graph"):
         edge_key = index_key(tree.index, tree.files, counted)
         edges = edge_store.load(edge_key)
-    last = Rounds(inputs, options, use, tree, scope, sources, timer, sims, edges, cache).run()
-    sims.save()
-    with timer("graph"):
-        edge_store.save(edge_key, edges)
+    rounds = Rounds(inputs, options, use, tree, scope, sources, timer, sims, edges, cache)
+    last = rounds.run()
     with timer("plan"):
         graph, live, plan, use = last.graph, last.liveness, last.plan, last.use
         native_summary = plan_native(graph, live, last.native, tree.cmake_facts, tree.files,
                                      plan)
         attribute_deletions(plan, graph, use.features, last.native.project)
+    if use.features:  # what each deletion goes with (apply --feature): the open graph's uses
+        open_graph = rounds.open_graph()
+
+        def check(share: list[Deletion]) -> list[tuple[str, int, Deletion | None, str | None]]:
+            return [(c.path, c.line, c.deletion, c.root) for c in check_plan(
+                Plan(share), last.index, sources, rounds.baseline, sims.simulation)]
+
+        with timer("plan"):
+            assign_features(plan, open_graph, [f.name for f in use.features], check)
+        open_graph.clear()
+    sims.save()
+    with timer("graph"):
+        edge_store.save(edge_key, edges)
+    with timer("plan"):
         plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
         features = analyze_features(graph, live, use.features,
                                     feature_nodes(graph, use.features, use.kept_features), plan)

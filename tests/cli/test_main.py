@@ -39,6 +39,7 @@ def test_scan_writes_manifest_and_report(tmp_path):
         "kind": "delete_range", "path": "python/app/util.py",
         "sha256": manifest["deletions"][0]["sha256"], "start_line": 5, "end_line": 6,
         "lines": 2, "symbol": "app.util:unused", "category": "python-symbol", "feature": "",
+        "features": [], "with_features": [],
         "reason": "function unused is not referenced by live code"}]
     import hashlib
     assert manifest["deletions"][0]["sha256"] == hashlib.sha256(

@@ -256,11 +256,9 @@ def test_unapplied_entries(tmp_path: Path) -> None:
     assert unapplied_entries(data, root) == []  # nothing applied yet
     ok(manifest, "--write", "--feature", "A")
     left = unapplied_entries(data, root)
-    assert [(p, line) for p, line, _ in left] == [("only_b.py", 1), ("opt.py", 1),
-                                                  ("shared.py", 12)]
-    assert left[0][2] == "delete_file not applied (feature B)"
-    assert left[1][2].startswith("fold_branch try_unwrap skipped: opt.py:1: try_unwrap left")
-    assert left[2][2] == "delete_range not applied (feature B)"
+    # feature B's entries are not expected yet: only A's skipped optional entry is reported
+    assert [(p, line) for p, line, _ in left] == [("opt.py", 1)]
+    assert left[0][2].startswith("fold_branch try_unwrap skipped: opt.py:1: try_unwrap left")
     ok(manifest, "--write")
     assert [(p, line) for p, line, _ in unapplied_entries(data, root)] == [("opt.py", 1)]
 

@@ -81,7 +81,7 @@ def test_exact_plan(result: ScanResult) -> None:
           "AttentionBackendEnum.ROCM_ATTN"), "rocm"),
         # the platform registry's entry, the probe it held, the platform it named
         ("delete_range", "vllm/platforms/__init__.py", 11, 11, (), "rocm"),
-        ("delete_range", "vllm/platforms/__init__.py", 5, 6, (), ""),
+        ("delete_range", "vllm/platforms/__init__.py", 5, 6, (), "rocm"),  # a knock-on
         ("delete_file", "vllm/platforms/rocm.py", None, None, (), "rocm"),
         # the model nothing serves, its registry entries, its benchmark
         ("delete_file", "vllm/models/llama.py", None, None, (), ""),

@@ -1,0 +1,168 @@
+"""Plan stage: which dropped features each deletion goes with, so that applying any of them
+alone (``depgraph apply --feature F``), or several in any order, leaves a tree that holds
+together.
+
+A deletion *needs* another when the other's code uses what the first removes: if the first
+is applied, the second must be too (the import of a deleted module, the function that calls
+a deleted one). The uses are read from the graph of the tree with no feature dropped (every
+edge a fold, a dropped registry entry or a forced CMake option takes away is there: the code
+those decisions remove is the code that uses feature code), and from the plan's own soundness
+check run on each feature's share (a name an import binds, read by code another feature
+removes). Then:
+
+- ``features``: the dropped features a deletion's own code and everything it needs belong to
+  (its own feature, a fold's, a registry key's). It goes when the last of them is applied --
+  a knock-on of two features waits for both;
+- ``with_features``: for a deletion that belongs to no feature (dead whatever is dropped) but
+  that a feature's deletion needs (a dead module importing a feature's module): the features
+  any of which takes it along (deleting dead code early is always safe);
+- neither: other dead code, applied only with the whole plan.
+
+``selected(d, applied)`` is the one rule of which deletions an apply of the features
+``applied`` carries out; the codemod reads the same two fields.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+
+from analyzer.model import Deletion, Plan, goes_with
+from analyzer.nodes import Graph
+
+# a plan's share -> what the soundness check says of it: (path, line, deletion or None,
+# removed node or None) of each break, the deletion to blame or the node it needs
+Checker = Callable[[list[Deletion]], list[tuple[str, int, Deletion | None, str | None]]]
+
+MAX_REFINEMENTS = 8
+
+
+def selected(d: Deletion, applied: frozenset[str] | None) -> bool:
+    """``d`` is carried out once the features ``applied`` are (None: the whole plan)."""
+    return goes_with(d.features, d.with_features, applied)
+
+
+class _Locator:
+    """The plan's deletions by what they remove: a file, or lines of one."""
+
+    def __init__(self, deletions: Sequence[Deletion]) -> None:
+        self.files: dict[str, list[int]] = defaultdict(list)
+        spans: dict[str, list[tuple[int, int, int]]] = defaultdict(list)
+        for i, d in enumerate(deletions):
+            if d.kind == "delete_file":
+                self.files[d.path].append(i)
+            elif d.start_line:
+                spans[d.path].append((d.start_line, d.end_line or d.start_line, i))
+        self.spans = {p: sorted(s) for p, s in spans.items()}
+        self.starts = {p: [s for s, _, _ in v] for p, v in self.spans.items()}
+
+    def covering(self, path: str, first: int, last: int | None = None) -> list[int]:
+        """Deletions removing every line of ``first..last`` of ``path``."""
+        last = first if last is None else last
+        out = list(self.files.get(path, ()))
+        spans = self.spans.get(path)
+        if spans:
+            for s, e, i in spans[:bisect_right(self.starts[path], first)]:
+                if s <= first and last <= e:
+                    out.append(i)
+        return out
+
+    def removing(self, data: dict[str, object]) -> list[int]:
+        """Deletions that remove a graph node (by its path and lines)."""
+        path = data.get("path")
+        if not isinstance(path, str):
+            return []
+        start = data.get("start_line")
+        if not isinstance(start, int) or data.get("kind") in ("module", "native_file",
+                                                                 "cmake_file"):
+            return list(self.files.get(path, ()))
+        end = data.get("end_line")
+        return self.covering(path, start, end if isinstance(end, int) else start)
+
+
+def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
+                    check: Checker | None = None) -> None:
+    """Set ``features`` and ``with_features`` of every deletion of ``plan`` (see the module
+    docstring). ``order``: the dropped features, in the profile's order; ``check``: the
+    plan's soundness check of a share of the plan, to learn what the graph does not show."""
+    deletions = plan.deletions
+    where = _Locator(deletions)
+    needs: dict[int, set[int]] = defaultdict(set)
+    for _u, v, data in open_graph.edges(data=True):
+        if data.get("kind") in ("member", "defined_in"):
+            continue  # a class's method, a definition's module: the same code, not a use
+        gone = where.removing(open_graph.nodes[v])
+        if not gone:
+            continue
+        file, line = data.get("file"), data.get("line")
+        if not isinstance(file, str) or not isinstance(line, int):
+            continue
+        users = where.covering(file, line)
+        for x in gone:
+            needs[x].update(y for y in users if y != x)
+    everything = set(order)
+    full_only: set[int] = set()  # needs what no share of the plan can give: the whole plan
+    for _round in range(MAX_REFINEMENTS):
+        _apply_sets(deletions, needs, order, full_only)
+        if check is None:
+            return
+        learned = False
+        position = {id(d): i for i, d in enumerate(deletions)}
+        for share in [*(frozenset({f}) for f in order), frozenset(everything)]:
+            chosen = [d for d in deletions if selected(d, share)]
+            picked = {id(d) for d in chosen}
+            for path, line, deletion, node in check(chosen):
+                culprits = ([position[id(deletion)]] if deletion is not None else
+                            where.removing(open_graph.nodes[node])
+                            if node is not None and node in open_graph else [])
+                users = [y for y in where.covering(path, line) if id(deletions[y]) not in picked]
+                for x in culprits:
+                    if users:
+                        learned |= not needs[x].issuperset(users)
+                        needs[x].update(users)
+                    elif x not in full_only:
+                        full_only.add(x)
+                        learned = True
+        if not learned:
+            return
+
+
+def _apply_sets(deletions: list[Deletion], needs: dict[int, set[int]], order: Sequence[str],
+                full_only: set[int]) -> None:
+    rank = {f: i for i, f in enumerate(order)}
+    own: list[set[str]] = [{d.feature} if d.feature in rank else set() for d in deletions]
+    for i in full_only:
+        own[i] = set(order)
+    # features: own features of everything needed, transitively (a fixpoint over the needs)
+    req = [set(s) for s in own]
+    changed = True
+    while changed:
+        changed = False
+        for x, ys in needs.items():
+            for y in ys:
+                if not req[y] <= req[x]:
+                    req[x] |= req[y]
+                    changed = True
+    # with_features: for deletions of no feature, the features of what needs them
+    trig: list[set[str]] = [set() for _ in deletions]
+    changed = True
+    while changed:
+        changed = False
+        for x, ys in needs.items():
+            cond = req[x] or trig[x]
+            for y in ys:
+                if not req[y] and not cond <= trig[y]:
+                    trig[y] |= cond
+                    changed = True
+
+    def ordered(names: Iterable[str]) -> tuple[str, ...]:
+        return tuple(sorted(names, key=lambda n: rank[n]))
+
+    for i, d in enumerate(deletions):
+        features = ordered(req[i])
+        with_features = ordered(trig[i]) if not features else ()
+        primary = d.feature if d.feature in req[i] else (features or with_features or ("",))[0]
+        deletions[i] = dataclasses.replace(d, features=features, with_features=with_features,
+                                           feature=primary)
