@@ -34,8 +34,12 @@ def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None =
                 before: dict[str, Any] | None = None) -> Verification:
     """Re-scan ``path`` and check it. A ``--keep-target`` naming no target is a problem of
     the tree (the pruning removed it), not a usage error: the scan is retried without it.
-    Other scan errors (``ScanError``, ``RootError`` for roots, ``ProfileError``) propagate."""
+    Other scan errors (``ScanError``, ``RootError`` for roots, ``ProfileError``) propagate.
+    Against a manifest every Python file is parsed: the imports of every remaining file are
+    checked, also of one that nothing remaining names any more."""
     missing: list[str] = []
+    if before is not None:
+        options = options.replace(parse_all=True)
     kept = list(options.keep_targets)
     result: ScanResult | None = None
     while result is None:

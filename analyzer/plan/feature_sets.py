@@ -103,9 +103,12 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
         for x in gone:
             needs[x].update(y for y in users if y != x)
     everything = set(order)
+    # a deletion's own features: its feature, or those a fold relied on together
+    own = [{f for f in (d.feature, *d.features) if f in everything} for d in deletions]
     full_only: set[int] = set()  # needs what no share of the plan can give: the whole plan
     for _round in range(MAX_REFINEMENTS):
-        _apply_sets(deletions, needs, order, full_only)
+        _apply_sets(deletions, needs, order, [everything if i in full_only else s
+                                              for i, s in enumerate(own)])
         if check is None:
             return
         learned = False
@@ -130,11 +133,8 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
 
 
 def _apply_sets(deletions: list[Deletion], needs: dict[int, set[int]], order: Sequence[str],
-                full_only: set[int]) -> None:
+                own: list[set[str]]) -> None:
     rank = {f: i for i, f in enumerate(order)}
-    own: list[set[str]] = [{d.feature} if d.feature in rank else set() for d in deletions]
-    for i in full_only:
-        own[i] = set(order)
     # features: own features of everything needed, transitively (a fixpoint over the needs)
     req = [set(s) for s in own]
     changed = True
@@ -163,6 +163,7 @@ def _apply_sets(deletions: list[Deletion], needs: dict[int, set[int]], order: Se
     for i, d in enumerate(deletions):
         features = ordered(req[i])
         with_features = ordered(trig[i]) if not features else ()
-        primary = d.feature if d.feature in req[i] else (features or with_features or ("",))[0]
+        primary = d.feature if d.feature and d.feature in req[i] else (
+            features or with_features or ("",))[0]
         deletions[i] = dataclasses.replace(d, features=features, with_features=with_features,
                                            feature=primary)

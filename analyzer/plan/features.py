@@ -57,9 +57,12 @@ def attribute_deletions(plan: Plan, graph: Graph, features: list[Feature],
                          if any(o in f.cmake_options for o in off_files[d.path])), None)
         if name is None and d.category == "test-file":
             name = _tested_feature(graph, d, features, by_path)
+        own: tuple[str, ...] = ()
         if name is None and d.category == "python-branch" and not d.feature:
-            name = _fold_feature(d.reason, features)
-        out.append(dataclasses.replace(d, feature=name or d.feature))
+            own = _fold_features(d.reason, features)  # a fold relying on several: all
+            name = own[0] if own else None
+        out.append(dataclasses.replace(d, feature=name or d.feature,
+                                       features=own if len(own) > 1 else d.features))
     plan.deletions[:] = out
 
 
@@ -85,8 +88,8 @@ _DROPPED_MEMBER = re.compile(r"([A-Za-z_][\w.]*): a dropped enum member")
 _SELECTED_KEY = re.compile(r"selects dropped key '([^']+)'")
 
 
-def _fold_feature(reason: str, features: list[Feature]) -> str | None:
-    """The dropped feature a guard fold relied on, read from the facts its reason lists
+def _fold_features(reason: str, features: list[Feature]) -> tuple[str, ...]:
+    """The dropped features a guard fold relied on, read from the facts its reason lists
     (guards_eval's notes): one of the feature's constants (``pkg.utils.is_npu = False``), its
     registry keys (``x.attention_backend: fa3 dropped (...)``, ``self.fa_version: 3 dropped
     (...)``, an arm that ``selects dropped key 'fa3'``) or its enum members
@@ -95,13 +98,14 @@ def _fold_feature(reason: str, features: list[Feature]) -> str | None:
     keys = {k.strip() for m in _DROPPED_KEYS.finditer(reason) for k in m.group(1).split(",")}
     keys |= {m.group(1) for m in _SELECTED_KEY.finditer(reason)}
     members = {m.group(1).rpartition(".")[2] for m in _DROPPED_MEMBER.finditer(reason)}
+    out: list[str] = []
     for f in features:
         own = {str(k) for ks in f.registry_keys.values() for k in ks}
         own |= {str(k) for ks in f.registry_int_keys.values() for k in ks}
         if own & (keys | members) or any(
                 re.search(rf"(?:^|[(; ]){re.escape(c)} = ", reason) for c in f.constants):
-            return f.name
-    return None
+            out.append(f.name)
+    return tuple(out)
 
 
 def _off_file_options(project: CMakeProject) -> dict[str, tuple[str, ...]]:

@@ -160,8 +160,9 @@ def provides(view: PythonView, module: str, name: str, fact: ImportFact | None =
 # -- strings ------------------------------------------------------------------------------------
 def string_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[Break]:
     """``import_module("pkg.x")`` and dotted-path strings naming in-tree code that is gone.
-    A dotted string counts when its longest module prefix is a subpackage of the tree (a
-    top-level name alone is too common a word)."""
+    A dotted string counts when its longest module prefix is below the top level (a
+    top-level name alone is too common a word); one that never named anything is in the
+    original's breaks too."""
     index = view.index
     out: list[Break] = []
     elements = view.gone_elements.get(mod.path, set())
@@ -179,9 +180,10 @@ def string_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[
                              "names nothing in the tree", s.value))
             continue
         prefix = module_prefix(index, s.value)
-        if prefix is not None and "." in prefix and prefix in index.packages:
+        if prefix is not None and "." in prefix:
+            kind = "package" if prefix in index.packages else "module"
             out.append(Break("string", mod.path, s.line, f"dotted path {s.value!r} names "
-                             f"nothing in the tree (package {prefix} exists)", s.value))
+                             f"nothing in the tree ({kind} {prefix} exists)", s.value))
     return out
 
 

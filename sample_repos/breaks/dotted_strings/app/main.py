@@ -1,0 +1,3 @@
+from app.registry import load
+
+load("foo")

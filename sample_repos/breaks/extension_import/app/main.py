@@ -1,0 +1,3 @@
+from app.attention import attend
+
+attend(1)

@@ -1,0 +1,4 @@
+def accel_init():
+    from app.rocm_backend import RocmBackend
+
+    return RocmBackend()

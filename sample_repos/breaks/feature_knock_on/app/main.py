@@ -1,0 +1,3 @@
+from app.runner import run
+
+run()

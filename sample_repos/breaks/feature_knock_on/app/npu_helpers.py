@@ -1,0 +1,4 @@
+def npu_init():
+    from app.npu_backend import NpuBackend
+
+    return NpuBackend()

@@ -1,0 +1,6 @@
+def is_npu():
+    return False
+
+
+def is_rocm():
+    return False

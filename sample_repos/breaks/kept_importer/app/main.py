@@ -1,0 +1,3 @@
+from app import rocm_attn
+
+print(rocm_attn.NAME)

@@ -1,0 +1,2 @@
+class EngineArgs:
+    model: str = ""

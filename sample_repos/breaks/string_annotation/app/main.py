@@ -1,0 +1,3 @@
+from app.engine import start
+
+start(None)

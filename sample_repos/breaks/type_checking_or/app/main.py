@@ -1,0 +1,3 @@
+from app.layers import forward
+
+forward()

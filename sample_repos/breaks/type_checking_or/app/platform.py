@@ -1,0 +1,2 @@
+def is_rocm():
+    return False

@@ -1,0 +1,3 @@
+from app.quant import apply
+
+apply()

@@ -1,0 +1,6 @@
+class WeightsMapper:
+    pass
+
+
+def unused():
+    return 1

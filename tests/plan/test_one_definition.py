@@ -1,0 +1,219 @@
+"""One definition of broken: for each class of false deletion seen on real trees, a small
+sample (``sample_repos/breaks/<class>``) whose plan does not make it, and one deliberately wrong
+deletion planted in that plan, which both the plan's soundness check cancels (a conflict
+naming it, the node it removes or the option behind it) and ``depgraph verify --before``
+reports once the wrong manifest is applied. Expectations come from reading each sample."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli.verify import EXIT_VERIFY, verify_command
+from analyzer.codemod.apply import run_apply
+from analyzer.model import Deletion, Plan
+from analyzer.pipeline.scan import ScanResult, run_scan
+from analyzer.pipeline.verify import manifest_of
+from analyzer.plan.check import Unbuilt, check_plan
+from tests.helpers import SAMPLES
+
+BREAKS = SAMPLES / "breaks"
+
+
+def scanned(tmp_path: Path, name: str) -> tuple[Path, ScanResult]:
+    tree = tmp_path / "tree"
+    shutil.copytree(BREAKS / name, tree)
+    return tree, run_scan(tree, [])
+
+
+def planted(result: ScanResult, **entry: Any) -> Deletion:
+    info = result.files[entry["path"]]
+    entry.setdefault("lines", (entry.get("end_line") or 1) - (entry.get("start_line") or 1) + 1)
+    entry.setdefault("reason", "planted by the test")
+    return Deletion(sha256=info.sha256, **entry)
+
+
+def convicted(result: ScanResult, wrong: Deletion, node: str | None = None,
+              gone: dict[str, Unbuilt] | None = None) -> list[str]:
+    """What the plan's check says of the plan with ``wrong`` added: the conflicts that cancel
+    it (or keep ``node``, the one it removes, or leave an option unforced)."""
+    plan = Plan([*result.plan.deletions, wrong])
+    conflicts = check_plan(plan, result.index, result.sources, result.breaks_before,
+                           unbuilt=gone)
+    return [c.what for c in conflicts
+            if c.deletion == wrong or (node is not None and c.root == node) or c.option]
+
+
+def verified(tmp_path: Path, tree: Path, result: ScanResult, wrong: Deletion,
+             feature: str | None = None) -> list[str]:
+    """Apply the plan with ``wrong`` added (or only ``feature``), then verify: its lines."""
+    result.plan.deletions.append(wrong)
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps(manifest_of(result)))
+    run_apply(manifest, write=True, feature=feature, patch_out=tmp_path / "undo.patch")
+    out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
+    assert out.exit_code == EXIT_VERIFY, out.output
+    return out.stdout.splitlines()
+
+
+def deleted(result: ScanResult) -> set[tuple[str, int | None, int | None]]:
+    return {(d.path, d.start_line, d.end_line) for d in result.plan.deletions}
+
+
+# -- 1. an extension a forced option turns off, imported where the import must not fail --------
+def test_extension_a_kept_module_needs_at_import_leaves_its_option(tmp_path: Path) -> None:
+    tree, result = scanned(tmp_path, "extension_import")
+    # kern/flash_attn.py re-raises when flash_ops is missing and app.attention (live) imports
+    # it: ENABLE_FA keeps the tree's value, so the FA block (CMakeLists.txt 6-9) stays
+    assert not any(d.path == "CMakeLists.txt" for d in result.plan.deletions)
+    assert {c.option for c in result.conflicts if c.option} == {"ENABLE_FA"}
+    fa = next(f for f in result.features if f.name == "fa")
+    assert {i.label for i in fa.blocked} >= {"flash_ops"}
+    wrong = planted(result, kind="delete_range", path="CMakeLists.txt", start_line=6,
+                    end_line=9, category="cmake-block", feature="fa")
+    gone = {"kern.flash_ops": Unbuilt("flash_ops", ("ENABLE_FA",))}
+    assert convicted(result, wrong, gone=gone) == [
+        "from kern import flash_ops: the build no longer makes this extension"]
+    lines = verified(tmp_path, tree, result, wrong)
+    assert "kern/flash_attn.py:4: from kern import flash_ops: the build no longer makes this " \
+        "extension" in lines
+    # the optional import (a handler that carries on) is no break
+    assert not any(line.startswith("kern/flash_attn_optional.py") for line in lines)
+
+
+# -- 2. `if TYPE_CHECKING or X:` is runtime code -------------------------------------------------
+def test_type_checking_or_a_runtime_test_is_runtime(tmp_path: Path) -> None:
+    tree, result = scanned(tmp_path, "type_checking_or")
+    # layers.forward reads cuda_norm, imported under `TYPE_CHECKING or not is_rocm()`: it
+    # stays; kernels.unused (5-6) goes
+    assert deleted(result) == {("app/kernels.py", 5, 6)}
+    wrong = planted(result, kind="delete_range", path="app/kernels.py", start_line=1,
+                    end_line=2, category="python-symbol", symbol="app.kernels:cuda_norm")
+    assert convicted(result, wrong, "py:app.kernels:cuda_norm")
+    lines = verified(tmp_path, tree, result, wrong)
+    assert "app/layers.py:6: from app.kernels import cuda_norm: app.kernels has no module, " \
+        "definition or extension target named cuda_norm" in lines
+
+
+# -- 3. every import of every remaining file is a read --------------------------------------------
+def test_lazy_import_of_a_kept_definition_keeps_its_target(tmp_path: Path) -> None:
+    tree, result = scanned(tmp_path, "kept_importer")
+    # rocm_attn.rocm_forward is dead but nested in an `if` (kept): its import of
+    # utils.rocm_helper stays, and so does rocm_helper; utils.shared (5-6) goes
+    assert deleted(result) == {("app/utils.py", 5, 6)}
+    wrong = planted(result, kind="delete_range", path="app/utils.py", start_line=1, end_line=2,
+                    category="python-symbol", symbol="app.utils:rocm_helper")
+    assert convicted(result, wrong, "py:app.utils:rocm_helper")
+    lines = verified(tmp_path, tree, result, wrong)
+    assert "app/rocm_attn.py:6: from app.utils import rocm_helper: app.utils has no module, " \
+        "definition or extension target named rocm_helper" in lines
+
+
+# -- 4. a string annotation reads a TYPE_CHECKING import ------------------------------------------
+def test_string_annotation_keeps_its_type_checking_import(tmp_path: Path) -> None:
+    tree, result = scanned(tmp_path, "string_annotation")
+    assert not any(d.path == "app/engine.py" for d in result.plan.deletions)
+    wrong = planted(result, kind="delete_range", path="app/engine.py", start_line=3,
+                    end_line=4, category="python-import")
+    assert convicted(result, wrong) == ["undefined name 'EngineArgs' (new after pruning)"]
+    lines = verified(tmp_path, tree, result, wrong)
+    # (the pruned file is two lines shorter: the def is on line 5, its annotation named)
+    assert any(line.startswith("app/engine.py:") and line.endswith(
+        ": undefined name 'EngineArgs' (new after pruning)") for line in lines)
+
+
+# -- 5. dotted-path strings and enum members that remaining code names ----------------------------
+def test_dotted_string_and_enum_member_keep_what_they_name(tmp_path: Path) -> None:
+    tree, result = scanned(tmp_path, "dotted_strings")
+    # FooBackend is named by a string of the live registry; FOO_SPARSE (the dropped key's
+    # member) is read by tests/test_kinds.py, which stays: nothing goes
+    assert result.plan.deletions == []
+    assert [c.what for c in result.conflicts] == [
+        "Backend.FOO_SPARSE.value: Backend.FOO_SPARSE is gone"]
+    wrong = planted(result, kind="delete_range", path="app/backends/mla.py", start_line=1,
+                    end_line=2, category="python-symbol", symbol="app.backends.mla:FooBackend")
+    assert convicted(result, wrong, "py:app.backends.mla:FooBackend")
+    member = planted(result, kind="delete_range", path="app/backends/kinds.py", start_line=6,
+                     end_line=6, category="registry-entry")
+    assert convicted(result, member) == ["Backend.FOO_SPARSE.value: Backend.FOO_SPARSE is gone"]
+    lines = verified(tmp_path, tree, result, wrong)
+    assert "app/registry.py:5: dotted path 'app.backends.mla.FooBackend' names nothing in the " \
+        "tree (module app.backends.mla exists)" in lines
+
+
+def test_enum_member_a_kept_test_reads(tmp_path: Path) -> None:
+    tree, result = scanned(tmp_path, "dotted_strings")
+    member = planted(result, kind="delete_range", path="app/backends/kinds.py", start_line=6,
+                     end_line=6, category="registry-entry")
+    lines = verified(tmp_path, tree, result, member)
+    assert "tests/test_kinds.py:5: Backend.FOO_SPARSE.value: Backend.FOO_SPARSE is gone" in lines
+
+
+# -- 6. typing-only imports of deleted code -------------------------------------------------------
+def test_typing_only_import_keeps_its_target(tmp_path: Path) -> None:
+    tree, result = scanned(tmp_path, "typing_only")
+    # WeightsMapper stays (quant.py names it under TYPE_CHECKING); models.utils.unused goes
+    assert deleted(result) == {("app/models/utils.py", 5, 6)}
+    wrong = planted(result, kind="delete_range", path="app/models/utils.py", start_line=1,
+                    end_line=2, category="python-symbol", symbol="app.models.utils:WeightsMapper")
+    assert convicted(result, wrong, "py:app.models.utils:WeightsMapper")
+    lines = verified(tmp_path, tree, result, wrong)
+    assert "app/quant.py:4: from app.models.utils import WeightsMapper: app.models.utils has " \
+        "no module, definition or extension target named WeightsMapper" in lines
+
+
+# -- 8. what a feature's deletions free goes with the feature -------------------------------------
+def test_knock_ons_go_with_their_features(tmp_path: Path) -> None:
+    _tree, result = scanned(tmp_path, "feature_knock_on")
+    by_place = {(d.path, d.start_line): (d.features, d.with_features)
+                for d in result.plan.deletions}
+    assert by_place == {
+        # the npu fold, and what only it used: npu_helpers, the backend it imports
+        ("app/runner.py", 7): (("npu",), ()),
+        ("app/npu_helpers.py", None): (("npu",), ()),
+        ("app/npu_backend.py", None): (("npu",), ()),
+        # the import of npu_init belongs to no feature (it was read only by the fold): dead
+        # code that the npu deletions take along
+        ("app/runner.py", 2): ((), ("npu",)),
+        # `if is_npu() or is_rocm():` folds only with both dropped: it and what only it used
+        # (accel_helpers, its import, the rocm backend) go with the last of them
+        ("app/runner.py", 9): (("npu", "rocm"), ()),
+        ("app/accel_helpers.py", None): (("npu", "rocm"), ()),
+        ("app/runner.py", 1): (("npu", "rocm"), ()),
+        ("app/rocm_backend.py", None): (("npu", "rocm"), ()),
+        # the probes: read only by the folds of both
+        ("app/runner.py", 3): (("npu", "rocm"), ()),
+        ("app/platform.py", None): (("npu", "rocm"), ()),
+    }
+
+
+@pytest.mark.parametrize("feature", ["npu", "rocm"])
+def test_one_feature_applied_alone_verifies(tmp_path: Path, feature: str) -> None:
+    tree, result = scanned(tmp_path, "feature_knock_on")
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps(manifest_of(result)))
+    run_apply(manifest, write=True, feature=feature, patch_out=tmp_path / "undo.patch")
+    out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
+    assert out.exit_code == 0, out.output
+
+
+def test_a_knock_on_stripped_of_its_feature_breaks_the_feature_alone(tmp_path: Path) -> None:
+    tree, result = scanned(tmp_path, "feature_knock_on")
+    # what a planner without knock-on attribution writes: npu_helpers' deletion belongs to
+    # no feature, so apply --feature npu deletes the backend it imports and leaves it behind
+    result.plan.deletions[:] = [
+        d if d.path != "app/npu_helpers.py"
+        else Deletion(**{**d.__dict__, "feature": "", "features": (), "with_features": ()})
+        for d in result.plan.deletions]
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps(manifest_of(result)))
+    run_apply(manifest, write=True, feature="npu", patch_out=tmp_path / "undo.patch")
+    out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
+    assert out.exit_code == EXIT_VERIFY, out.output
+    assert "app/npu_helpers.py:2: import of app.npu_backend: no such module, package or " \
+        "extension target in the tree" in out.stdout.splitlines()
