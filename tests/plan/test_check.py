@@ -1,5 +1,5 @@
-"""Plan stage, soundness: ``simulate`` (``analyzer/plan/check/simulate.py``) applies one file's deletions
-to a parsed copy and says which names became undefined (pyflakes, before and after), which
+"""Plan stage, soundness: ``simulate`` (``analyzer/plan/check/simulate.py``) applies one file's
+deletions to a parsed copy and says which names became undefined (pyflakes, before and after), which
 module-level names and class attributes the file no longer binds, and which deletions removed
 each binding. Sources are small; line numbers are counted in them."""
 
