@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from analyzer.analysis.features import feature_of_node
 from analyzer.analysis.liveness import Liveness, compute_liveness
@@ -32,6 +33,7 @@ from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_conte
 from analyzer.decide.registries import decide_registries, module_entries
 from analyzer.discover import entry_points
 from analyzer.extract.cache import FactsCache
+from analyzer.extract.cmake import CmakeFacts
 from analyzer.graph.native import NativeIndex, add_native_graph
 from analyzer.graph.profile_edges import add_profile_edges
 from analyzer.graph.python import EdgeMemo, build_python_graph
@@ -48,7 +50,10 @@ from analyzer.plan.check import (
     original_breaks,
     produced_keys,
 )
+from analyzer.plan.check.native import NativeState, native_baseline, native_breaks, op_reads
+from analyzer.plan.check.native_view import Build, native_plan_breaks
 from analyzer.plan.check_cache import CheckCache
+from analyzer.plan.native import NativeSummary, plan_native
 from analyzer.plan.python import build_plan, kept_roots, plan_folded, plan_peripheral
 from analyzer.resolve.cmake_cond import condition_options, forced_values, is_false
 from analyzer.resolve.op_namespaces import resolve_op_namespaces
@@ -75,8 +80,11 @@ class Planned:
     # path -> pyflakes' undefined names of the original file (per name), for every file the
     # check simulated: the verify baseline reuses them instead of linting again
     lint_before: dict[str, dict[str, int]] = field(default_factory=dict)
-    # the breaks of the tree before any pruning (analyzer.plan.check.original_breaks)
+    # the breaks of the tree before any pruning (analyzer.plan.check.original_breaks), and
+    # what its build holds (analyzer.plan.check.native.native_baseline)
     breaks_before: Counter[tuple[str, str, str]] = field(default_factory=Counter)
+    native_before: dict[str, Any] = field(default_factory=dict)
+    native_summary: NativeSummary = field(default_factory=NativeSummary)
 
 
 @dataclass
@@ -95,16 +103,20 @@ class _Retained:
     # CMake options a dropped feature forces that stay as the tree sets them: an extension
     # they would turn off is imported by code that stays, where the import may not fail
     unforced: set[str] = field(default_factory=set)
+    # CMake commands (path, start line; 0: the whole file) the native plan must keep
+    cmake_lines: set[tuple[str, int]] = field(default_factory=set)
 
     def absorb(self, conflicts: list[Conflict], index: ModuleIndex) -> bool:
         """Turn conflicts into kept items; False when they ask nothing new (done)."""
         before = (len(self.regions), len(self.entries), len(self.imports), len(self.roots),
-                  len(self.unforced))
+                  len(self.unforced), len(self.cmake_lines))
         for c in conflicts:
             self.log.append(c)
             d = c.deletion
             if c.option is not None:
                 self.unforced.add(c.option)
+            elif c.keep_line is not None:
+                self.cmake_lines.add(c.keep_line)
             elif c.root is not None:
                 self.roots.add(c.root)
             elif d is None:
@@ -123,7 +135,7 @@ class _Retained:
             elif d.kind == "delete_file" and d.path in index.by_path:
                 self.roots.add(module_node(index.by_path[d.path]))
         return (len(self.regions), len(self.entries), len(self.imports),
-                len(self.roots), len(self.unforced)) != before
+                len(self.roots), len(self.unforced), len(self.cmake_lines)) != before
 
 
 @dataclass(frozen=True)
@@ -185,6 +197,12 @@ class Rounds:
         # nothing): no break of a plan
         with timer("check"):
             self.baseline = original_breaks(tree.index)
+        # the original build: its baseline and breaks (made by the first native check)
+        self._native_original: tuple[dict[str, Any], Counter[tuple[str, str, str]]] | None \
+            = None
+        self._system_libraries = (use.profile.system_libraries if use.profile is not None
+                                  else ())
+        self._parsed: dict[tuple[str, str], CmakeFacts] = {}  # CMake files parsed again
 
     def run(self) -> Planned:
         last: Planned | None = None
@@ -206,6 +224,9 @@ class Rounds:
                 self.sims.prefetch(edits_by_path(last.plan), self.sources)
                 conflicts = check_plan(last.plan, last.index, self.sources, self.baseline,
                                        self.sims.simulation, unbuilt(last))
+            if not conflicts:
+                with self.timer("check"):
+                    conflicts = self._native_conflicts(last)
             unforced = len(self.state.unforced)
             if self.state.absorb(conflicts, last.index):
                 if len(self.state.unforced) != unforced:
@@ -228,8 +249,33 @@ class Rounds:
         assert last is not None
         before = {path: dict(lint.undefined) for path, lint in self.sims.originals().items()
                   if lint is not None}
+        native_before, native_breaks_before = self._original_build(last)
         return dataclasses.replace(last, conflicts=self.state.log, lint_before=before,
-                                   breaks_before=self.baseline)
+                                   breaks_before=self.baseline + native_breaks_before,
+                                   native_before=native_before)
+
+    def _native_conflicts(self, last: Planned) -> list[Conflict]:
+        """The native breaks of the build ``last``'s plan leaves (the checks verify runs),
+        each with what to keep."""
+        baseline, before = self._original_build(last)
+        build = Build(self.tree.cmake_facts, self.tree.native_facts, frozenset(self.tree.files),
+                      {p: f.lines for p, f in self.tree.files.items()}, self.sources,
+                      dict(self.tree.project.forced), self._system_libraries, self._parsed)
+        return [Conflict(b.path, b.line, b.what, root=keep.node, keep_line=keep.line)
+                for b, keeps in native_plan_breaks(last.plan, build, last.index, baseline, before)
+                for keep in keeps]
+
+    def _original_build(self, last: Planned
+                        ) -> tuple[dict[str, Any], Counter[tuple[str, str, str]]]:
+        """What the original build holds, and the native breaks it already has (computed
+        from the first round asking)."""
+        if self._native_original is None:
+            state = NativeState(last.native, frozenset(self.tree.files),
+                                op_reads(last.index, list(last.index.modules)),
+                                self._system_libraries)
+            self._native_original = (native_baseline(state), Counter(
+                b.key for b in native_breaks(None, state)))
+        return self._native_original
 
     def _reevaluate_build(self) -> None:
         """The CMake project evaluated again with the options that must stay as the tree
@@ -365,9 +411,11 @@ class Rounds:
             plan.deletions[:] = [d for d in plan.deletions if d.path not in scope.unparsed
                                  and d.path not in self.never_edited]
             plan.kept.extend(self._never_kept(graph))
+            native_summary = plan_native(graph, liveness, native, tree.cmake_facts, tree.files,
+                                         plan, frozenset(self.state.cmake_lines))
         final_use = dataclasses.replace(use, stale=[*stale, *more_stale])
         return Planned(index, graph, unresolved, native, roots, default_roots, kept, liveness,
-                       plan, final_use, [])
+                       plan, final_use, [], native_summary=native_summary)
 
     def _never_kept(self, graph: Graph) -> list[Kept]:
         """What ``never_delete`` keeps, with the profile's reason, for the report."""

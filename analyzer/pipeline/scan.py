@@ -39,7 +39,7 @@ from analyzer.plan.check import Conflict, check_plan
 from analyzer.plan.check_cache import CheckCache
 from analyzer.plan.feature_sets import assign_features
 from analyzer.plan.features import attribute_deletions
-from analyzer.plan.native import NativeSummary, plan_native
+from analyzer.plan.native import NativeSummary
 from analyzer.resolve.python import ModuleIndex
 from analyzer.util.gc_pause import gc_paused
 
@@ -73,6 +73,8 @@ class ScanResult:
     lint_before: dict[str, dict[str, int]] = field(default_factory=dict)
     # the Python breaks the tree has before any pruning: what verify leaves out
     breaks_before: Counter[tuple[str, str, str]] = field(default_factory=Counter)
+    # what the original build holds (analyzer.plan.check.native.native_baseline)
+    native_before: dict[str, Any] = field(default_factory=dict)
     # per dropped feature: its items by depth and the live nodes reaching in (report view)
     feature_columns: dict[str, FeatureColumns] = field(default_factory=dict)
     # feature -> the edges that keep its blocked items live, most freeing first
@@ -173,8 +175,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     last = rounds.run()
     with timer("plan"):
         graph, live, plan, use = last.graph, last.liveness, last.plan, last.use
-        native_summary = plan_native(graph, live, last.native, tree.cmake_facts, tree.files,
-                                     plan)
+        native_summary = last.native_summary
         attribute_deletions(plan, graph, use.features, last.native.project)
     if use.features:  # what each deletion goes with (apply --feature): the open graph's uses
         open_graph = rounds.open_graph()
@@ -201,6 +202,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
                       set(scope.in_scope), tree.problems, last.unresolved, timer.seconds,
                       sources, options=options, conflicts=last.conflicts,
                       lint_before=last.lint_before, breaks_before=last.breaks_before,
+                      native_before=last.native_before,
                       feature_columns=columns, blockers=blockers, counted=counted)
 
 

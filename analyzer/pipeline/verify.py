@@ -59,7 +59,7 @@ def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None =
         edited = {d["path"] for d in before.get("deletions", []) if d["kind"] != "delete_file"}
         # matched without line numbers: the pruning edits files, and lines move
         baseline = {_LINE.sub(r"\1: ", s) for s in before.get("verify_baseline", [])}
-        problems = [p for p in check(result, edited, python=False)
+        problems = [p for p in check(result, edited, shared=False)
                     if _LINE.sub(r"\1: ", str(p)) not in baseline]
         problems.extend(check_against_manifest(result, before, path))
     problems.extend(VerifyProblem(CLI_SOURCE, 0, f"kept target {name!r} (--keep-target) is "

@@ -89,10 +89,13 @@ class _Dead:
     cmds: dict[str, set[int]] = field(default_factory=dict)
     reasons: dict[tuple[str, int], str] = field(default_factory=dict)
     guarded: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # function bodies
+    kept: frozenset[tuple[str, int]] = frozenset()  # commands the soundness check keeps
 
     def kill(self, file: str, start: int, reason: str) -> None:
         if in_ranges(self.guarded.get(file, ()), start):
             return  # a function()/macro() body serves every call: never edited
+        if (file, start) in self.kept:
+            return
         if start not in self.cmds.setdefault(file, set()):
             self.cmds[file].add(start)
             self.reasons[(file, start)] = reason
@@ -102,7 +105,7 @@ class _Dead:
 
     def copy(self) -> _Dead:
         return _Dead({f: set(s) for f, s in self.cmds.items()}, dict(self.reasons),
-                     self.guarded)
+                     self.guarded, self.kept)
 
 
 def in_ranges(ranges: Iterable[tuple[int, int]], line: int) -> bool:
@@ -129,7 +132,9 @@ def function_bodies(cmds: list[CMakeCommand] | tuple[CMakeCommand, ...]) -> list
 
 def plan_native(graph: Graph, live: Liveness, native: NativeIndex,
                 cmake: dict[str, CmakeFacts], files: dict[str, FileInfo],
-                plan: Plan) -> NativeSummary:
+                plan: Plan, keep: frozenset[tuple[str, int]] = frozenset()) -> NativeSummary:
+    """The native half of ``plan``; ``keep``: CMake commands (path, start line) the soundness
+    check found still needed, and whole files (path, 0): never deleted."""
     summary = NativeSummary()
     project = native.project
     keep_live(graph, live, native.kept_roots)
@@ -137,7 +142,8 @@ def plan_native(graph: Graph, live: Liveness, native: NativeIndex,
     summary.kept_targets = sorted(native.kept_targets)
 
     commands = {path: list(facts.commands) for path, facts in cmake.items()}
-    dead = _Dead(guarded={path: function_bodies(cmds) for path, cmds in commands.items()})
+    dead = _Dead(guarded={path: function_bodies(cmds) for path, cmds in commands.items()},
+                 kept=keep)
 
     for t in project.targets:
         if is_live(target_node(t.name)):
@@ -166,7 +172,8 @@ def plan_native(graph: Graph, live: Liveness, native: NativeIndex,
     _dead_variables(commands, dead.cmds, dead.kill)
     _dead_fetches(project, commands, dead, is_live, summary, plan)
     included_by: dict[tuple[str, int], str] = {}
-    dead_cmake_files = _dead_cmake_files(project, commands, dead.cmds, dead.kill, included_by)
+    dead_cmake_files = {p for p in _dead_cmake_files(project, commands, dead.cmds, dead.kill,
+                                                     included_by) if (p, 0) not in keep}
     _dead_variables(commands, dead.cmds, dead.kill)
 
     dead_files = _dead_native_files(graph, live, native, set())

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer.verify.checks import check
 from analyzer.verify.members import enumerated_subclasses, member_baseline
-from analyzer.verify.native import native_baseline
+from analyzer.verify.native import baseline_of
 from analyzer.verify.python import python_baseline
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ def verify_baseline(result: ScanResult, cache: FactsCache | None = None,
         "verify_baseline": [str(p) for p in check(result, compile_paths=set())],
         "verify_baseline_python": python_baseline(result.sources, edited, folded,
                                                   result.lint_before, cache, jobs),
-        "verify_baseline_native": native_baseline(result),
+        "verify_baseline_native": baseline_of(result),
         "verify_baseline_members": member_baseline(result),
         "verify_baseline_subclasses": enumerated_subclasses(result),
         "verify_baseline_extensions": sorted(result.index.extensions),

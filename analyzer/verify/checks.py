@@ -24,9 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.graph.native import is_tu
-from analyzer.model import EXPRESSION_REWRITES
-from analyzer.nodes import module_node, op_node, symbol_node
-from analyzer.resolve.python import PyModule
+from analyzer.nodes import module_node
 from analyzer.verify.problem import VerifyProblem
 
 if typing.TYPE_CHECKING:
@@ -50,6 +48,7 @@ def check_against_manifest(result: ScanResult, before: dict[str, Any], root: Pat
     from analyzer.codemod.apply import unapplied_entries
     from analyzer.codemod.apply_state import STATE_NAME
     from analyzer.verify.members import check_module_values, check_subclasses
+    from analyzer.verify.native import check_native
     from analyzer.verify.python import check_python
 
     out = check_python(result, before)
@@ -67,63 +66,29 @@ def check_against_manifest(result: ScanResult, before: dict[str, Any], root: Pat
             out.append(VerifyProblem(path, int(line or 0), f"live code selects dropped key "
                                      f"{key!r} ({what.strip()}) but the pruning removed its "
                                      "registry entries"))
-    try:
-        from analyzer.verify.native import check_native
-    except ImportError:  # pragma: no cover - the native checks ship with the same package
-        return out
-    out.extend(check_native(result, before.get("verify_baseline_native")))
+    out.extend(check_native(result, before))
     return out
 
 
 def check(result: ScanResult, compile_paths: set[str] | None = None,
-          python: bool = True) -> list[VerifyProblem]:
+          shared: bool = True) -> list[VerifyProblem]:
     """All problems of a scanned tree. ``compile_paths`` limits the compile check (None: every
-    Python file; an empty set: none — what a baseline at scan time uses). ``python``: also
-    the breaks of live Python code (imports, strings: ``analyzer.plan.check.breaks``); a
-    verify against a manifest runs them over every remaining file instead
-    (``analyzer.verify.python``)."""
+    Python file; an empty set: none — what a baseline at scan time uses). ``shared``: also
+    the breaks of the shared checks (``analyzer.plan.check``) in the tree's live code:
+    imports, strings, missing sources and includes, ops called but registered nowhere; a
+    verify against a manifest runs them over everything that remains instead
+    (``check_against_manifest``)."""
+    from analyzer.plan.check.native import native_breaks
+    from analyzer.verify.native import native_state
+
     problems: list[VerifyProblem] = []
-    folded = _folded_ranges(result)
-    if python:
+    if shared:
         problems.extend(live_python_breaks(result))
-    for name in sorted(result.index.modules):
-        mod = result.index.modules[name]
-        if not result.liveness.is_live(module_node(name)):
-            continue
-        live = _LiveScopes(result, mod, folded.get(mod.path, []))
-        problems.extend(_check_ops(result, mod, live))
+        problems.extend(VerifyProblem(b.path, b.line, b.what)
+                        for b in native_breaks(None, native_state(result, live_only=True)))
     problems.extend(check_compiles(result, compile_paths))
-    problems.extend(_check_cmake(result))
     problems.extend(_check_kept_targets(result))
     return sorted(set(problems))
-
-
-class _LiveScopes:
-    """Which lines of a live module run: not folded away, and in a live scope."""
-
-    def __init__(self, result: ScanResult, mod: PyModule, folded: list[tuple[int, int]]):
-        self.result = result
-        self.mod = mod
-        self.folded = folded
-
-    def runs(self, scope: str, line: int) -> bool:
-        if any(s <= line <= e for s, e in self.folded):
-            return False
-        if scope:
-            node = symbol_node(self.mod.name, scope)
-            if node in self.result.graph:
-                return self.result.liveness.is_live(node)
-        return True
-
-
-def _folded_ranges(result: ScanResult) -> dict[str, list[tuple[int, int]]]:
-    """Lines the profile folds away (dead branches): their code never runs."""
-    out: dict[str, list[tuple[int, int]]] = {}
-    for d in result.plan.deletions:
-        if d.kind == "fold_branch" and d.rewrite not in EXPRESSION_REWRITES \
-                and d.start_line is not None:
-            out.setdefault(d.path, []).append((d.start_line, d.end_line or d.start_line))
-    return out
 
 
 def live_python_breaks(result: ScanResult) -> list[VerifyProblem]:
@@ -139,25 +104,6 @@ def live_python_breaks(result: ScanResult) -> list[VerifyProblem]:
     live = [name for name in result.index.modules
             if result.liveness.is_live(module_node(name))]
     return [VerifyProblem(b.path, b.line, b.what) for b in python_breaks(view, live)]
-
-
-def _check_ops(result: ScanResult, mod: PyModule, live: _LiveScopes) -> list[VerifyProblem]:
-    out: list[VerifyProblem] = []
-    for ref in mod.facts.references:
-        parts = ref.chain.split(".")
-        if len(parts) < 4 or parts[:2] != ["torch", "ops"]:
-            continue
-        if parts[2] not in result.native.namespaces or not live.runs(ref.scope, ref.line):
-            continue
-        node = op_node(parts[2], parts[3])
-        graph = result.graph
-        if node not in graph or not any(graph.edges[node, v]["kind"] == "registered_in"
-                                        for v in graph.successors(node)):
-            # (an op registered only in files the build skips is registered nowhere either)
-            out.append(VerifyProblem(mod.path, ref.line,
-                                     f"torch.ops.{parts[2]}.{parts[3]}: op {parts[3]} is "
-                                     f"registered nowhere in namespace {parts[2]}"))
-    return out
 
 
 def check_compiles(result: ScanResult, paths: set[str] | None = None) -> list[VerifyProblem]:
@@ -180,37 +126,6 @@ def check_compiles(result: ScanResult, paths: set[str] | None = None) -> list[Ve
         except ValueError as exc:
             out.append(VerifyProblem(path, 0, f"does not compile: {exc}"))
     return out
-
-
-def _check_cmake(result: ScanResult) -> list[VerifyProblem]:
-    project = result.native.project
-    out: list[VerifyProblem] = []
-    for t in project.targets:
-        for s in t.sources:
-            if s.path is not None and s.path not in result.files:
-                out.append(VerifyProblem(s.file, s.line, f"target {t.name} lists {s.raw}: "
-                                         f"no such file ({s.path})"))
-    for u in project.unresolved:
-        m = _MISSING_SOURCE.match(u.reason)
-        if m:
-            out.append(VerifyProblem(u.file, u.line, f"target {m.group(1)} lists {u.what}: "
-                                     f"no such file ({m.group(2)})"))
-    for inc in project.includes:
-        if inc.to_file is not None or not _in_tree(inc.raw):
-            continue
-        what = ("no CMakeLists.txt there" if inc.kind == "add_subdirectory"
-                else "no such file")
-        out.append(VerifyProblem(inc.from_file, inc.line, f"{inc.kind}({inc.raw}): {what}"))
-    return out
-
-
-def _in_tree(raw: str) -> bool:
-    raw = raw.strip('"')
-    if "$<" in raw or raw.startswith("/"):
-        return False
-    if raw.startswith(_IN_TREE_VARS):
-        return "${" not in raw.split("}", 1)[1]
-    return "${" not in raw
 
 
 def _check_kept_targets(result: ScanResult) -> list[VerifyProblem]:

@@ -20,6 +20,7 @@ from analyzer.model import Deletion, Plan
 from analyzer.pipeline.scan import ScanResult, run_scan
 from analyzer.pipeline.verify import manifest_of
 from analyzer.plan.check import Unbuilt, check_plan
+from analyzer.plan.check.native_view import Build, Keep, native_plan_breaks
 from tests.helpers import SAMPLES
 
 BREAKS = SAMPLES / "breaks"
@@ -217,3 +218,27 @@ def test_a_knock_on_stripped_of_its_feature_breaks_the_feature_alone(tmp_path: P
     assert out.exit_code == EXIT_VERIFY, out.output
     assert "app/npu_helpers.py:2: import of app.npu_backend: no such module, package or " \
         "extension target in the tree" in out.stdout.splitlines()
+
+
+# -- 7. a CMake variable a remaining target reads -------------------------------------------------
+def test_cmake_variable_a_kept_target_reads_keeps_its_set(tmp_path: Path) -> None:
+    tree, result = scanned(tmp_path, "cmake_variable")
+    # the ENABLE_EXTRA block does not run with the option forced off, but it sets
+    # COMMON_FLAGS, which common_ops' target_compile_options (line 13) reads: the set stays,
+    # extra_ops (8-9) and its source go
+    assert deleted(result) == {("CMakeLists.txt", 8, 8), ("CMakeLists.txt", 9, 9),
+                               ("csrc/extra.cc", None, None)}
+    wrong = planted(result, kind="delete_range", path="CMakeLists.txt", start_line=7,
+                    end_line=7, category="cmake-block", feature="extra")
+    build = Build(result.native.cmake, result.native.facts, frozenset(result.files),
+                  {p: f.lines for p, f in result.files.items()}, result.sources,
+                  dict(result.native.project.forced))
+    found = native_plan_breaks(Plan([*result.plan.deletions, wrong]), build, result.index,
+                               result.native_before, result.breaks_before)
+    assert [(b.what, keeps) for b, keeps in found] == [
+        ("target common_ops uses ${COMMON_FLAGS}, which nothing in the tree sets any more",
+         [Keep(line=("CMakeLists.txt", 7))])]
+    lines = verified(tmp_path, tree, result, wrong)
+    # three lines gone above it: common_ops is created on line 9
+    assert "CMakeLists.txt:9: target common_ops uses ${COMMON_FLAGS}, which nothing in the " \
+        "tree sets any more" in lines

@@ -36,7 +36,8 @@ class Conflict:
     what: str
     deletion: Deletion | None = None  # cancel this deletion ...
     root: str | None = None  # ... or keep this graph node ...
-    option: str | None = None  # ... or leave this CMake option as the tree sets it
+    option: str | None = None  # ... or leave this CMake option as the tree sets it ...
+    keep_line: tuple[str, int] | None = None  # ... or this CMake command (line 0: the file)
 
 
 def edits_by_path(plan: Plan) -> dict[str, tuple[Deletion, ...]]:

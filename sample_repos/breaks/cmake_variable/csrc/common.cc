@@ -1,0 +1,3 @@
+#include <torch/library.h>
+
+TORCH_LIBRARY(common, m) { m.def("noop() -> ()"); }

@@ -1,0 +1,3 @@
+#include <torch/library.h>
+
+TORCH_LIBRARY(extra, m) { m.def("extra() -> ()"); }

@@ -1,0 +1,1 @@
+from kern import common_ops  # noqa: F401
