@@ -123,9 +123,11 @@ REMOVALS = [
   m.impl("unused_quant", torch::kCUDA, &unused_quant);
 """, [
         'csrc/quant/quant_bindings.cpp:10: m.def("unused_quant") in namespace macro_quant was '
-        "removed, but Python that remains still reads torch.ops.macro_quant whole (macrollm/quant.py:9)",
+        "removed, but Python that remains still reads torch.ops.macro_quant whole "
+        "(macrollm/quant.py:9)",
         'csrc/quant/quant_bindings.cpp:11: m.impl("unused_quant") in namespace macro_quant was '
-        "removed, but Python that remains still reads torch.ops.macro_quant whole (macrollm/quant.py:9)",
+        "removed, but Python that remains still reads torch.ops.macro_quant whole "
+        "(macrollm/quant.py:9)",
     ], id="op-of-a-namespace-read-whole"),
     # six lines gone: set(CUTLASS_INCLUDE_DIR ...) is now line 8, the _C call opens on 31
     pytest.param("CMakeLists.txt", """\
