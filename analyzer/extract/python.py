@@ -39,6 +39,7 @@ from analyzer.extract.python_literals import (
     Display,
     Literal,
 )
+from analyzer.extract.python_names import ParamGetattr, param_getattr, skeletons
 from analyzer.extract.python_nodes import (
     _chain,
     _end_line,
@@ -74,8 +75,9 @@ _PACKAGE_WALK_CALLS = {
 # last segments of the callees above: the cheap first test of a call
 _CALL_NAMES = {c.rsplit(".", 1)[-1].encode() for c in (*_DYNAMIC_IMPORT_CALLS,
                                                         *_PACKAGE_WALK_CALLS)}
-# calls that name an attribute by a computed string: callee's last segment -> argument index
-_NAMING_CALLS = {b"getattr": 1, b"hasattr": 1, b"setattr": 1, b"delattr": 1,
+# calls that read an attribute named by a computed string: callee's last segment -> argument
+# index (``setattr`` writes one: it reads nothing, so no method is named by it)
+_NAMING_CALLS = {b"getattr": 1, b"hasattr": 1, b"delattr": 1,
                  b"methodcaller": 0, b"attrgetter": 0}
 _INTERESTING_CALLS = _CALL_NAMES | _NAMING_CALLS.keys()
 _ENUMERATORS = {"dir", "vars", "getmembers"}
@@ -241,6 +243,8 @@ class PythonFacts:
     displays: tuple[Display, ...] = ()
     chain_displays: tuple[ChainDisplay, ...] = ()
     chain_comparisons: tuple[ChainComparison, ...] = ()
+    # getattr(obj, p) with p a parameter: what it reads is what the callers pass
+    param_getattrs: tuple[ParamGetattr, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -456,29 +460,6 @@ def _probed(node: ts.Node) -> bool:
     return True
 
 
-def _skeleton(data: bytes, node: ts.Node) -> str:
-    """The shape of a computed name: literal parts kept, every computed part ``*``
-    (``f"forward_{p}"`` and ``"forward_" + p`` give ``forward_*``)."""
-    if node.type == "string":
-        parts: list[str] = []
-        for child in node.children:
-            if child.type == "string_content":
-                parts.append(data[child.start_byte:child.end_byte].decode("utf-8", "replace"))
-            elif child.type == "interpolation":
-                parts.append("*")
-        return "".join(parts)
-    if node.type == "binary_operator":
-        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
-        op = node.child_by_field_name("operator")
-        if left is not None and right is not None and op is not None and op.type == "+":
-            return _skeleton(data, left) + _skeleton(data, right)
-    if node.type == "concatenated_string":
-        return "".join(_skeleton(data, c) for c in node.named_children)
-    if node.type == "parenthesized_expression" and node.named_children:
-        return _skeleton(data, node.named_children[0])
-    return "*"
-
-
 def _empty(path: str, problems: list[ParseProblem]) -> PythonFacts:
     return PythonFacts(path, 0, (), (), (), None, (), (), tuple(problems))
 
@@ -534,6 +515,10 @@ class _Extractor:
         produced.extend(self._produced_integers(caps.get("integer", [])))
         strings.extend(self._dynamic_imports(calls))
         walks = self._package_walks(calls)
+        param_getattrs = [pg for func, args in calls
+                          if data_of(self.data, func).rsplit(b".", 1)[-1].strip() == b"getattr"
+                          and (pg := param_getattr(self.data, args, self._scope_of(func),
+                                                   _line(func))) is not None]
         ends_open = bool(self.data) and not self.data.endswith(b"\n")
         line_count = self.data.count(b"\n") + int(ends_open)
         collector = BranchCollector(self.data, self.root, self._scope_of)
@@ -566,6 +551,7 @@ class _Extractor:
                 self.data, caps.get("collection", []), self._scope_of)),
             chain_comparisons=tuple(python_literals.chain_comparisons(
                 self.data, caps.get("comparison", []), self._scope_of)),
+            param_getattrs=tuple(param_getattrs),
         )
 
     # -- definitions and scopes ------------------------------------------------------------
@@ -864,9 +850,10 @@ class _Extractor:
             if len(positional) > position:
                 # a plain string was counted above; a wholly computed name (a variable) is
                 # taken to come from strings the tree spells, or from an enumeration
-                skeleton = _skeleton(data, positional[position])
-                if "*" in skeleton and skeleton.strip("*"):
-                    add(skeleton, func)
+                for skeleton in skeletons(data, positional[position]):
+                    if skeleton.strip("*") and (
+                            "*" in skeleton or positional[position].type != "string"):
+                        add(skeleton, func)
         return [MemberUse(name, scope, tuple(sorted(lines)))
                 for (name, scope, _member), lines in sorted(seen.items())]
 
@@ -1022,3 +1009,7 @@ def _is_type_checking_test(condition: str) -> bool:
     the platforms the second operand selects: its body is runtime code."""
     text = "".join(condition.split()).strip("()")
     return text in ("TYPE_CHECKING", "typing.TYPE_CHECKING", "t.TYPE_CHECKING")
+
+
+def data_of(data: bytes, node: ts.Node) -> bytes:
+    return data[node.start_byte:node.end_byte]

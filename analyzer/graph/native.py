@@ -238,6 +238,9 @@ def _torch_ops_reads(mod: PyModule) -> list[tuple[str | None, str | None, str, i
         (name, line) for name, (_chain, line) in ns_aliases.items()}  # its target, as read
     for name, (chain, _line) in ns_aliases.items():
         aliases[name] = chain
+    # getattr(torch.ops, p) with p a parameter: the namespaces the callers pass
+    # (analyzer.resolve.call_args, kept in mod.derived["param_values"] by the resolve stage)
+    passed: dict[tuple[str, int], frozenset[str] | None] = mod.derived.get("param_values", {})
     out: list[tuple[str | None, str | None, str, int]] = []
     for ref in mod.facts.references:
         if not ref.scope and (ref.chain, ref.line) in defined and not ref.also:
@@ -249,6 +252,12 @@ def _torch_ops_reads(mod: PyModule) -> list[tuple[str | None, str | None, str, i
             continue
         ns = parts[2] if len(parts) > 2 else None
         op = parts[3] if len(parts) > 3 else None
+        lines = (ref.line, *ref.also)
+        if ns is None and lines and all(passed.get((ref.scope, ln)) for ln in lines):
+            out.extend((value, None, ref.scope, ref.line)
+                       for value in sorted(set().union(*(passed[(ref.scope, ln)] or ()
+                                                         for ln in lines))))
+            continue
         out.append((ns, op, ref.scope, ref.line))
     return out
 

@@ -160,12 +160,12 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
                                     progress=settings.progress, extracted=extracted)
             files = got.files
             counted = frozenset(found.files[i].path for i in got.counted)
-    with timer("resolve"):
-        tree = build_tree(found, files, effective_cmake_options(use.profile, use.drops),
-                          cache)
-        scope = deletion_scope(tree, use.profile.test_paths if use.profile else ())
     sources = {f.path: r.data for f, r in zip(found.files, reads, strict=True)
                if r.data is not None}
+    with timer("resolve"):
+        tree = build_tree(found, files, effective_cmake_options(use.profile, use.drops),
+                          cache, sources)
+        scope = deletion_scope(tree, use.profile.test_paths if use.profile else ())
     sims = CheckCache(settings.cache_dir, found.root, settings.jobs)
     edge_store = EdgeStore(settings.cache_dir, found.root)
     with timer("graph"):

@@ -20,6 +20,7 @@ from analyzer.extract.runner import ExtractedFile
 from analyzer.graph.native import extension_modules
 from analyzer.model import FileInfo, ParseProblem
 from analyzer.resolve import cmake as cmake_eval
+from analyzer.resolve.call_args import resolve_param_getattrs
 from analyzer.resolve.cmake_model import CMakeProject
 from analyzer.resolve.op_namespaces import resolve_op_namespaces
 from analyzer.resolve.python import ModuleIndex, PyModule
@@ -68,7 +69,8 @@ class Scope:
 
 def build_tree(found: Discovery, extracted: list[ExtractedFile],
                cmake_options: Mapping[str, bool | str] | None = None,
-               cache: FactsCache | None = None) -> Tree:
+               cache: FactsCache | None = None,
+               sources: Mapping[str, bytes] | None = None) -> Tree:
     """Resolve stage over the extracted facts: the module index and the CMake project
     (evaluated with ``cmake_options`` forced: the dropped features' CMake option values), and
     the op namespaces the build defines per target (``TORCH_EXTENSION_NAME``). ``cache``: the
@@ -99,6 +101,9 @@ def build_tree(found: Discovery, extracted: list[ExtractedFile],
     problems.extend(project.problems)
     native_facts = resolve_op_namespaces(native_facts, project)
     index = ModuleIndex(modules, extension_modules(project))
+    # getattr(obj, p) with p a parameter: what the callers pass (the modules' derived facts)
+    for (module, scope, line), values in resolve_param_getattrs(index, sources or {}).items():
+        index.modules[module].derived.setdefault("param_values", {})[(scope, line)] = values
     return Tree(files, modules, index, native_facts, cmake_facts, project, problems)
 
 

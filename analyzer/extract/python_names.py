@@ -1,0 +1,256 @@
+"""Extract stage, Python: computed attribute names -- the shapes a ``getattr(x, <expr>)`` name
+may take.
+
+A name computed from literals and local variables (``f"forward_{p}"``, ``sub + "_" + key``)
+reads every attribute its *skeleton* matches: literal parts kept, each computed part ``*``. A
+local variable whose every binding in its function is a string literal (an assignment, a
+conditional expression of literals, a ``for`` over a tuple or list of literals) is one of
+those literals: ``sub = "w2" if w2 else "w13"`` makes ``sub + "_" + key`` read ``w2_*`` and
+``w13_*``, not every name with an underscore.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import tree_sitter as ts
+
+from analyzer.extract.python_nodes import _chain, _string_value
+
+MAX_SHAPES = 16  # more alternatives than this: the computed part is "*"
+_FUNCTIONS = {"function_definition", "lambda"}
+
+
+def skeletons(data: bytes, node: ts.Node) -> list[str]:
+    """The shapes of the computed name ``node`` (a plain ``*`` when nothing is known)."""
+    shapes = _shapes(data, node)
+    return sorted(set(shapes)) if len(shapes) <= MAX_SHAPES else ["*"]
+
+
+def _shapes(data: bytes, node: ts.Node) -> list[str]:
+    if node.type == "string":
+        parts: list[list[str]] = []
+        for child in node.children:
+            if child.type == "string_content":
+                parts.append([data[child.start_byte:child.end_byte].decode("utf-8", "replace")])
+            elif child.type == "interpolation":
+                inner = child.named_children[0] if child.named_children else None
+                parts.append(_values(data, inner) if inner is not None else ["*"])
+        return _join(parts)
+    if node.type == "binary_operator":
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        op = node.child_by_field_name("operator")
+        if left is not None and right is not None and op is not None and op.type == "+":
+            return _join([_shapes(data, left), _shapes(data, right)])
+    if node.type == "concatenated_string":
+        return _join([_shapes(data, c) for c in node.named_children])
+    if node.type == "parenthesized_expression" and node.named_children:
+        return _shapes(data, node.named_children[0])
+    return _values(data, node)
+
+
+def _values(data: bytes, node: ts.Node) -> list[str]:
+    """A computed part: a string literal's value, a local variable's literals, else ``*``."""
+    if node.type == "string":
+        value = _string_value(node)
+        return [value] if value is not None else _shapes(data, node)
+    if node.type == "identifier":
+        known = local_literals(data, node)
+        if known:
+            return sorted(known)
+    return ["*"]
+
+
+def _join(parts: list[list[str]]) -> list[str]:
+    total = 1
+    for p in parts:
+        total *= max(len(p), 1)
+    if total > MAX_SHAPES:
+        parts = [p if len(p) == 1 else ["*"] for p in parts]
+    out = ["".join(combo) for combo in itertools.product(*parts)]
+    # consecutive computed parts are one: "a**b" is "a*b"
+    return [_squeeze_stars(s) for s in out]
+
+
+def _squeeze_stars(shape: str) -> str:
+    while "**" in shape:
+        shape = shape.replace("**", "*")
+    return shape
+
+
+def local_literals(data: bytes, name_node: ts.Node) -> set[str] | None:
+    """The string literals the local variable ``name_node`` names may hold: every binding of
+    it in its function is a literal (or a conditional expression of literals, or the target of
+    a ``for`` over a literal tuple/list); None when one is anything else, or when it is a
+    parameter, a global or bound outside a function."""
+    func = name_node.parent
+    while func is not None and func.type not in _FUNCTIONS:
+        func = func.parent
+    if func is None or func.type != "function_definition":
+        return None
+    name = data[name_node.start_byte:name_node.end_byte]
+    params = func.child_by_field_name("parameters")
+    if params is not None and any(data[n.start_byte:n.end_byte] == name
+                                  for n in _walk_identifiers(params)):
+        return None
+    body = func.child_by_field_name("body")
+    if body is None:
+        return None
+    values: set[str] = set()
+    found = False
+    for node in _own_nodes(body):
+        target: ts.Node | None = None
+        source: ts.Node | None = None
+        if node.type in ("assignment", "augmented_assignment"):
+            target, source = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if node.type == "augmented_assignment" and _is_name(data, target, name):
+                return None
+        elif node.type == "for_statement":
+            target, source = node.child_by_field_name("left"), node.child_by_field_name("right")
+            if target is not None and _is_name(data, target, name):
+                found = True
+                got = _literal_items(source)
+                if got is None:
+                    return None
+                values |= got
+                continue
+        elif node.type in ("with_item", "as_pattern", "named_expression", "global_statement",
+                           "nonlocal_statement", "for_in_clause", "except_clause"):
+            if any(data[n.start_byte:n.end_byte] == name for n in _walk_identifiers(node)):
+                return None
+            continue
+        if target is None:
+            continue
+        if _is_name(data, target, name):
+            found = True
+            got = _literal_alternatives(source)
+            if got is None:
+                return None
+            values |= got
+        elif any(data[n.start_byte:n.end_byte] == name for n in _walk_identifiers(target)):
+            return None  # bound in a tuple or other pattern: unknown
+    return values if found else None
+
+
+def _is_name(data: bytes, node: ts.Node | None, name: bytes) -> bool:
+    return node is not None and node.type == "identifier" and \
+        data[node.start_byte:node.end_byte] == name
+
+
+def _literal_alternatives(node: ts.Node | None) -> set[str] | None:
+    if node is None:
+        return None
+    if node.type == "string":
+        value = _string_value(node)
+        return {value} if value is not None else None
+    if node.type == "conditional_expression":
+        arms = [c for c in node.named_children]
+        if len(arms) == 3:
+            left, right = _literal_alternatives(arms[0]), _literal_alternatives(arms[2])
+            if left is not None and right is not None:
+                return left | right
+        return None
+    if node.type == "parenthesized_expression" and node.named_children:
+        return _literal_alternatives(node.named_children[0])
+    return None
+
+
+def _literal_items(node: ts.Node | None) -> set[str] | None:
+    """The string items of a literal tuple or list (``for k in ("a", "b")``)."""
+    if node is None or node.type not in ("tuple", "list"):
+        return None
+    out: set[str] = set()
+    for item in node.named_children:
+        value = _string_value(item) if item.type == "string" else None
+        if value is None:
+            return None
+        out.add(value)
+    return out
+
+
+def _own_nodes(body: ts.Node) -> list[ts.Node]:
+    """The nodes of a function body, not of nested functions, lambdas or classes."""
+    out: list[ts.Node] = []
+    stack = list(body.named_children)
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if node.type not in ("function_definition", "class_definition", "lambda"):
+            stack.extend(node.named_children)
+    return out
+
+
+def _walk_identifiers(node: ts.Node) -> list[ts.Node]:
+    out: list[ts.Node] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "identifier":
+            out.append(n)
+        stack.extend(n.named_children)
+    return out
+
+
+@dataclass(frozen=True)
+class ParamGetattr:
+    """``getattr(obj, p)`` where ``p`` is a parameter of the enclosing function: the name
+    read is whatever the callers pass (``debug_torch_op(op, name, namespace="sglang")`` does
+    ``getattr(torch.ops, namespace)``). ``position``: the parameter's index among the
+    arguments a caller passes (``self``/``cls`` not counted; -1: keyword only);
+    ``default``: its default when that is a string literal."""
+
+    obj: str  # the object's chain as written ("torch.ops")
+    function: str  # the enclosing function's name (last segment of its scope)
+    scope: str
+    line: int
+    param: str
+    position: int
+    default: str | None
+    has_default: bool
+
+
+def param_getattr(data: bytes, args: ts.Node, scope: str, line: int) -> ParamGetattr | None:
+    """The :class:`ParamGetattr` of a ``getattr(obj, name)`` call (``args``: its argument
+    list) whose name is a parameter of the enclosing function, or None."""
+    positional = [a for a in args.named_children if a.type not in ("keyword_argument",
+                                                                    "comment")]
+    if len(positional) < 2 or positional[1].type != "identifier":
+        return None
+    obj = _chain(positional[0])
+    if obj is None:
+        return None
+    func = args.parent
+    while func is not None and func.type not in _FUNCTIONS:
+        func = func.parent
+    if func is None or func.type != "function_definition":
+        return None
+    params = func.child_by_field_name("parameters")
+    name_node = func.child_by_field_name("name")
+    if params is None or name_node is None:
+        return None
+    wanted = data[positional[1].start_byte:positional[1].end_byte].decode("utf-8", "replace")
+    index = 0
+    keyword_only = False
+    for i, p in enumerate(params.named_children):
+        if p.type in ("list_splat_pattern", "keyword_separator"):
+            keyword_only = True
+            continue
+        if p.type == "dictionary_splat_pattern" or p.type == "positional_separator":
+            continue
+        ident = p if p.type == "identifier" else (
+            p.child_by_field_name("name") or (p.named_children[0] if p.named_children else None))
+        if ident is None:
+            continue
+        pname = data[ident.start_byte:ident.end_byte].decode("utf-8", "replace")
+        if i == 0 and pname in ("self", "cls"):
+            continue
+        if pname == wanted:
+            value = p.child_by_field_name("value")
+            default = _string_value(value) if value is not None and value.type == "string" \
+                else None
+            return ParamGetattr(obj, data[name_node.start_byte:name_node.end_byte].decode(
+                "utf-8", "replace"), scope, line, wanted, -1 if keyword_only else index,
+                default, value is not None)
+        index += 1
+    return None
