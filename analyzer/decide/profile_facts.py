@@ -48,6 +48,26 @@ class ProfileUse:
         return tuple((d.pattern, ints) for d in domains
                      if (ints := self.dropped_int_keys(d.registry)))
 
+    def key_selectors(self) -> dict[str, frozenset[str]]:
+        """Dropped string key -> the last names of the domains its registries select by
+        (``*.attention_backend`` -> ``attention_backend``): where a produced value must go to
+        select it. A key of a registry no domain names is absent (its selector is unknown)."""
+        if self.profile is None:
+            return {}
+        by_registry: dict[str, set[str]] = {}
+        for d in self.profile.domains:
+            by_registry.setdefault(d.registry, set()).add(d.pattern.rpartition(".")[2])
+        out: dict[str, set[str]] = {}
+        unknown: set[str] = set()
+        for f in self.features:
+            for registry, keys in f.registry_keys.items():
+                for k in keys:
+                    if registry in by_registry:
+                        out.setdefault(k, set()).update(by_registry[registry])
+                    else:
+                        unknown.add(k)
+        return {k: frozenset(v) for k, v in out.items() if k not in unknown}
+
     def all_dropped_keys(self) -> frozenset[str]:
         return frozenset(k for f in self.features for keys in f.registry_keys.values()
                          for k in keys if k not in self.blocked_keys)

@@ -92,6 +92,7 @@ def view_model(result: ScanResult) -> dict[str, Any]:
         "profile": result.profile.profile,
         "drops": result.profile.drops,
         "stale": result.profile.stale,
+        "anchors": result.anchors,
         "features": result.features,
         "blockers": result.blockers,
         # each feature's blocked chains, a shared prefix shown once
@@ -116,10 +117,13 @@ def feature_totals(result: ScanResult) -> list[dict[str, Any]]:
                    and d.kind == "delete_file" and d.category == "native-file" and is_tu(d.path))
         fetches = sorted(i.node.split(":", 1)[1] for i in f.items if i.kind == "fetch"
                          and i.node.split(":", 1)[1] in dead_fetches)
+        anchored = next((a for a in result.anchors if a.feature == f.name), None)
         out.append({"name": f.name, "description": f.description,
                     "files": f.files_removable, "lines": f.lines_removable,
                     "tus": tus, "fetches": fetches, "items": len(f.removable),
-                    "blocked": len(f.blocked)})
+                    "blocked": len(f.blocked),
+                    "anchors": f"{anchored.matched}/{anchored.total}" if anchored else "0/0",
+                    "stale": ", ".join(str(s) for s in anchored.stale) if anchored else ""})
     return out
 
 

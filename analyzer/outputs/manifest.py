@@ -169,6 +169,8 @@ def profile_summary(result: ScanResult) -> dict[str, Any] | None:
                          "chain": i.chain} for i in f.blocked],
             # where live code enters the feature, what each entry keeps, the edit that frees
             "blockers": [blocker_entry(b) for b in result.blockers.get(f.name, [])],
+            # the profile's anchors of the feature this tree has: matched / total, stale ones
+            "anchors": anchors_entry(result, f.name),
         } for f in result.features],
         "kept": [{"path": k.path, "line": k.line, "what": k.what, "status": "kept",
                   "reason": k.reason} for k in result.plan.kept],
@@ -177,6 +179,14 @@ def profile_summary(result: ScanResult) -> dict[str, Any] | None:
                                  "reason": d.reason}
                                 for d in result.plan.deletions if is_behaviour_decision(d)],
     }
+
+
+def anchors_entry(result: ScanResult, feature: str) -> dict[str, Any]:
+    a = next((x for x in result.anchors if x.feature == feature), None)
+    if a is None:
+        return {"matched": 0, "total": 0, "out_of_date": False, "stale": []}
+    return {"matched": a.matched, "total": a.total, "out_of_date": a.out_of_date,
+            "stale": [str(s) for s in a.stale]}
 
 
 def build_summary(result: ScanResult) -> dict[str, Any]:

@@ -74,12 +74,19 @@ def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
     if result.profile.profile is not None:
         out.append(f"profile {result.profile.profile.name} ({result.profile.profile.source}); "
                    f"dropped: {', '.join(result.profile.drops) or 'nothing'}")
+        for a in result.anchors:  # the profile's knowledge of a feature, out of date: first
+            if a.out_of_date:
+                out.append(f"  OUT OF DATE: {a.summary()} -- the profile may not know this "
+                           "tree; what the feature holds here may be missed")
     if result.features:
         tus = {row["name"]: row["tus"] for row in feature_totals(result)}
         out.append(f"  {'feature':<22} {'files':>6} {'lines':>8} {'TUs':>4} {'blocked':>8}")
         for f in result.features:
             out.append(f"  {f.name:<22} {f.files_removable:>6} {f.lines_removable:>8} "
                        f"{tus.get(f.name, 0):>4} {len(f.blocked):>8}")
+            anchored = next((a for a in result.anchors if a.feature == f.name), None)
+            if anchored is not None and anchored.stale and not anchored.out_of_date:
+                out.append(f"      anchors {anchored.summary().partition(': ')[2]}")
             for b in result.blockers.get(f.name, [])[:2]:
                 out.append(f"      blocked at {b.file or 'the build'}"
                            f"{':' + str(b.line) if b.line else ''}: {b.edit.split(' at ')[0]} "

@@ -478,7 +478,8 @@ class Rounds:
             last.plan, last.index, last.liveness, self.use.all_dropped_keys(),
             frozenset(self.state.forced), own=self.own_modules, graph=last.graph,
             own_names=tuple(p for f in self.use.features for p in f.identifiers),
-            peripheral=self.scope.peripheral, int_domains=self.use.int_domains())
+            peripheral=self.scope.peripheral, int_domains=self.use.int_domains(),
+            key_selectors=self.use.key_selectors())
         new_selectors = {p: why for p, why in selectors.items() if p not in self.selectors}
         self.selectors.update(new_selectors)
         if not selected and not arms and not clauses:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from analyzer.analysis.anchors import FeatureAnchors, feature_anchors
 from analyzer.analysis.blockers import Blocker, feature_blockers
 from analyzer.analysis.feature_columns import FeatureColumns, feature_columns
 from analyzer.analysis.features import FeatureReport, analyze_features, feature_nodes
@@ -75,6 +76,8 @@ class ScanResult:
     breaks_before: Counter[tuple[str, str, str]] = field(default_factory=Counter)
     # what the original build holds (analyzer.plan.check.native.native_baseline)
     native_before: dict[str, Any] = field(default_factory=dict)
+    # per dropped feature: the profile's anchors of it this tree has (analysis.anchors)
+    anchors: list[FeatureAnchors] = field(default_factory=list)
     # per dropped feature: its items by depth and the live nodes reaching in (report view)
     feature_columns: dict[str, FeatureColumns] = field(default_factory=dict)
     # feature -> the edges that keep its blocked items live, most freeing first
@@ -196,13 +199,15 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
                                     feature_nodes(graph, use.features, use.kept_features), plan)
         columns = {f.name: feature_columns(graph, live, f) for f in features}
         blockers = {f.name: feature_blockers(graph, live, f) for f in features}
+        anchors = feature_anchors(use.profile, use.features, tree.index, list(tree.files),
+                                  last.native.project)
     return ScanResult(found.root, found, tree.files, last.index, graph, last.roots,
                       list(options.roots), last.default_roots, live, plan, last.native,
                       native_summary, list(last.keep_targets), use, features,
                       set(scope.in_scope), tree.problems, last.unresolved, timer.seconds,
                       sources, options=options, conflicts=last.conflicts,
                       lint_before=last.lint_before, breaks_before=last.breaks_before,
-                      native_before=last.native_before,
+                      native_before=last.native_before, anchors=anchors,
                       feature_columns=columns, blockers=blockers, counted=counted)
 
 

@@ -25,7 +25,8 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
                   forced: frozenset[tuple[str, int]] = frozenset(),
                   own: frozenset[str] = frozenset(), graph: Graph | None = None,
                   own_names: tuple[str, ...] = (), peripheral: frozenset[str] = frozenset(),
-                  int_domains: tuple[tuple[str, frozenset[int]], ...] = ()
+                  int_domains: tuple[tuple[str, frozenset[int]], ...] = (),
+                  key_selectors: dict[str, frozenset[str]] | None = None
                   ) -> tuple[dict[str, str], dict[str, list[DeadRegion]],
                              dict[tuple[str, int], tuple[str, str]], dict[str, str]]:
     """Dropped registry keys that live code still produces as a value (assigns, defaults,
@@ -45,6 +46,10 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
     and methods ``own_names`` match: `_find_quant_modelslim_config`); clauses in
     ``forced`` were folded already.
 
+    A key whose registries all have domains (``key_selectors``: key -> the domains' last names)
+    is produced only where the value can reach one (:func:`reaches_selector`): ``type=
+    "flashmla"`` handed to a kernel selects no attention backend.
+
     Integer keys (``int_domains``: a domain's pattern, its dropped integers) are not
     distinctive the way ``"fa3"`` is: an integer counts as a producer only where it reaches a
     name of the domain (``fa_version = 3``, ``fa_version=3``, a default, or ``return 3`` in
@@ -60,6 +65,7 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
             gone[d.path].add(d.start_line, d.end_line or d.start_line)
         elif d.rewrite == "ifexp" and d.start_line:
             folded_arms.add((d.path, d.start_line, d.end_line or d.start_line))
+    flows = selector_flows(index, key_selectors or {})
     blocked: dict[str, str] = {}
     arms: dict[str, list[DeadRegion]] = {}
     clauses: dict[tuple[str, int], tuple[str, str]] = {}
@@ -79,6 +85,8 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
         for p in (*produced, *integers):
             if (not p.integer and p.value not in dropped) or p.value in blocked:
                 continue
+            if not p.integer and p.value in flows and not reaches_selector(p, flows[p.value]):
+                continue  # a value handed elsewhere (a kernel's `type=`): it selects nothing
             if p.line in members or gone[mod.path].covers(p.line, p.line):
                 continue
             if not live.is_live(f"py:{name}:{p.scope}" if p.scope else f"py:{name}"):
@@ -216,3 +224,46 @@ def _reads(cond: Cond, chain: str) -> bool:
     if cond.kind == "name" and cond.value == chain:
         return True
     return any(_reads(c, chain) for c in cond.children)
+
+
+def selector_flows(index: ModuleIndex, selectors: dict[str, frozenset[str]]
+                   ) -> dict[str, frozenset[str]]:
+    """Per key, the names a value must reach to select it: its selectors, and every name whose
+    value an assignment hands to one of them (``self.attention_backend = args.backend``
+    makes ``backend`` one), to a fixpoint."""
+    if not selectors:
+        return {}
+    edges: dict[str, set[str]] = defaultdict(set)  # target last name -> source last names
+    for mod in index.modules.values():
+        for a in mod.facts.attr_assigns:
+            if a.cond.kind == "name" and a.cond.value:
+                edges[a.attr].add(a.cond.value.rpartition(".")[2])
+    out: dict[str, frozenset[str]] = {}
+    for key, names in selectors.items():
+        reach = set(names)
+        todo = list(names)
+        while todo:
+            for source in edges.get(todo.pop(), ()):
+                if source not in reach:
+                    reach.add(source)
+                    todo.append(source)
+        out[key] = frozenset(reach)
+    return out
+
+
+def reaches_selector(p: ProducedString, names: frozenset[str]) -> bool:
+    """A produced value may reach a selector: it goes to a name among ``names`` (an attribute,
+    a subscript's string key, a keyword, a parameter's default), or to somewhere whose flow
+    is not followed (a plain variable, a return value: counted, as the safe side)."""
+    if p.kind == "return":
+        return True
+    target = p.target
+    if p.kind in ("keyword", "default"):
+        return target in names
+    if "[" in target:  # a subscript: its key, when a string literal
+        inner = target[target.index("[") + 1:target.rindex("]")] if "]" in target else ""
+        key = inner.strip().strip("\"'")
+        return key in names if inner.strip()[:1] in ("'", '"') else True
+    if "." not in target:
+        return True  # a variable: where it goes is not followed
+    return target.rpartition(".")[2] in names

@@ -1,0 +1,118 @@
+"""Analysis stage: how much of what a profile says of each feature this tree still has.
+
+A feature is anchored on names: path globs, identifiers, CMake targets, fetched repositories,
+CMake options, extension modules, registry keys and constants. A tree that moved or renamed
+things (SGLang's kernel project left ``sgl-kernel/`` in August 2026) leaves some of them
+matching nothing: then the profile's knowledge of that feature is out of date, and the plan
+may miss what the feature holds. ``feature_anchors`` counts, per feature, the anchors that
+match and lists those that do not; a feature whose anchors mostly miss is flagged ahead of
+everything else in the terminal, the report and the manifest.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from analyzer.config.globs import path_matches
+from analyzer.config.types import Feature, Profile
+from analyzer.resolve.cmake_model import CMakeProject
+from analyzer.resolve.python import ModuleIndex
+
+# below this share of anchors matching, a feature is flagged as out of date
+FLAG_BELOW = 0.5
+
+
+@dataclass(frozen=True)
+class Anchor:
+    kind: str  # path | identifier | target | fetch | cmake_option | extension_module |
+    #            registry_key | constant
+    value: str
+    matched: bool
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.value}"
+
+
+@dataclass(frozen=True)
+class FeatureAnchors:
+    feature: str
+    anchors: tuple[Anchor, ...]
+
+    @property
+    def matched(self) -> int:
+        return sum(1 for a in self.anchors if a.matched)
+
+    @property
+    def total(self) -> int:
+        return len(self.anchors)
+
+    @property
+    def stale(self) -> list[Anchor]:
+        return [a for a in self.anchors if not a.matched]
+
+    @property
+    def out_of_date(self) -> bool:
+        """Most of the feature's anchors match nothing: the profile may not know this tree."""
+        return self.total > 0 and self.matched < FLAG_BELOW * self.total
+
+    def summary(self) -> str:
+        """``flashmla: 11/12 anchors; stale: path sgl-kernel/cmake/flashmla.cmake``."""
+        text = f"{self.feature}: {self.matched}/{self.total} anchors"
+        if self.stale:
+            text += "; stale: " + ", ".join(str(a) for a in self.stale)
+        return text
+
+
+def feature_anchors(profile: Profile | None, features: Iterable[Feature], index: ModuleIndex,
+                    files: Iterable[str], project: CMakeProject) -> list[FeatureAnchors]:
+    """The anchors of each of ``features`` and whether this tree has them."""
+    if profile is None:
+        return []
+    paths = list(files)
+    names: set[str] = set()
+    strings: set[str] = set()
+    for mod in index.modules.values():
+        facts = mod.facts
+        names.update(d.name for d in facts.definitions)
+        names.update(facts.methods)
+        names.update(mod.bindings)
+        strings.update(p.value for p in facts.produced)
+        strings.update(v for lit in facts.literals for e in lit.entries
+                       for v in (e.key, e.value) if v)
+        strings.update(v for d in facts.displays for e in d.entries
+                       for v in (e.key, e.value) if v)
+        strings.update(a for d in facts.definitions for dec in d.decorators
+                       for a in dec.string_args)
+        strings.update(a for c in facts.calls for a in c.string_args if a)
+        strings.update(v for c in facts.calls for _k, v in c.keyword_args)
+    targets = {t.name for t in project.targets}
+    fetches = {f.name for f in project.fetches}
+    options = {o.name for o in project.options}
+    modules = set(index.modules) | set(index.extensions) | set(index.packages)
+    out: list[FeatureAnchors] = []
+    for f in features:
+        anchors: list[Anchor] = []
+        anchors.extend(Anchor("path", p, any(path_matches(x, (p,)) for x in paths))
+                       for p in f.paths)
+        anchors.extend(Anchor("identifier", p, any(fnmatch.fnmatchcase(n, p) for n in names))
+                       for p in f.identifiers)
+        anchors.extend(Anchor("target", t, t in targets) for t in f.targets)
+        anchors.extend(Anchor("fetch", x, x in fetches) for x in f.fetches)
+        anchors.extend(Anchor("cmake_option", o, o in options) for o in f.cmake_options)
+        anchors.extend(Anchor("extension_module", m, m in modules)
+                       for m in f.extension_modules)
+        keys = sorted({str(k) for ks in f.registry_keys.values() for k in ks})
+        anchors.extend(Anchor("registry_key", k, k in strings) for k in keys)
+        for c in f.constants:
+            if c.startswith("env:"):
+                continue  # an environment variable: nothing in the tree to match
+            head = c.rsplit(".", 1)[0]
+            last = c.rsplit(".", 1)[-1]
+            found = (any(fnmatch.fnmatchcase(n, last) for n in names) if "*" in c
+                     else index.resolve_dotted(c).kind not in ("unresolved", "external")
+                     or (index.is_module(head) and last in names))
+            anchors.append(Anchor("constant", c, found))
+        out.append(FeatureAnchors(f.name, tuple(anchors)))
+    return out

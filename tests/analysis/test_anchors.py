@@ -1,0 +1,76 @@
+"""Analysis stage, anchors (``analyzer/analysis/anchors.py``): how much of what a profile says
+of a feature a tree still has -- counted, the misses listed, a feature whose anchors mostly
+miss flagged first on the terminal -- and the built-in SGLang profile's kernel anchors on both
+layouts of the kernel project (``sgl-kernel/`` until August 2026, ``python/sglang/kernels/aot/``
+after)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from analyzer.config.globs import path_matches
+from analyzer.config.profile import builtin_profile
+from analyzer.outputs.render import summary_lines
+from analyzer.pipeline.scan import run_scan
+from tests.helpers import write_tree
+
+PROFILE = """\
+name = "anchored"
+entry_points = ["app.main"]
+default_drops = ["fast", "gone"]
+
+[features.fast]
+paths = ["app/fast.py", "app/missing.py"]
+identifiers = ["fast_*"]
+cmake_options = { ENABLE_FAST = false }
+
+[features.gone]
+paths = ["old/layout/gone.py", "old/layout/also_gone.py"]
+identifiers = ["renamed_long_ago"]
+"""
+TREE = {
+    "depgraph.toml": PROFILE,
+    "app/__init__.py": "",
+    "app/main.py": "print(1)\n",
+    "app/fast.py": "def fast_path():\n    return 1\n",
+}
+
+
+def test_anchors_are_counted_and_a_mostly_stale_feature_is_flagged_first(tmp_path: Path) -> None:
+    result = run_scan(write_tree(tmp_path / "t", TREE), [])
+    by_name = {a.feature: a for a in result.anchors}
+    # fast: app/fast.py and fast_* match; app/missing.py and the option ENABLE_FAST (no CMake
+    # here) do not
+    assert (by_name["fast"].matched, by_name["fast"].total) == (2, 4)
+    assert [str(a) for a in by_name["fast"].stale] == ["path app/missing.py",
+                                                      "cmake_option ENABLE_FAST"]
+    assert not by_name["fast"].out_of_date  # half match: not below half
+    # gone: nothing of it is here
+    assert (by_name["gone"].matched, by_name["gone"].total) == (0, 3)
+    assert by_name["gone"].out_of_date
+    out, _err = summary_lines(result)
+    assert out[1] == ("  OUT OF DATE: gone: 0/3 anchors; stale: path old/layout/gone.py, path "
+                      "old/layout/also_gone.py, identifier renamed_long_ago -- the profile may "
+                      "not know this tree; what the feature holds here may be missed")
+    assert "      anchors 2/4 anchors; stale: path app/missing.py, cmake_option ENABLE_FAST" \
+        in out
+
+
+KERNEL_FILES = ("csrc/flash_extension.cc", "csrc/flashmla_extension.cc", "cmake/flashmla.cmake",
+                "python/sgl_kernel/flash_attn.py", "python/sgl_kernel/flash_mla.py")
+
+
+@pytest.mark.parametrize("project", ["sgl-kernel", "python/sglang/kernels/aot"])
+def test_builtin_sglang_kernel_paths_hold_on_both_layouts(project: str) -> None:
+    profile = builtin_profile("sglang")
+    files = [f"{project}/{f}" for f in KERNEL_FILES]
+    for name in ("fa3", "flashmla"):
+        feature = profile.features[name]
+        kernel = [p for p in feature.paths if "sglang/srt" not in p]
+        # every kernel path glob of the feature matches a file of this layout
+        assert kernel and all(any(path_matches(f, (p,)) for f in files) for p in kernel), name
+    # ... and none names the project's folder
+    assert not any("sgl-kernel" in p or "kernels/aot" in p
+                   for f in ("fa3", "fa4", "flashmla") for p in profile.features[f].paths)
