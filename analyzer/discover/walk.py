@@ -18,6 +18,11 @@ raises on them.
 
 Python source roots (rule for each ``.py`` file, see :func:`_root_of`):
 
+0. a package packaging metadata names explicitly (``[tool.scikit-build] wheel.packages``,
+   ``[tool.hatch.build.targets.wheel] packages``, ``[tool.poetry] packages``) is installed
+   top-level: its parent is the root of the files in it, even inside another package's folder
+   (SGLang's kernel project at ``python/sglang/kernels/aot/`` ships ``python/sgl_kernel`` as
+   ``sgl_kernel``);
 1. if a directory between the scanned root and the file holds an ``__init__.py``, the root is the
    parent of the *topmost* such directory, so namespace gaps (``sglang/__init__.py`` present,
    ``sglang/srt/`` without one) stay inside one package;
@@ -296,9 +301,11 @@ def _readlink(path: str) -> str:
         return "?"
 
 
-def _declared_roots(walker: _Walker) -> set[str]:
-    """Source roots declared by packaging metadata, plus ``src/`` next to a project file."""
+def _declared_roots(walker: _Walker) -> tuple[set[str], set[str]]:
+    """Source roots declared by packaging metadata, plus ``src/`` next to a project file; and
+    the package folders it names explicitly."""
     roots: set[str] = set()
+    packages: set[str] = set()
     for d in walker.project_dirs:
         src = f"{d}/src" if d else "src"
         if os.path.isdir(walker.root / src):
@@ -310,6 +317,7 @@ def _declared_roots(walker: _Walker) -> set[str]:
             continue
         try:
             found = _toml_roots(text) if rel.endswith(".toml") else _cfg_roots(text)
+            named = _toml_packages(text) if rel.endswith(".toml") else []
         except (tomllib.TOMLDecodeError, configparser.Error, ValueError) as exc:
             first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             walker._problem(rel, "bad-metadata", f"cannot parse {rel}: {first}")
@@ -318,7 +326,11 @@ def _declared_roots(walker: _Walker) -> set[str]:
             joined = _join(base, r)
             if joined is not None:
                 roots.add(joined)
-    return roots
+        for pkg in named:
+            joined = _join(base, pkg)
+            if joined is not None:
+                packages.add(joined)
+    return roots, packages
 
 
 def _get(data: Any, *keys: str) -> Any:
@@ -355,6 +367,20 @@ def _toml_roots(text: str) -> list[str]:
     return out
 
 
+def _toml_packages(text: str) -> list[str]:
+    """Package folders a ``pyproject.toml`` names one by one (wheel package lists)."""
+    tool = _get(tomllib.loads(text), "tool") or {}
+    out = [pkg.rstrip("/") for pkg in (
+        *_strings(_get(tool, "hatch", "build", "targets", "wheel", "packages")),
+        *_strings(_get(tool, "scikit-build", "wheel", "packages")))]
+    poetry = _get(tool, "poetry", "packages")
+    if isinstance(poetry, list):
+        out += [posixpath.join(p.get("from", ""), p["include"]) for p in poetry
+                if isinstance(p, dict) and isinstance(p.get("include"), str)
+                and isinstance(p.get("from", ""), str) and "*" not in p["include"]]
+    return out
+
+
 def _cfg_roots(text: str) -> list[str]:
     parser = configparser.ConfigParser(interpolation=None)
     parser.read_string(text)
@@ -380,7 +406,11 @@ def _longest_containing(dirs: set[str], rel_dir: str) -> str | None:
         d = _parent(d)
 
 
-def _root_of(path: str, init_dirs: set[str], declared: set[str], project: set[str]) -> str:
+def _root_of(path: str, init_dirs: set[str], declared: set[str], project: set[str],
+             packages: set[str] | frozenset[str] = frozenset()) -> str:
+    package = _longest_containing(set(packages), _parent(path))
+    if package is not None and package:
+        return _parent(package)
     parts = path.split("/")[:-1]
     d = ""
     for part in parts:  # from the top down: the first __init__-bearing dir is the topmost
@@ -421,10 +451,10 @@ def walk_tree(root: Path, extra_excludes: tuple[str, ...] = ()
     resolved = resolve_root(root)
     walker = _Walker(resolved, tuple(extra_excludes))
     walker.walk()
-    declared = _declared_roots(walker)
+    declared, packages = _declared_roots(walker)
     init_dirs = walker.init_dirs - {""}  # the scanned root's own __init__.py makes no package
     roots = {
-        _root_of(f.path, init_dirs, declared, walker.project_dirs)
+        _root_of(f.path, init_dirs, declared, walker.project_dirs, packages)
         for f in walker.files if f.language == "python"
     }
     found = Discovery(

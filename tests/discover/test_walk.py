@@ -203,6 +203,26 @@ def run_with_timeout(root: Path, seconds: float = 10.0) -> Discovery:
     return result[0]
 
 
+def test_a_wheel_package_inside_another_package_is_top_level(tmp_path: Path) -> None:
+    # SGLang since 2026-08: the kernel project at python/sglang/kernels/aot/ ships
+    # python/sgl_kernel as the top-level package sgl_kernel
+    root = write_tree(tmp_path, {
+        "python/sglang/__init__.py": "",
+        "python/sglang/kernels/__init__.py": "",
+        "python/sglang/kernels/aot/pyproject.toml":
+            '[tool.scikit-build]\nwheel.packages = ["python/sgl_kernel"]\n',
+        "python/sglang/kernels/aot/python/sgl_kernel/__init__.py": "",
+        "python/sglang/kernels/aot/python/sgl_kernel/flash_attn.py": "",
+        "python/sglang/kernels/ops.py": "",
+    })
+    found = discover(root)
+    assert set(found.python_roots) == {"python", "python/sglang/kernels/aot/python"}
+    assert module_name("python/sglang/kernels/aot/python/sgl_kernel/flash_attn.py",
+                       found.python_roots) == "sgl_kernel.flash_attn"
+    assert module_name("python/sglang/kernels/ops.py", found.python_roots) == \
+        "sglang.kernels.ops"
+
+
 def test_symlink_loop_to_parent(tmp_path: Path) -> None:
     write_tree(tmp_path, {"a/m.py": "", "a/b/n.py": ""})
     os.symlink("..", tmp_path / "a" / "b" / "up")  # a/b/up -> a
