@@ -51,22 +51,22 @@ class ProfileUse:
     def key_selectors(self) -> dict[str, frozenset[str]]:
         """Dropped string key -> the last names of the domains its registries select by
         (``*.attention_backend`` -> ``attention_backend``): where a produced value must go to
-        select it. A key of a registry no domain names is absent (its selector is unknown)."""
+        select it. The registries of one key name one choice (the attention backend's choice
+        list, its dict of handlers, its decorator registry): the domains of those that have
+        one stand for all. A key none of whose registries has a domain is absent (its
+        selector is unknown)."""
         if self.profile is None:
             return {}
         by_registry: dict[str, set[str]] = {}
         for d in self.profile.domains:
             by_registry.setdefault(d.registry, set()).add(d.pattern.rpartition(".")[2])
         out: dict[str, set[str]] = {}
-        unknown: set[str] = set()
         for f in self.features:
             for registry, keys in f.registry_keys.items():
                 for k in keys:
                     if registry in by_registry:
                         out.setdefault(k, set()).update(by_registry[registry])
-                    else:
-                        unknown.add(k)
-        return {k: frozenset(v) for k, v in out.items() if k not in unknown}
+        return {k: frozenset(v) for k, v in out.items()}
 
     def all_dropped_keys(self) -> frozenset[str]:
         return frozenset(k for f in self.features for keys in f.registry_keys.values()
