@@ -39,7 +39,13 @@ from analyzer.extract.python_literals import (
     Display,
     Literal,
 )
-from analyzer.extract.python_names import ParamGetattr, param_getattr, skeletons
+from analyzer.extract.python_names import (
+    ParamGetattr,
+    TypeTestAppend,
+    param_getattr,
+    skeletons,
+    type_test_appends,
+)
 from analyzer.extract.python_nodes import (
     _chain,
     _end_line,
@@ -245,6 +251,8 @@ class PythonFacts:
     chain_comparisons: tuple[ChainComparison, ...] = ()
     # getattr(obj, p) with p a parameter: what it reads is what the callers pass
     param_getattrs: tuple[ParamGetattr, ...] = ()
+    # `types.append(C)` to a list only type tests read: no edge while C is constructible
+    type_test_appends: tuple[TypeTestAppend, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -552,6 +560,7 @@ class _Extractor:
             chain_comparisons=tuple(python_literals.chain_comparisons(
                 self.data, caps.get("comparison", []), self._scope_of)),
             param_getattrs=tuple(param_getattrs),
+            type_test_appends=tuple(type_test_appends(self.data, self.root, self._scope_of)),
         )
 
     # -- definitions and scopes ------------------------------------------------------------

@@ -12,6 +12,7 @@ those literals: ``sub = "w2" if w2 else "w13"`` makes ``sub + "_" + key`` read `
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import tree_sitter as ts
@@ -208,6 +209,8 @@ class ParamGetattr:
     position: int
     default: str | None
     has_default: bool
+    # the name read, with "{}" where the parameter's value goes ("_create_{}_backend")
+    template: str = "{}"
 
 
 def param_getattr(data: bytes, args: ts.Node, scope: str, line: int) -> ParamGetattr | None:
@@ -215,8 +218,12 @@ def param_getattr(data: bytes, args: ts.Node, scope: str, line: int) -> ParamGet
     list) whose name is a parameter of the enclosing function, or None."""
     positional = [a for a in args.named_children if a.type not in ("keyword_argument",
                                                                     "comment")]
-    if len(positional) < 2 or positional[1].type != "identifier":
+    if len(positional) < 2:
         return None
+    found = _template(data, positional[1])
+    if found is None:
+        return None
+    template, wanted = found
     obj = _chain(positional[0])
     if obj is None:
         return None
@@ -229,7 +236,6 @@ def param_getattr(data: bytes, args: ts.Node, scope: str, line: int) -> ParamGet
     name_node = func.child_by_field_name("name")
     if params is None or name_node is None:
         return None
-    wanted = data[positional[1].start_byte:positional[1].end_byte].decode("utf-8", "replace")
     index = 0
     keyword_only = False
     for i, p in enumerate(params.named_children):
@@ -251,6 +257,136 @@ def param_getattr(data: bytes, args: ts.Node, scope: str, line: int) -> ParamGet
                 else None
             return ParamGetattr(obj, data[name_node.start_byte:name_node.end_byte].decode(
                 "utf-8", "replace"), scope, line, wanted, -1 if keyword_only else index,
-                default, value is not None)
+                default, value is not None, template)
         index += 1
     return None
+
+
+def _template(data: bytes, node: ts.Node) -> tuple[str, str] | None:
+    """(template, parameter) of a name computed from one variable and literals: ``p`` gives
+    ("{}", "p"), ``f"_create_{p}_backend"`` ("_create_{}_backend", "p"); None otherwise."""
+    if node.type == "identifier":
+        return "{}", data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+    if node.type != "string":
+        return None
+    parts: list[str] = []
+    names: set[str] = set()
+    for child in node.children:
+        if child.type == "string_content":
+            text = data[child.start_byte:child.end_byte].decode("utf-8", "replace")
+            parts.append(text.replace("{", "{{").replace("}", "}}"))
+        elif child.type == "interpolation":
+            inner = child.named_children[0] if child.named_children else None
+            if inner is None or inner.type != "identifier" or len(child.named_children) > 1:
+                return None
+            names.add(data[inner.start_byte:inner.end_byte].decode("utf-8", "replace"))
+            parts.append("{}")
+    if len(names) != 1 or "".join(parts).count("{}") != 1:
+        return None
+    return "".join(parts), names.pop()
+
+
+@dataclass(frozen=True)
+class TypeTestAppend:
+    """``types.append(C)`` where ``types`` is a list of its function that only type tests read
+    (``isinstance(x, tuple(types))``): the statement adds nothing but a class to test against.
+    When nothing live can construct ``C``, no object is one: the statement can go (a cascade
+    in the style of flag-cleanup tools), and the import only it read with it."""
+
+    scope: str
+    line: int
+    end_line: int
+    list_name: str
+    chain: str
+
+
+_TYPE_TESTS = (b"isinstance", b"issubclass")
+
+
+def type_test_appends(data: bytes, root: ts.Node,
+                      scope_of: Callable[[ts.Node], str]) -> list[TypeTestAppend]:
+    """Every :class:`TypeTestAppend` of a parsed file."""
+    out: list[TypeTestAppend] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "function_definition":
+            body = node.child_by_field_name("body")
+            if body is not None:
+                out.extend(_appends_in(data, body, scope_of))
+        stack.extend(node.named_children)
+    return out
+
+
+def _appends_in(data: bytes, body: ts.Node,
+                scope_of: Callable[[ts.Node], str]) -> list[TypeTestAppend]:
+    nodes = _own_nodes(body)
+    lists: dict[bytes, int] = {}  # name -> assignments of a list display
+    for n in nodes:
+        if n.type == "assignment":
+            left, right = n.child_by_field_name("left"), n.child_by_field_name("right")
+            if left is not None and left.type == "identifier":
+                name = data[left.start_byte:left.end_byte]
+                lists[name] = lists.get(name, 0) + (
+                    1 if right is not None and right.type == "list" else 1000)
+    candidates = {name for name, n in lists.items() if n == 1}
+    if not candidates:
+        return []
+    appends: dict[bytes, list[tuple[ts.Node, ts.Node]]] = {}
+    for n in nodes:
+        if n.type != "identifier" or data[n.start_byte:n.end_byte] not in candidates:
+            continue
+        name = data[n.start_byte:n.end_byte]
+        use = _list_use(data, n)
+        if use is None:
+            candidates.discard(name)
+        elif isinstance(use, tuple):
+            appends.setdefault(name, []).append(use)
+    out: list[TypeTestAppend] = []
+    for name in sorted(candidates):
+        for stmt, arg in appends.get(name, []):
+            chain = _chain(arg)
+            if chain is not None:
+                out.append(TypeTestAppend(scope_of(stmt), stmt.start_point[0] + 1,
+                                          stmt.end_point[0] + 1, name.decode(), chain))
+    return out
+
+
+def _list_use(data: bytes, name: ts.Node) -> str | tuple[ts.Node, ts.Node] | None:
+    """How a read of a candidate list is used: ``"assign"`` (its own assignment), ``"test"``
+    (in a type test: ``isinstance(x, L)``, ``isinstance(x, tuple(L))``), ``(statement,
+    argument)`` of an ``L.append(arg)`` expression statement; None for anything else."""
+    parent = name.parent
+    if parent is None:
+        return None
+    if parent.type == "assignment" and parent.child_by_field_name("left") == name:
+        return "assign"
+    if parent.type == "attribute" and parent.child_by_field_name("object") == name:
+        attr = parent.child_by_field_name("attribute")
+        call = parent.parent
+        stmt = call.parent if call is not None else None
+        if attr is not None and data[attr.start_byte:attr.end_byte] == b"append" \
+                and call is not None and call.type == "call" and stmt is not None \
+                and stmt.type == "expression_statement" and len(stmt.named_children) == 1:
+            args = call.child_by_field_name("arguments")
+            items = [a for a in args.named_children if a.type != "comment"] \
+                if args is not None else []
+            if len(items) == 1 and items[0].type in ("identifier", "attribute"):
+                return (stmt, items[0])
+        return None
+    node = name
+    if parent.type == "argument_list" and parent.parent is not None \
+            and parent.parent.type == "call" and _callee(data, parent.parent) == b"tuple":
+        node = parent.parent  # tuple(L)
+        parent = node.parent
+    if parent is not None and parent.type == "argument_list" and parent.parent is not None \
+            and _callee(data, parent.parent) in _TYPE_TESTS:
+        items = [a for a in parent.named_children if a.type != "comment"]
+        if len(items) == 2 and items[1] == node:
+            return "test"
+    return None
+
+
+def _callee(data: bytes, call: ts.Node) -> bytes:
+    func = call.child_by_field_name("function")
+    return data[func.start_byte:func.end_byte] if func is not None else b""

@@ -253,7 +253,8 @@ def _torch_ops_reads(mod: PyModule) -> list[tuple[str | None, str | None, str, i
         ns = parts[2] if len(parts) > 2 else None
         op = parts[3] if len(parts) > 3 else None
         lines = (ref.line, *ref.also)
-        if ns is None and lines and all(passed.get((ref.scope, ln)) for ln in lines):
+        if ns is None and lines and all(passed.get((ref.scope, ln)) for ln in lines) and all(
+                pg.template == "{}" for pg in mod.facts.param_getattrs if pg.line in lines):
             out.extend((value, None, ref.scope, ref.line)
                        for value in sorted(set().union(*(passed[(ref.scope, ln)] or ()
                                                          for ln in lines))))

@@ -28,6 +28,9 @@ for liveness (an edge u -> v means "if u is live, v is live"):
 - ``star_import``       ``from m import *`` brings in m's public definitions
 - ``exported``          a name listed in a live module's ``__all__`` (public API) is live
 - ``type_checking``     typing-only (``if TYPE_CHECKING:``); never followed by liveness
+- ``type_test``         a class appended to a list only ``isinstance`` reads: it keeps nothing
+                        live (no object is an instance of a class nothing constructs); the
+                        plan deletes the append when the class is dead
 - ``member``            a class to one of its methods. A method whose name only code can
                         call (not a dunder, not registered by a decorator, not possibly called
                         by a framework base class outside the tree, in no class whose module
@@ -57,9 +60,10 @@ from analyzer.config.globs import identifier_matches
 from analyzer.decide.options import GraphOptions
 from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, Definition, ImportFact
 from analyzer.nodes import Graph, attribute_node, module_node, symbol_node
+from analyzer.resolve.call_args import resolved_member_names
 from analyzer.resolve.python import ModuleIndex, PyModule, Target
 
-NOT_FOLLOWED = frozenset({"type_checking"})
+NOT_FOLLOWED = frozenset({"type_checking", "type_test"})
 # module-level functions the interpreter calls by name (PEP 562): live with their module
 MODULE_HOOKS = frozenset({"__getattr__", "__dir__"})
 # decorators that change how a method is called, not whether it is: the method stays gated
@@ -519,9 +523,17 @@ class _ModuleEdges:
                                   fact.start_line)
             if fact.is_from and any(n.name == "*" for n in fact.names):
                 self._star_edges(src, fact, kind)
+        type_tests = {(a.line, a.chain) for a in mod.facts.type_test_appends}
         for ref in mod.facts.references:
-            line = self.first_live(ref.line, ref.also, ref.chain)
+            lines = [ln for ln in (ref.line, *ref.also) if (ln, ref.chain) not in type_tests]
+            line = self.first_live(lines[0], tuple(lines[1:]), ref.chain) if lines else None
             if line is None:
+                tested = [ln for ln in (ref.line, *ref.also) if not self.dead(ln)]
+                if tested:  # only type tests read it: an edge that keeps nothing live
+                    src = self.owner(ref.scope, tested[0])
+                    for target, _t, _b in index.resolve_chain_all(mod.name, ref.scope,
+                                                                 ref.chain):
+                        self.edge(src, target, "type_test", tested[0])
                 continue
             # every binding the name may have at run time, except those in folded-away code
             src = self.owner(ref.scope, line)
@@ -594,9 +606,13 @@ class _ModuleEdges:
             if name == "*":
                 continue  # an enumeration: its module's classes are open-ended instead
             if "*" in name:
-                if name not in matches:
-                    matches[name] = sorted(n for n in self.gated if fnmatchcase(n, name))
-                names = matches[name]
+                resolved = resolved_member_names(self.mod, use.scope, use.lines, name)
+                if resolved is not None:  # a parameter's template: what the callers pass
+                    names = [n for n in resolved if n in self.gated]
+                else:
+                    if name not in matches:
+                        matches[name] = sorted(n for n in self.gated if fnmatchcase(n, name))
+                    names = matches[name]
             else:
                 names = [name] if name in self.gated else []
             if not names:

@@ -29,6 +29,7 @@ RULES: dict[str, str] = {
     "cmake-file": "CMake file left with no live content",
     "cmake-block": "CMake block left with no live command",
     "op-registration": "Registration of a dead torch op",
+    "python-type-test": "A class nothing live constructs, added to a list only isinstance reads",
 }
 
 

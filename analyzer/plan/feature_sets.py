@@ -90,10 +90,14 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
     deletions = plan.deletions
     where = _Locator(deletions)
     needs: dict[int, set[int]] = defaultdict(set)
+    registrations: dict[str, list[int]] = defaultdict(list)  # op node -> its registrations
+    for i, d in enumerate(deletions):
+        if d.category == "op-registration" and d.symbol:
+            registrations[f"op:{d.symbol}"].append(i)
     for _u, v, data in open_graph.edges(data=True):
         if data.get("kind") in ("member", "defined_in"):
             continue  # a class's method, a definition's module: the same code, not a use
-        gone = where.removing(open_graph.nodes[v])
+        gone = registrations.get(v) or where.removing(open_graph.nodes[v])
         if not gone:
             continue
         file, line = data.get("file"), data.get("line")

@@ -38,10 +38,12 @@ def attribute_deletions(plan: Plan, graph: Graph, features: list[Feature],
     out: list[Deletion] = []
     for d in plan.deletions:
         name = None
+        defined = d.symbol.rsplit(":", 1)[-1] if d.symbol else ""
         for f in features:
             if path_matches(d.path, f.paths) or (d.symbol and (
                     path_matches(d.symbol, f.paths)
-                    or identifier_matches(d.symbol.rsplit(":", 1)[-1], f.identifiers))):
+                    or identifier_matches(defined, f.identifiers)  # a function, Class.method
+                    or identifier_matches(defined.rpartition(".")[2], f.identifiers))):
                 name = f.name
                 break
         if name is None and d.category == "cmake-block":

@@ -635,5 +635,5 @@ def _dead_registrations(graph: Graph, live: Liveness, native: NativeIndex,
             plan.deletions.append(Deletion(
                 "delete_range", path, files[path].sha256, end - op.line + 1,
                 f"m.{op.kind} of dead op {op.namespace}::{op.op_name}", op.line, end,
-                category="op-registration"))
+                symbol=node[3:], category="op-registration"))
     summary.dead_ops = sorted(dead_ops)

@@ -59,6 +59,7 @@ def build_plan(graph: Graph, live: Liveness, index: ModuleIndex,
                                            "unreachable from roots", category="python-file"))
             continue
         ranges = _dead_symbols(graph, live, mod, info, plan)
+        ranges.extend(_dead_type_tests(graph, live, index, mod, info, plan, ranges))
         _dead_imports(graph, live, index, mod, info, plan, ranges, reexported, keep_imports)
     plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
     return plan
@@ -215,6 +216,33 @@ def _dead_methods(graph: Graph, live: Liveness, mod: PyModule, info: FileInfo,
                 f"method {cls}.{name} is not named by live code", start, end,
                 symbol=f"{mod.name}:{cls}.{name}", category="python-symbol"))
     return ranges
+
+
+def _dead_type_tests(graph: Graph, live: Liveness, index: ModuleIndex, mod: PyModule,
+                     info: FileInfo, plan: Plan, dead: list[tuple[int, int]]
+                     ) -> list[tuple[int, int]]:
+    """``types.append(C)`` statements (a list only ``isinstance`` reads) of live code whose
+    class ``C`` is dead: nothing live constructs it, so no object is one (the type test can
+    never hold) -- the statement goes, and with it the import only it read."""
+    out: list[tuple[int, int]] = []
+    for a in mod.facts.type_test_appends:
+        if any(s <= a.line and a.end_line <= e for s, e in dead):
+            continue
+        if a.scope and not live.is_live(symbol_node(mod.name, a.scope)):
+            continue  # the whole definition goes
+        targets = [t for t, _type_only, _line in index.resolve_chain_all(mod.name, a.scope,
+                                                                          a.chain)]
+        nodes = [n for t in targets if t.kind == "symbol" and (n := t.node) is not None
+                 and n in graph]
+        if not nodes or len(nodes) != len(targets) or any(live.is_live(n) for n in nodes):
+            continue
+        out.append((a.line, a.end_line))
+        plan.deletions.append(Deletion(
+            "delete_range", mod.path, info.sha256, a.end_line - a.line + 1,
+            f"adds {a.chain} to {a.list_name}, which only isinstance() reads, and nothing live "
+            f"constructs {a.chain}: no object is one", a.line, a.end_line,
+            category="python-type-test"))
+    return out
 
 
 def kept_roots(plan: Plan, graph: Graph) -> list[str]:

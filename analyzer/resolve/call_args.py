@@ -14,7 +14,6 @@ The callers are found in the bytes of every Python file (the function's name fol
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
 import tree_sitter as ts
@@ -22,7 +21,7 @@ import tree_sitter as ts
 from analyzer.extract import treesitter as tsu
 from analyzer.extract.python_names import ParamGetattr
 from analyzer.extract.python_nodes import _string_value
-from analyzer.resolve.python import ModuleIndex
+from analyzer.resolve.python import ModuleIndex, PyModule
 
 # (module, scope, line) of a ParamGetattr -> the values its parameter takes (None: unknown)
 ParamValues = dict[tuple[str, str, int], frozenset[str] | None]
@@ -40,22 +39,14 @@ def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes]) -> 
 def caller_values(pg: ParamGetattr, sources: Mapping[str, bytes]) -> frozenset[str] | None:
     """What the callers of ``pg.function`` pass for ``pg.param`` (see the module docstring)."""
     name = pg.function.encode()
-    mention = re.compile(rb"(?<![\w.])" + re.escape(name) + rb"\b|\." + re.escape(name) + rb"\b")
     values: set[str] = set()
     for path, data in sources.items():
         if not path.endswith((".py", ".pyi")) or name not in data:
             continue
-        for m in mention.finditer(data):
-            rest = data[m.end():m.end() + 64].lstrip()
-            line = data[data.rfind(b"\n", 0, m.start()) + 1:m.start()].strip()
-            if rest.startswith(b"("):
-                if line.startswith(b"def ") or line.startswith(b"async def "):
-                    continue  # its own definition
-                continue  # a call: read below
-            if line.startswith((b"from ", b"import ")) or b"import" in line:
-                continue  # imported by name
-            return None  # handed on as a value (or spelled in a string): callers unknown
-        for args in _calls(path, data, pg.function):
+        calls = _uses(path, data, name)
+        if calls is None:
+            return None  # handed on as a value: its callers cannot be seen
+        for args in calls:
             got = _argument(args, pg)
             if got is None:
                 return None
@@ -63,24 +54,47 @@ def caller_values(pg: ParamGetattr, sources: Mapping[str, bytes]) -> frozenset[s
     return frozenset(values)
 
 
-def _calls(path: str, data: bytes, function: str) -> list[ts.Node]:
-    """The argument lists of every call of ``function`` (by its last name) in ``data``."""
+def _uses(path: str, data: bytes, name: bytes) -> list[ts.Node] | None:
+    """The argument lists of every call of ``name`` (by its last name) in ``data``; None when
+    the name is used otherwise (not in a call, its own ``def`` or an import)."""
     root, data, _problems = tsu.parse_source(path, data, "python")
     if root is None:
-        return []
+        return None
     out: list[ts.Node] = []
     stack = [root]
     while stack:
         node = stack.pop()
-        if node.type == "call":
-            func = node.child_by_field_name("function")
-            args = node.child_by_field_name("arguments")
-            if func is not None and args is not None and args.type == "argument_list":
-                text = data[func.start_byte:func.end_byte].decode("utf-8", "replace")
-                if text.rsplit(".", 1)[-1].strip() == function:
-                    out.append(args)
         stack.extend(node.named_children)
+        if node.type != "identifier" or data[node.start_byte:node.end_byte] != name:
+            continue
+        parent = node.parent
+        if parent is None:
+            return None
+        callee = parent if parent.type == "attribute" and \
+            parent.child_by_field_name("attribute") == node else node
+        call = callee.parent
+        if call is not None and call.type == "call" and call.child_by_field_name(
+                "function") == callee:
+            args = call.child_by_field_name("arguments")
+            if args is None or args.type != "argument_list":
+                return None
+            out.append(args)
+        elif (parent.type in ("function_definition", "class_definition") and \
+                parent.child_by_field_name("name") == node) or _in_import(parent):
+            continue
+        else:
+            return None
     return out
+
+
+def _in_import(node: ts.Node | None) -> bool:
+    while node is not None:
+        if node.type in ("import_statement", "import_from_statement"):
+            return True
+        if node.type in ("expression_statement", "block", "module"):
+            return False
+        node = node.parent
+    return False
 
 
 def _argument(args: ts.Node, pg: ParamGetattr) -> set[str] | None:
@@ -107,3 +121,23 @@ def _literal(node: ts.Node | None) -> set[str] | None:
         return None
     value = _string_value(node)
     return {value} if value is not None else None
+
+
+def resolved_member_names(mod: PyModule, scope: str, lines: tuple[int, ...], pattern: str
+                          ) -> list[str] | None:
+    """The names a computed attribute read (``getattr(self, f"_create_{name}_backend")``, its
+    skeleton ``pattern``) takes, when every read on ``lines`` is a parameter's template whose
+    callers pass literals (``analyzer.resolve.call_args``); None when one is not."""
+    values: dict[tuple[str, int], frozenset[str] | None] = mod.derived.get("param_values", {})
+    by_line = {pg.line: pg for pg in mod.facts.param_getattrs
+               if pg.scope.split(".")[0] == scope.split(".")[0] and pg.template != "{}"}
+    names: set[str] = set()
+    for line in lines:
+        pg = by_line.get(line)
+        if pg is None or pg.template.replace("{}", "*") != pattern:
+            return None
+        got = values.get((pg.scope, pg.line))
+        if got is None:
+            return None
+        names.update(pg.template.format(v) for v in got)
+    return sorted(names)

@@ -9,8 +9,9 @@
 - ``pkg/ops.py``: platform dispatch; ``forward_npu`` of an ``nn.Module`` subclass may go
   because the npu feature names it and the folded ``dispatch_forward`` no longer reads it.
 - ``pkg/runner.py``: ``defaultdict(f, {"cpu": ..., "npu": ...})`` keyed by device names.
-- ``pkg/visitors.py``: methods named only through ``getattr(self, f"visit_{kind}")`` stay, a
-  method only a test calls stays, a method nothing names goes.
+- ``pkg/visitors.py``: methods named only through ``getattr(self, f"visit_{kind}")`` stay (its
+  caller passes a parameter on: any kind may come), a method only a test calls stays, a method
+  nothing names goes.
 """
 
 from __future__ import annotations

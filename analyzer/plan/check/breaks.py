@@ -34,6 +34,7 @@ from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, ImportFact
 from analyzer.model import Ranges
 from analyzer.plan.check.lint import FileLint, unbound_reads
 from analyzer.plan.check.view import PythonView
+from analyzer.resolve.call_args import resolved_member_names
 from analyzer.resolve.python import ModuleIndex, PyModule
 
 BreakKind = str  # "import" | "typing-import" | "string" | "chain" | "undefined" | "raise" |
@@ -312,7 +313,9 @@ def member_breaks(view: PythonView, before: dict[str, list[str]],
                 hit = [n for n, cs in lost.items() if any(c.startswith(mod.name + ":")
                                                           for c in cs)]
             elif "*" in use.name:
-                hit = [n for n in lost if fnmatchcase(n, use.name)]
+                resolved = resolved_member_names(mod, use.scope, use.lines, use.name)
+                hit = ([n for n in resolved if n in lost] if resolved is not None
+                       else [n for n in lost if fnmatchcase(n, use.name)])
             else:
                 hit = [use.name] if use.name in lost else []
             if not hit:

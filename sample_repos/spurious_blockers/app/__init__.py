@@ -1,0 +1,1 @@
+from app import kern_ops  # noqa: F401

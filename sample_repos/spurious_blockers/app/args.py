@@ -1,0 +1,3 @@
+class ServerArgs:
+    def __init__(self):
+        self.attention_backend = "triton"

@@ -1,0 +1,6 @@
+import torch
+
+
+class TritonBackend:
+    def forward(self, q):
+        return torch.ops.kern.triton_decode(q)
