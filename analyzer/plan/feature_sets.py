@@ -116,15 +116,17 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
         if check is None:
             return
         learned = False
-        position = {id(d): i for i, d in enumerate(deletions)}
+        # (a simulation from the cache names equal deletions, not the same objects)
+        position = {_bare(d): i for i, d in enumerate(deletions)}
         for share in [*(frozenset({f}) for f in order), frozenset(everything)]:
             chosen = [d for d in deletions if selected(d, share)]
-            picked = {id(d) for d in chosen}
+            picked = set(chosen)
             for path, line, deletion, node in check(chosen):
-                culprits = ([position[id(deletion)]] if deletion is not None else
+                culprits = ([position[_bare(deletion)]] if deletion is not None
+                            and _bare(deletion) in position else [] if deletion is not None else
                             where.removing(open_graph.nodes[node])
                             if node is not None and node in open_graph else [])
-                users = [y for y in where.covering(path, line) if id(deletions[y]) not in picked]
+                users = [y for y in where.covering(path, line) if deletions[y] not in picked]
                 for x in culprits:
                     if users:
                         learned |= not needs[x].issuperset(users)
@@ -134,6 +136,11 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
                         learned = True
         if not learned:
             return
+
+
+def _bare(d: Deletion) -> Deletion:
+    """A deletion without what feature_sets sets on it: the same edit, whatever its features."""
+    return dataclasses.replace(d, feature="", features=(), with_features=())
 
 
 def _apply_sets(deletions: list[Deletion], needs: dict[int, set[int]], order: Sequence[str],
