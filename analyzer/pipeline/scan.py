@@ -188,7 +188,8 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
                 Plan(share), last.index, sources, rounds.baseline, sims.simulation)]
 
         with timer("plan"):
-            assign_features(plan, open_graph, [f.name for f in use.features], check)
+            assign_features(plan, open_graph, [f.name for f in use.features], check,
+                            last.liveness.roots)
         open_graph.clear()
     sims.save()
     with timer("graph"):

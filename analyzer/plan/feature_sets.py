@@ -29,6 +29,7 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 
+from analyzer.analysis.liveness import compute_liveness
 from analyzer.model import Deletion, Plan, goes_with
 from analyzer.nodes import Graph
 
@@ -83,12 +84,17 @@ class _Locator:
 
 
 def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
-                    check: Checker | None = None) -> None:
+                    check: Checker | None = None, roots: Sequence[str] = ()) -> None:
     """Set ``features`` and ``with_features`` of every deletion of ``plan`` (see the module
     docstring). ``order``: the dropped features, in the profile's order; ``check``: the
-    plan's soundness check of a share of the plan, to learn what the graph does not show."""
+    plan's soundness check of a share of the plan, to learn what the graph does not show;
+    ``roots``: the scan's roots -- what the open graph keeps live from them is code the
+    features' drops freed (a knock-on, shown under its feature); what it does not keep was
+    dead anyway (other dead code, shown under none, though it may have to wait for a
+    feature's deletions to go)."""
     deletions = plan.deletions
     where = _Locator(deletions)
+    freed = _freed(open_graph, where, roots) if roots else None
     needs: dict[int, set[int]] = defaultdict(set)
     registrations: dict[str, list[int]] = defaultdict(list)  # op node -> its registrations
     for i, d in enumerate(deletions):
@@ -112,7 +118,7 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
     full_only: set[int] = set()  # needs what no share of the plan can give: the whole plan
     for _round in range(MAX_REFINEMENTS):
         _apply_sets(deletions, needs, order, [everything if i in full_only else s
-                                              for i, s in enumerate(own)])
+                                              for i, s in enumerate(own)], own, freed)
         if check is None:
             return
         learned = False
@@ -143,8 +149,19 @@ def _bare(d: Deletion) -> Deletion:
     return dataclasses.replace(d, feature="", features=(), with_features=())
 
 
+def _freed(open_graph: Graph, where: _Locator, roots: Sequence[str]) -> set[int]:
+    """Deletions that remove something live in the open graph (nothing dropped): code the
+    drops freed, not code that was dead anyway."""
+    live = compute_liveness(open_graph, [r for r in roots if r in open_graph]).live
+    out: set[int] = set()
+    for node in live:
+        out.update(where.removing(open_graph.nodes[node]))
+    return out
+
+
 def _apply_sets(deletions: list[Deletion], needs: dict[int, set[int]], order: Sequence[str],
-                own: list[set[str]]) -> None:
+                own: list[set[str]], owned: list[set[str]] | None = None,
+                freed: set[int] | None = None) -> None:
     rank = {f: i for i, f in enumerate(order)}
     # features: own features of everything needed, transitively (a fixpoint over the needs)
     req = [set(s) for s in own]
@@ -174,7 +191,19 @@ def _apply_sets(deletions: list[Deletion], needs: dict[int, set[int]], order: Se
     for i, d in enumerate(deletions):
         features = ordered(req[i])
         with_features = ordered(trig[i]) if not features else ()
-        primary = d.feature if d.feature and d.feature in req[i] else (
-            features or with_features or ("",))[0]
+        mine = ordered((owned or own)[i])
+        if mine:  # its own feature (a fold relying on several: the first)
+            primary = d.feature if d.feature in mine else mine[0]
+        elif freed is None or i in freed or not _removes_a_node(d):
+            primary = (features or with_features or ("",))[0]  # a knock-on
+        else:
+            primary = ""  # dead anyway: other dead code, whatever it must wait for
         deletions[i] = dataclasses.replace(d, features=features, with_features=with_features,
                                            feature=primary)
+
+
+def _removes_a_node(d: Deletion) -> bool:
+    """A whole file or a definition: code the graph has a node for (an import statement, a
+    fold, a registry element or a CMake command has none of its own)."""
+    return d.kind == "delete_file" or d.category in ("python-symbol", "native-file",
+                                                     "op-registration")
