@@ -103,7 +103,11 @@ def stub(name: str) -> object:
     if found is None:
         short = name.rpartition(".")[2] or name
         module = name.rpartition(".")[0] or name
-        found = _StubMeta(short, (_StubBase,), {
+        # a name spelled like an exception class is one: `except hub.EntryNotFoundError:`
+        # must evaluate when something is raised
+        bases = ((_StubBase, Exception) if short.endswith(("Error", "Exception", "Warning"))
+                 else (_StubBase,))
+        found = _StubMeta(short, bases, {
             "_stub_pure": True, "__module__": module, "__qualname__": short,
             "__doc__": None, "_stub_name": name,
         })
@@ -477,6 +481,42 @@ def _pydantic_dataclass(cls=None, /, **kwargs):
     return dataclasses.dataclass(cls, **options)
 
 
+class _MsgspecStruct:
+    """``msgspec.Struct`` as a standard dataclass: a subclass's annotated fields become
+    ``__init__`` parameters and its instances compare by value (SGLang's kernel registry
+    rejects two registrations of one op unless their specs are equal)."""
+
+    def __init_subclass__(cls, **options):
+        import dataclasses
+
+        super().__init_subclass__()
+        fields = {name for name, note in vars(cls).get("__annotations__", {}).items()
+                  if "ClassVar" not in str(note)}
+        for name, value in list(vars(cls).items()):
+            if name not in fields:
+                continue
+            if isinstance(value, _MsgspecField):
+                setattr(cls, name, value.as_dataclass_field())
+            elif isinstance(value, list | dict | set | bytearray):  # msgspec copies these
+                setattr(cls, name, dataclasses.field(
+                    default_factory=lambda v=value: type(v)(v)))
+        dataclasses.dataclass(cls, frozen=bool(options.get("frozen")),
+                              kw_only=bool(options.get("kw_only")), eq=True)
+        cls.__struct_fields__ = tuple(f.name for f in dataclasses.fields(cls))
+
+
+class _MsgspecField:
+    def __init__(self, *, default=None, default_factory=None, name=None):
+        self.default, self.default_factory = default, default_factory
+
+    def as_dataclass_field(self):
+        import dataclasses
+
+        if self.default_factory is not None:
+            return dataclasses.field(default_factory=self.default_factory)
+        return dataclasses.field(default=self.default)
+
+
 # stubbed packages that are backports: their names are the standard library's where it has them
 _BACKPORTS = {"typing_extensions": "typing"}
 
@@ -490,6 +530,8 @@ MACHINE.update({
     "uvloop.new_event_loop": asyncio.new_event_loop,
     "uvloop.install": lambda: None,
     "pydantic.dataclasses.dataclass": _pydantic_dataclass,
+    "msgspec.Struct": _MsgspecStruct,
+    "msgspec.field": _MsgspecField,
 })
 
 
