@@ -24,6 +24,7 @@ import concurrent.futures
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -79,6 +80,32 @@ def load_tree(path: Path) -> Tree:
             if stem.isidentifier() and is_module:
                 tops.add(stem)
     return Tree(root, roots, modules, duplicates, unnamed, tops)
+
+
+_INSTALL = re.compile(r"install\s*\(\s*TARGETS\s+([^)]*?)\s+(?:LIBRARY\s+)?DESTINATION\s+"
+                      r"\"?([\w./${}-]+)\"?", re.IGNORECASE | re.DOTALL)
+
+
+def installed_extensions(root: Path) -> set[str]:
+    """Python extension modules the tree's CMake installs (``install(TARGETS t ... DESTINATION
+    pkg)`` -> ``pkg.t``), read as text from every CMakeLists.txt and .cmake file, comments
+    dropped. A development oracle: what the build makes, without depgraph's evaluator."""
+    out: set[str] = set()
+    for path in [*root.rglob("CMakeLists.txt"), *root.rglob("*.cmake")]:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        text = re.sub(r"#[^\n]*", "", text)
+        for targets, dest in _INSTALL.findall(text):
+            if "$" in dest:
+                continue
+            package = dest.strip("/").replace("/", ".")
+            for t in targets.split():
+                if t.upper() in ("LIBRARY", "RUNTIME", "ARCHIVE") or "$" in t:
+                    break
+                out.add(f"{package}.{t}")
+    return out
 
 
 def prefixes(names: object) -> set[str]:
@@ -305,10 +332,16 @@ def main(argv: list[str] | None = None) -> int:
 
     tree_names = tree.top_names | original.top_names
     no_stub = prefixes(set(original.modules) | set(tree.modules))
+    # an extension module the original's CMake installs and the pruned one no longer does is
+    # no longer built: in the pruned tree its import fails (it is not stubbed)
+    unbuilt = installed_extensions(original.root) - installed_extensions(tree.root)
+    if unbuilt:
+        print(f"  {len(unbuilt)} extension modules the pruned build no longer makes: "
+              + ", ".join(sorted(unbuilt)))
     before = run_modules(original, sorted(original.modules), tree_names=tree_names,
                          no_stub=no_stub, **options)
-    after = run_modules(tree, sorted(tree.modules), tree_names=tree_names, no_stub=no_stub,
-                        **options)
+    after = run_modules(tree, sorted(tree.modules), tree_names=tree_names,
+                        no_stub=no_stub | unbuilt, **options)
     common = set(original.modules) & set(tree.modules)
     deleted = sorted(set(original.modules) - set(tree.modules))
     added = sorted(set(tree.modules) - set(original.modules))
@@ -319,7 +352,8 @@ def main(argv: list[str] | None = None) -> int:
     def alone(m: str) -> dict | None:
         """The pruned tree's record when ``m`` fails alone there and imports alone in the
         original; else None."""
-        after_alone = run_modules(tree, [m], tree_names=tree_names, no_stub=no_stub, **options)
+        after_alone = run_modules(tree, [m], tree_names=tree_names, no_stub=no_stub | unbuilt,
+                                  **options)
         if m in after_alone.ok:
             return None
         before_alone = run_modules(original, [m], tree_names=tree_names, no_stub=no_stub,

@@ -64,6 +64,8 @@ TRY_IMPORT_ERROR = "try_import_error"
 CONDITIONAL = "conditional"
 
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?::[A-Za-z_]\w*)?$")
+# a relative path to a Python file (``spec_from_file_location(name, root / "pkg/mod.py")``)
+_PY_PATH = re.compile(r"^(?:[\w.-]+/)+[A-Za-z_]\w*\.py$")
 _IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
 _DYNAMIC_IMPORT_CALLS = {"importlib.import_module", "import_module", "__import__"}
 # the start of a computed module name: dotted identifiers, maybe a part of the last one
@@ -198,7 +200,7 @@ class StringRef:
     """A string literal that may spell a module or symbol, or a dynamic import of one."""
 
     value: str
-    kind: str  # "dotted" | "import_module"
+    kind: str  # "dotted" | "import_module" | "path" (a relative path to a .py file)
     scope: str
     line: int
     call: str | None = None  # dotted callee when the string is a positional call argument
@@ -890,6 +892,9 @@ class _Extractor:
             value = _string_value(node)
             if value and _DOTTED.match(value):
                 out.append(StringRef(value, "dotted", self._scope_of(node), _line(node),
+                                     _call_of(node)))
+            elif value and _PY_PATH.match(value):
+                out.append(StringRef(value, "path", self._scope_of(node), _line(node),
                                      _call_of(node)))
         return out
 

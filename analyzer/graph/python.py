@@ -559,6 +559,13 @@ class _ModuleEdges:
                      for w in mod.facts.package_walks)
         self._self_loading_package()
         for s in mod.facts.strings:
+            if s.kind == "path":  # a relative path to a Python file: loaded by its path
+                named = index.module_at(s.value)
+                if named is not None and not self.dead(s.line):
+                    src = self.owner(s.scope, s.line)
+                    self.edge(src, Target("module", named), "string_ref", s.line)
+                    self._public_definitions(src, named, "string_ref", s.line)
+                continue
             if not index.is_internal(s.value) or self.dead(s.line):
                 continue
             target = index.resolve_dotted(s.value)

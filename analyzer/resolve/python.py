@@ -124,6 +124,7 @@ class ModuleIndex:
         self.reexports_used: set[tuple[str, str]] = set()
         # memo tables of the pure lookups (cleared when dead_lines changes)
         self._is_module: dict[str, bool] = {}
+        self._path_modules: dict[str, str] = {}
         self._lookups: dict[tuple[str, str, str], list[Binding] | str | None] = {}
         self._attrs: dict[tuple[str, str], Target] = {}
         # what each memoized resolve_attr/lookup depended on (Dependency items), and the
@@ -248,7 +249,7 @@ class ModuleIndex:
     def absolute(self, importer: str, fact: ImportFact) -> str | None:
         """Absolute dotted name of the module an import statement names."""
         if fact.level == 0:
-            return fact.module
+            return self._sibling(importer, fact.module) or fact.module
         mod = self.modules.get(importer)
         base_parts = importer.split(".")
         if not (mod and mod.is_package):
@@ -258,6 +259,18 @@ class ModuleIndex:
             return None
         base = base_parts[: len(base_parts) - drop] if drop else base_parts
         return ".".join([*base, fact.module] if fact.module else base) or None
+
+    def _sibling(self, importer: str, module: str) -> str | None:
+        """A bare ``import name`` that no top-level module answers, from a module whose folder
+        is no regular package (a script, a test pytest runs with its folder on ``sys.path``):
+        the file beside it (``from test_ocr import Case`` in ``tests/xpu/``)."""
+        head = module.partition(".")[0]
+        package = importer.rpartition(".")[0]
+        if not package or head in self.top_level or package in self.modules:
+            return None
+        sibling = f"{package}.{module}"
+        return sibling if f"{package}.{head}" in self.modules or \
+            f"{package}.{head}" in self.packages else None
 
     # -- imports -------------------------------------------------------------------------------
     def import_targets(self, importer: str, fact: ImportFact) -> list[Target]:
@@ -357,6 +370,17 @@ class ModuleIndex:
             target = self._binding_target(module, binding, head)
             out.append((self._descend(target, parts[1:]), binding.type_only, fact.start_line))
         return out
+
+    def module_at(self, path: str) -> str | None:
+        """The module a relative path to a Python file names (``pkg/mod.py``, or a longer
+        path ending so: ``python/pkg/mod.py`` from the repository root), or None when no file
+        or more than one ends so."""
+        found = self._path_modules.get(path)
+        if found is None:
+            hits = [m for p, m in self.by_path.items()
+                    if p == path or p.endswith("/" + path) or path.endswith("/" + p)]
+            found = self._path_modules[path] = hits[0] if len(hits) == 1 else ""
+        return found or None
 
     def resolve_dotted(self, dotted: str) -> Target:
         """Resolve an absolute dotted path (``pkg.mod``, ``pkg.mod.Class``, ``pkg.mod:Class``)."""

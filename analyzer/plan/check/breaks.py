@@ -169,8 +169,15 @@ def string_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[
     elements = view.gone_elements.get(mod.path, set())
     imported = {(s.value, s.line) for s in mod.facts.strings if s.kind == "import_module"}
     for s in mod.facts.strings:
-        if not index.is_internal(s.value) or (gone is not None and gone.covers(s.line, s.line)) \
-                or (s.line, s.value) in elements:
+        if (gone is not None and gone.covers(s.line, s.line)) or (s.line, s.value) in elements:
+            continue
+        if s.kind == "path":  # a relative path to a Python file, loaded by its path
+            named = index.module_at(s.value)
+            if named is None or not view.module_exists(named):
+                out.append(Break("string", mod.path, s.line, f"path {s.value!r} names no "
+                                 "Python file of the tree", named or ""))
+            continue
+        if not index.is_internal(s.value):
             continue
         if s.kind != "import_module" and (s.value, s.line) in imported:
             continue  # the same literal, counted once as an import_module argument
