@@ -203,6 +203,7 @@ class Rounds:
         self._system_libraries = (use.profile.system_libraries if use.profile is not None
                                   else ())
         self._parsed: dict[tuple[str, str], CmakeFacts] = {}  # CMake files parsed again
+        self._builds: dict[frozenset[Deletion], NativeIndex] = {}  # builds a plan leaves
 
     def run(self) -> Planned:
         last: Planned | None = None
@@ -260,7 +261,8 @@ class Rounds:
         baseline, before = self._original_build(last)
         build = Build(self.tree.cmake_facts, self.tree.native_facts, frozenset(self.tree.files),
                       {p: f.lines for p, f in self.tree.files.items()}, self.sources,
-                      dict(self.tree.project.forced), self._system_libraries, self._parsed)
+                      dict(self.tree.project.forced), self._system_libraries, self._parsed,
+                      self._builds)
         return [Conflict(b.path, b.line, b.what, root=keep.node, keep_line=keep.line)
                 for b, keeps in native_plan_breaks(last.plan, build, last.index, baseline, before)
                 for keep in keeps]

@@ -84,6 +84,87 @@ def python_breaks(view: PythonView, modules: Iterable[str] | None = None,
     return out
 
 
+def affected_modules(view: PythonView) -> list[str]:
+    """The remaining modules whose imports, strings or chains may resolve differently from
+    the original: those naming a module the view deletes, that lost a name or class
+    attribute, or an extension the build no longer makes (or a package or module inside
+    one), and those the view edits. Every other module breaks what it broke before."""
+    changed = set(view.changed) | set(view.extensions_gone) | _reexporters(view)
+    if not changed:
+        return sorted({view.index.by_path[p] for p in view.gone if p in view.index.by_path})
+    above: set[str] = set()  # every changed module and each package above one
+    for c in changed:
+        parts = c.split(".")
+        above.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    out: list[str] = []
+    for name, mod in view.index.modules.items():
+        if name in view.deleted:
+            continue
+        if mod.path in view.gone or any(_touches(n, above, changed)
+                                        for n in named_modules(view.index, mod)):
+            out.append(name)
+    return sorted(out)
+
+
+def _reexporters(view: PythonView) -> set[str]:
+    """The modules that re-export a class that lost an attribute (``from m import C``, as
+    another name or by ``*``), transitively: a chain through one of them reads the class."""
+    if not view.lost_attrs:
+        return set()
+    targets = {(m, c) for m, c in view.lost_attrs}
+    out: set[str] = set()
+    grew = True
+    while grew:
+        grew = False
+        for name, mod in view.index.modules.items():
+            for fact in mod.facts.imports:
+                if not fact.is_from:
+                    continue
+                source = view.index.absolute(name, fact)
+                for n in fact.names:
+                    found = [(name, c) for m, c in targets if m == source
+                             and (n.name == "*" or n.name == c)]
+                    if n.name != "*":
+                        found = [(name, n.alias or n.name) for _ in found]
+                    for t in found:
+                        if t not in targets:
+                            targets.add(t)
+                            out.add(name)
+                            grew = True
+    return out
+
+
+def _touches(named: str, above: set[str], changed: set[str]) -> bool:
+    if named in above:  # a changed module, or a package holding one
+        return True
+    parts = named.split(".")
+    return any(".".join(parts[:i]) in changed for i in range(1, len(parts)))
+
+
+def named_modules(index: ModuleIndex, mod: PyModule) -> frozenset[str]:
+    """Every in-tree dotted name a module's imports and strings name (a function of its
+    facts: computed once per scan)."""
+    known = mod.derived.get("named_modules")
+    if known is None:
+        names: set[str] = set()
+        for fact in mod.facts.imports:
+            absolute = index.absolute(mod.name, fact)
+            if absolute is None:
+                continue
+            names.add(absolute)
+            if fact.is_from:
+                names.update(f"{absolute}.{n.name}" for n in fact.names if n.name != "*")
+        for s in mod.facts.strings:
+            if s.kind == "path":
+                named = index.module_at(s.value)
+                if named is not None:
+                    names.add(named)
+            else:
+                names.add(s.value.replace(":", "."))
+        known = mod.derived["named_modules"] = frozenset(names)
+    return frozenset(known)
+
+
 # -- imports ------------------------------------------------------------------------------------
 def import_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[Break]:
     index = view.index

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from analyzer.model import Deletion, Plan
 from analyzer.nodes import module_node
-from analyzer.plan.check.breaks import Break, defined_methods, python_breaks
+from analyzer.plan.check.breaks import Break, affected_modules, defined_methods, python_breaks
 from analyzer.plan.check.simulate import FileSim, simulate
 from analyzer.plan.check.view import PythonView, planned_view
 from analyzer.resolve.python import ModuleIndex
@@ -79,7 +79,7 @@ def plan_breaks(plan: Plan, index: ModuleIndex, sources: dict[str, bytes],
     view = planned_view(plan, index, sims, frozenset(unbuilt or ()))
     deleted_methods = [d.symbol for d in plan.deletions if d.category == "python-symbol"
                        and d.symbol and "." in d.symbol.partition(":")[2]]
-    found = python_breaks(view, None, defined_methods(index),
+    found = python_breaks(view, affected_modules(view), defined_methods(index),
                           defined_methods(index, deleted_methods, view.deleted))
     return new_breaks(found, baseline), view
 

@@ -21,8 +21,8 @@ import networkx as nx
 from analyzer.extract import cmake as cmake_extract
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.extract.cuda import CudaFacts
-from analyzer.graph.native import add_native_graph
-from analyzer.model import Plan, Ranges
+from analyzer.graph.native import NativeIndex, add_native_graph
+from analyzer.model import Deletion, Plan, Ranges
 from analyzer.nodes import fetch_node, file_node, op_node, target_node
 from analyzer.plan.check.breaks import Break
 from analyzer.plan.check.conflicts import new_breaks
@@ -46,11 +46,26 @@ class Build:
     system_libraries: tuple[str, ...] = ()
     # (path, sha256 of its pruned bytes) -> facts: CMake files parsed again, kept per scan
     parsed: dict[tuple[str, str], CmakeFacts] = field(default_factory=dict, compare=False)
+    # the native deletions of a plan -> the build they leave: rounds that change only the
+    # Python half of the plan evaluate the build once
+    built: dict[frozenset[Deletion], NativeIndex] = field(default_factory=dict, compare=False)
 
 
 def planned_native(plan: Plan, build: Build, index: ModuleIndex, view: PythonView
                    ) -> NativeState:
     """The build ``plan`` leaves, with the ``torch.ops`` reads of the Python it leaves."""
+    native_half = frozenset(d for d in plan.deletions if d.path not in view.index.by_path)
+    index_now = build.built.get(native_half)
+    if index_now is None:
+        index_now = build.built[native_half] = _planned_build(plan, build, index, view)
+    remaining = [m for m in index.modules if m not in view.deleted]
+    deleted = {d.path for d in plan.deletions if d.kind == "delete_file"}
+    return NativeState(index_now, build.files - deleted,
+                       op_reads(index, remaining, view.gone), build.system_libraries)
+
+
+def _planned_build(plan: Plan, build: Build, index: ModuleIndex, view: PythonView
+                   ) -> NativeIndex:
     deleted = {d.path for d in plan.deletions if d.kind == "delete_file"}
     ranges: dict[str, Ranges] = {}
     lines: dict[str, list[tuple[int, int]]] = {}
@@ -75,11 +90,8 @@ def planned_native(plan: Plan, build: Build, index: ModuleIndex, view: PythonVie
                                        if not ranges[p].covers(op.line, op.end_line or op.line)))
                   if p in ranges else f)
               for p, f in build.native.items() if p not in deleted}
-    index_now = add_native_graph(nx.DiGraph(), index, native, project, cmake,
-                                 dict(build.lines), build.system_libraries)
-    remaining = [m for m in index.modules if m not in view.deleted]
-    return NativeState(index_now, files, op_reads(index, remaining, view.gone),
-                       build.system_libraries)
+    return add_native_graph(nx.DiGraph(), index, native, project, cmake, dict(build.lines),
+                            build.system_libraries)
 
 
 def drop_lines(data: bytes, ranges: list[tuple[int, int]]) -> bytes:
