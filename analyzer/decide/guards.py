@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
 from analyzer.decide.guards_eval import UNKNOWN, Evaluator, GuardContext, truth
-from analyzer.extract.python import Branch, Clause, Cond, ImportFact, PythonFacts
+from analyzer.extract.python_branches import Branch, Clause, Cond
+from analyzer.extract.python_facts import ImportFact, PythonFacts
 from analyzer.model import FoldRewrite
 from analyzer.resolve.python import ModuleIndex
 

@@ -19,7 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
-from analyzer.extract.python import AttrAssign, Cond
+from analyzer.extract.python_branches import Cond
+from analyzer.extract.python_facts import AttrAssign
 from analyzer.resolve.python import ModuleIndex, Target
 
 

@@ -14,7 +14,7 @@ from analyzer.config.profile import effective_constants
 from analyzer.config.types import Feature, Profile
 from analyzer.decide.guards import GuardContext
 from analyzer.decide.options import GraphOptions
-from analyzer.extract.python import Cond
+from analyzer.extract.python_branches import Cond
 from analyzer.resolve.python import ModuleIndex
 
 

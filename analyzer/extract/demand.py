@@ -28,7 +28,7 @@ from typing import Any
 
 from analyzer.discover.walk import module_name
 from analyzer.extract.cache import FactsCache
-from analyzer.extract.python import ImportFact, PythonFacts
+from analyzer.extract.python_facts import ImportFact, PythonFacts
 from analyzer.extract.runner import (
     ExtractedFile,
     Progress,

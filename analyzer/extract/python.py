@@ -19,29 +19,32 @@ a ``Branch`` with its clauses' line ranges and conditions as ``Cond`` trees, and
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from dataclasses import dataclass
 
 import tree_sitter as ts
 
 from analyzer.extract import python_literals
 from analyzer.extract import treesitter as tsu
-from analyzer.extract.python_branches import Branch as Branch  # re-exported: X as X
-from analyzer.extract.python_branches import BranchCollector
-from analyzer.extract.python_branches import Clause as Clause
-from analyzer.extract.python_branches import Cond as Cond
-from analyzer.extract.python_branches import ModuleAssign as ModuleAssign
+from analyzer.extract.python_branches import BranchCollector, Cond
 from analyzer.extract.python_branches import _cond as _branch_cond
-from analyzer.extract.python_literals import (
-    CallFact,
-    ChainComparison,
-    ChainDisplay,
-    Display,
-    Literal,
+from analyzer.extract.python_facts import (
+    CONDITIONAL,
+    IN_FUNCTION,
+    TRY_IMPORT_ERROR,
+    TYPE_CHECKING,
+    AttrAssign,
+    Decorator,
+    Definition,
+    ImportedName,
+    ImportFact,
+    MemberUse,
+    MethodDef,
+    PackageWalk,
+    ProducedString,
+    PythonFacts,
+    Reference,
+    StringRef,
 )
 from analyzer.extract.python_names import (
-    ParamGetattr,
-    TypeTestAppend,
     param_getattr,
     skeletons,
     type_test_appends,
@@ -52,17 +55,27 @@ from analyzer.extract.python_nodes import (
     _line,
     _recovers_import_error,
     _string_value,
-    _walk,
     literal_prefix,
+)
+from analyzer.extract.python_shapes import (
+    _IDENTIFIER,
+    _arm,
+    _call_arg,
+    _call_of,
+    _is_type_checking_test,
+    _main_guard,
+    _named_attribute,
+    _probed,
+    _receiver,
+    _sole_return,
+    _span_name,
+    _tested,
+    data_of,
 )
 from analyzer.model import ParseProblem
 
-# Import contexts.
-IN_FUNCTION = "function"
-TYPE_CHECKING = "type_checking"
-TRY_IMPORT_ERROR = "try_import_error"
-CONDITIONAL = "conditional"
-
+_KEYLIKE = re.compile(r"[A-Za-z0-9_.\-]{1,48}")
+_DECIMAL = re.compile(r"[0-9]{1,9}")
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?::[A-Za-z_]\w*)?$")
 # a relative path to a Python file (``spec_from_file_location(name, root / "pkg/mod.py")``)
 _PY_PATH = re.compile(r"^(?:[\w.-]+/)+[A-Za-z_]\w*\.py$")
@@ -89,7 +102,6 @@ _NAMING_CALLS = {b"getattr": 1, b"hasattr": 1, b"delattr": 1,
                  b"methodcaller": 0, b"attrgetter": 0}
 _INTERESTING_CALLS = _CALL_NAMES | _NAMING_CALLS.keys()
 _ENUMERATORS = {"dir", "vars", "getmembers"}
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DEF_TYPES = {"function_definition", "class_definition"}
 _COMPOUND_TYPES = {
     "if_statement",
@@ -101,373 +113,12 @@ _COMPOUND_TYPES = {
 }
 
 
-@dataclass(frozen=True)
-class ImportedName:
-    """One name of a ``from m import name as alias`` (``name == "*"`` for a star import)."""
-
-    name: str
-    alias: str | None
-
-
-@dataclass(frozen=True)
-class ImportFact:
-    """One imported module of an import statement (``import a, b`` gives two facts)."""
-
-    module: str  # dotted module as written, without leading dots ("" in `from . import x`)
-    level: int  # leading dots of a relative import
-    is_from: bool
-    names: tuple[ImportedName, ...]  # from-imports only
-    alias: str | None  # `import a.b as c` -> "c"
-    start_line: int  # the whole statement, 1-based inclusive
-    end_line: int
-    scope: str
-    context: tuple[str, ...]  # IN_FUNCTION / TYPE_CHECKING / TRY_IMPORT_ERROR / CONDITIONAL
-    # Lines of the enclosing `if` when this import is the only statement of its body and the
-    # `if` has no elif/else: deleting the import alone would leave an empty block.
-    sole_in_if: tuple[int, int] | None = None
-
-
-@dataclass(frozen=True)
-class Decorator:
-    name: str  # dotted callee, e.g. "register_attention_backend" or "CustomOp.register"
-    is_call: bool
-    string_args: tuple[str, ...]
-    line: int
-
-
-@dataclass(frozen=True)
-class Definition:
-    """A top-level binding: function, class or assignment (incl. those under top-level if/try)."""
-
-    name: str
-    kind: str  # "function" | "class" | "assignment"
-    start_line: int  # first decorator line for decorated definitions
-    end_line: int
-    decorators: tuple[Decorator, ...]
-    nested: bool  # inside a top-level compound statement (if/try/with/...)
-    bases: tuple[str, ...] = ()  # classes: the superclass expressions as written
-    # classes: a superclass or class keyword that is not a plain name chain (``Generic[T]``,
-    # ``metaclass=Meta``, a call): what it makes of the methods is unknown
-    other_bases: bool = False
-    body_size: int = 0  # classes: the statements directly in the body (docstring included)
-
-
-@dataclass(frozen=True)
-class MethodDef:
-    """A function directly in a top-level class body: a graph node of its own, so code only a
-    dead method reaches is dead with it."""
-
-    cls: str
-    name: str
-    start_line: int  # first decorator line for decorated methods
-    end_line: int
-    decorators: tuple[str, ...]  # decorator callees as written ("staticmethod", "x.setter")
-    # a body that is one `return <expr>`: the expression as a condition (enum predicates:
-    # `def is_ascend_fuseep(self): return self == MoeA2ABackend.ASCEND_FUSEEP`)
-    returns: Cond | None = None
-
-
-@dataclass(frozen=True)
-class MemberUse:
-    """What may name a method: an attribute read (``x.name``), a bare name read in a class
-    body, an identifier-like string literal (``getattr(x, "name")``), or the skeleton of a
-    computed name in ``getattr``/``hasattr`` (``f"forward_{p}"`` gives ``forward_*``). ``*``
-    alone: the scope enumerates attributes (``dir``, ``vars``, ``__dict__``, ``getmembers``)."""
-
-    name: str
-    scope: str
-    lines: tuple[int, ...]  # every line of the scope (method, or top-level scope) reading it
-
-
-@dataclass(frozen=True)
-class Reference:
-    """A dotted name chain read in a scope (``a.b.c`` from ``a.b.c(x)``)."""
-
-    chain: str
-    scope: str
-    line: int
-    # later lines of the same method (or top-level scope) reading the chain: when ``line``
-    # lies in folded-away code, the first of these that does not still reads it
-    also: tuple[int, ...] = ()
-    # lines where the chain's object itself is handed on as a value (in a list, an argument,
-    # an assignment) rather than tested (``if ops is not None``, ``if mod:``, ``not mod``):
-    # a module used so may have any attribute read from it
-    value_lines: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
-class StringRef:
-    """A string literal that may spell a module or symbol, or a dynamic import of one."""
-
-    value: str
-    kind: str  # "dotted" | "import_module" | "path" (a relative path to a .py file)
-    scope: str
-    line: int
-    call: str | None = None  # dotted callee when the string is a positional call argument
-
-
-@dataclass(frozen=True)
-class PackageWalk:
-    """A call that lists modules or folders, or imports a computed name: the signs of a module
-    that loads packages dynamically."""
-
-    kind: str  # "iter_modules" | "walk_packages" | "listdir" | "dynamic_import" (non-literal)
-    scope: str
-    line: int
-    # dynamic_import: the dotted text the computed name starts with
-    # (``import_module(f"pkg.backends.{name}")``: "pkg.backends.")
-    prefix: str | None = None
-
-    @property
-    def prefix_package(self) -> str | None:
-        """The package every module the computed name may be lies under ("pkg.backends" for
-        both "pkg.backends." and "pkg.backends.c_"), or None without a prefix."""
-        if self.prefix is None:
-            return None
-        return self.prefix[:-1] if self.prefix.endswith(".") else self.prefix.rpartition(".")[0]
-
-
-@dataclass(frozen=True)
-class PythonFacts:
-    path: str
-    line_count: int
-    imports: tuple[ImportFact, ...]
-    definitions: tuple[Definition, ...]
-    references: tuple[Reference, ...]
-    all_names: tuple[str, ...] | None
-    strings: tuple[StringRef, ...]
-    package_walks: tuple[PackageWalk, ...]
-    problems: tuple[ParseProblem, ...]
-    main_guard_line: int | None = None  # `if __name__ == "__main__":` at module level
-    branches: tuple[Branch, ...] = ()
-    assigns: tuple[ModuleAssign, ...] = ()
-    literals: tuple[Literal, ...] = ()
-    calls: tuple[CallFact, ...] = ()
-    produced: tuple[ProducedString, ...] = ()
-    methods: tuple[str, ...] = ()  # functions defined directly in top-level class bodies
-    attr_assigns: tuple[AttrAssign, ...] = ()
-    method_defs: tuple[MethodDef, ...] = ()
-    member_uses: tuple[MemberUse, ...] = ()
-    displays: tuple[Display, ...] = ()
-    chain_displays: tuple[ChainDisplay, ...] = ()
-    chain_comparisons: tuple[ChainComparison, ...] = ()
-    # getattr(obj, p) with p a parameter: what it reads is what the callers pass
-    param_getattrs: tuple[ParamGetattr, ...] = ()
-    # `types.append(C)` to a list only type tests read: no edge while C is constructible
-    type_test_appends: tuple[TypeTestAppend, ...] = ()
-
-
-@dataclass(frozen=True)
-class AttrAssign:
-    """An assignment to an attribute (``self.use_nsa = is_deepseek_nsa(config)``,
-    ``args.device = "npu"``) or to a name in a class body (``use_nsa = False``): what may set
-    an instance attribute. ``cond`` is the value as a condition tree when the statement
-    assigns it alone (``unknown`` for augmented, tuple or chained assignments)."""
-
-    scope: str  # the top-level definition it is in ("" for the module body)
-    target: str  # the assigned chain as written: "self.use_nsa", or "use_nsa" in a class body
-    attr: str  # its last name
-    cond: Cond
-    line: int
-
-
-@dataclass(frozen=True)
-class ProducedString:
-    """A short string literal that code hands on as a value: assigned (``self.backend =
-    "fa3"``), a parameter default, a keyword argument or a return value, possibly through a
-    conditional expression or a tuple. A registry key produced by live code may be selected
-    at run time."""
-
-    value: str
-    target: str  # what receives it: the assigned name or chain, parameter, keyword; "" returns
-    kind: str  # "assign" | "default" | "keyword" | "return"
-    scope: str
-    line: int
-    # the value is one arm of a conditional expression: its start byte and which arm
-    # (0: the `x if ...` arm, 2: the `else x` arm), so that arm alone can be folded away
-    arm_of: int = -1
-    arm: int = -1
-    # a decimal integer literal (``fa_version = 3``), ``value`` its text: integers are keys
-    # only of integer-valued registries, and count only where they reach a domain's name
-    integer: bool = False
-
-
 def extract(path: str, data: bytes) -> PythonFacts:
     """Facts of one Python file. Never raises on bad input: problems are listed instead."""
     root, data, problems = tsu.parse_source(path, data, "python")
     if root is None:
         return _empty(path, problems)
     return _Extractor(path, data, root, problems).run()
-
-
-def _main_guard(root: ts.Node) -> int | None:
-    for stmt in root.named_children:
-        if stmt.type == "if_statement":
-            condition = tsu.text(stmt.child_by_field_name("condition")).replace("'", '"')
-            if "__name__" in condition and '"__main__"' in condition:
-                return _line(stmt)
-    return None
-
-
-_KEYLIKE = re.compile(r"[A-Za-z0-9_.\-]{1,48}")
-_DECIMAL = re.compile(r"[0-9]{1,9}")
-
-
-def _receiver(node: ts.Node) -> tuple[str, str] | None:
-    """(kind, target) of where a string literal's value goes, or None (compared, indexed,
-    printed ...): through conditional-expression arms, tuples and parentheses."""
-    child, parent = node, node.parent
-    index = None
-    while parent is not None:
-        ptype = parent.type
-        if ptype == "conditional_expression" and parent.named_children \
-                and parent.named_children[1] != child:
-            child, parent = parent, parent.parent
-            continue
-        if ptype == "parenthesized_expression":
-            child, parent = parent, parent.parent
-            continue
-        if ptype in ("expression_list", "tuple") and index is None:
-            index = [c for c in parent.named_children if c.type != "comment"].index(child)
-            child, parent = parent, parent.parent
-            continue
-        break
-    if parent is None:
-        return None
-    ptype = parent.type
-    if ptype == "assignment" and parent.child_by_field_name("right") == child:
-        left = parent.child_by_field_name("left")
-        if left is None:
-            return None
-        if index is not None and left.type in ("pattern_list", "tuple_pattern"):
-            elems = [c for c in left.named_children if c.type != "comment"]
-            left = elems[index] if index < len(elems) else left
-        return "assign", tsu.text(left)
-    if ptype in ("default_parameter", "typed_default_parameter") \
-            and parent.child_by_field_name("value") == child:
-        name = parent.child_by_field_name("name")
-        return "default", tsu.text(name) if name is not None else ""
-    if ptype == "keyword_argument" and parent.child_by_field_name("value") == child:
-        name = parent.child_by_field_name("name")
-        return "keyword", tsu.text(name) if name is not None else ""
-    if ptype == "return_statement":
-        return "return", ""
-    return None
-
-
-def _arm(node: ts.Node) -> tuple[int, int]:
-    """(start byte, arm index) of the conditional expression whose arm ``node`` directly is
-    (parentheses aside), or (-1, -1)."""
-    child, parent = node, node.parent
-    while parent is not None and parent.type == "parenthesized_expression":
-        child, parent = parent, parent.parent
-    if parent is None or parent.type != "conditional_expression":
-        return -1, -1
-    arms = [c for c in parent.named_children if c.type != "comment"]
-    if len(arms) != 3 or child not in (arms[0], arms[2]):
-        return -1, -1
-    return parent.start_byte, arms.index(child)
-
-
-def _call_of(node: ts.Node) -> str | None:
-    """Dotted callee if ``node`` is a positional argument of a call."""
-    parent = node.parent
-    if parent is None or parent.type != "argument_list" or parent.parent is None:
-        return None
-    func = parent.parent.child_by_field_name("function")
-    return _chain(func) if func is not None else None
-
-
-def _span_name(starts: list[int], spans: list[tuple[int, int, str]], at: int) -> str:
-    """The name of the (sorted, non-overlapping) byte span holding ``at``, or ``""``."""
-    i = bisect_right(starts, at) - 1
-    if i >= 0:
-        start, end, name = spans[i]
-        if start <= at < end:
-            return name
-    return ""
-
-
-def _named_attribute(obj: ts.Node) -> str | None:
-    """``name`` when ``obj`` is the object of ``getattr(obj, "name"[, default])`` or
-    ``hasattr(obj, "name")``: a read of ``obj.name`` spelled as a call."""
-    call = _call_arg(obj, "getattr") or _call_arg(obj, "hasattr")
-    args = call.child_by_field_name("arguments") if call is not None else None
-    if args is None:
-        return None
-    positional = [a for a in args.named_children if a.type not in ("comment", "keyword_argument")]
-    if len(positional) < 2 or positional[1].type != "string":
-        return None
-    value = _string_value(positional[1])
-    return value if value and _IDENTIFIER.fullmatch(value) else None
-
-
-def _sole_return(function: ts.Node) -> Cond | None:
-    """The returned expression of a function whose body is one ``return <expr>`` (a
-    docstring aside), as a condition tree; None otherwise."""
-    body = function.child_by_field_name("body")
-    stmts = [c for c in body.named_children if c.type != "comment"] if body is not None else []
-    if len(stmts) == 2 and stmts[0].type == "expression_statement" \
-            and stmts[0].named_children and stmts[0].named_children[0].type == "string":
-        stmts = stmts[1:]
-    if len(stmts) != 1 or stmts[0].type != "return_statement" or not stmts[0].named_children:
-        return None
-    return _branch_cond(stmts[0].named_children[0])
-
-
-def _call_arg(node: ts.Node, callee: str) -> ts.Node | None:
-    """The ``callee(...)`` call whose first positional argument is ``node``, or None."""
-    args = node.parent
-    call = args.parent if args is not None and args.type == "argument_list" else None
-    func = call.child_by_field_name("function") if call is not None else None
-    if args is None or call is None or func is None or func.type != "identifier" \
-            or tsu.text(func) != callee:
-        return None
-    positional = [a for a in args.named_children if a.type not in ("comment", "keyword_argument")]
-    return call if positional and positional[0] == node else None
-
-
-def _probed(node: ts.Node) -> bool:
-    """``node`` is only asked about: ``hasattr(node, ...)``, ``hasattr(getattr(node, ...),
-    ...)``, or ``x = node`` / ``x = getattr(node, ...)`` where every other use of ``x`` in
-    its function is a truth test or ``hasattr(x, ...)`` (patch_torch's
-    ``register_fake_if_exists``)."""
-    if _call_arg(node, "hasattr") is not None:
-        return True
-    inner = _call_arg(node, "getattr")
-    if inner is not None and _call_arg(inner, "hasattr") is not None:
-        return True
-    value = inner if inner is not None else node
-    assign = value.parent
-    if assign is None or assign.type != "assignment" \
-            or assign.child_by_field_name("right") != value:
-        return False
-    left = assign.child_by_field_name("left")
-    if left is None or left.type != "identifier":
-        return False
-    name = tsu.text(left)
-    scope = assign
-    while scope.parent is not None and scope.type != "function_definition":
-        scope = scope.parent
-    if scope.type != "function_definition":
-        return False
-    for other in _walk(scope):
-        if other.type != "identifier" or other == left or tsu.text(other) != name:
-            continue
-        parent = other.parent
-        if parent is None:
-            return False
-        if parent.type in ("attribute", "keyword_argument") and parent.child_by_field_name(
-                "attribute" if parent.type == "attribute" else "name") == other:
-            continue  # `x.ops`, `f(ops=...)`: another name
-        if _call_arg(other, "hasattr") is not None:
-            continue
-        if parent.type in ("boolean_operator", "not_operator") or (
-                parent.type in ("if_statement", "elif_clause", "while_statement")
-                and parent.child_by_field_name("condition") == other):
-            continue
-        return False
-    return True
 
 
 def _empty(path: str, problems: list[ParseProblem]) -> PythonFacts:
@@ -986,44 +637,3 @@ class _Extractor:
                 if elem.type == "string" and (s := _string_value(elem)):
                     names.append(s)
         return tuple(names) if found else None
-
-
-_TEST_PARENTS = {"if_statement", "elif_clause", "while_statement", "assert_statement"}
-
-
-def _tested(node: ts.Node) -> bool:
-    """``node``'s value is only tested, not handed on: the condition of an if/elif/while/
-    assert or of a conditional expression, the operand of ``not``, compared ``is``/``is not``
-    ``None``, or an operand of ``and``/``or`` that is itself tested."""
-    parent = node.parent
-    while parent is not None and parent.type == "parenthesized_expression":
-        node, parent = parent, parent.parent
-    if parent is None:
-        return False
-    if parent.type in _TEST_PARENTS:
-        return True
-    if parent.type == "conditional_expression":  # `a if COND else b`: the middle operand
-        operands = parent.named_children
-        return len(operands) == 3 and operands[1].id == node.id
-    if parent.type == "not_operator":
-        return True
-    if parent.type == "comparison_operator":
-        ops = [c.type for c in parent.children if not c.is_named]
-        others = [c for c in parent.named_children if c.id != node.id]
-        return ops in (["is"], ["is not"], ["=="], ["!="]) and len(others) == 1 \
-            and others[0].type == "none"
-    if parent.type == "boolean_operator":
-        return _tested(parent)
-    return False
-
-
-def _is_type_checking_test(condition: str) -> bool:
-    """The test of an ``if`` is exactly ``TYPE_CHECKING`` (or ``typing.TYPE_CHECKING``): only
-    then is its body typing-only. ``TYPE_CHECKING or not is_rocm()`` is true at run time on
-    the platforms the second operand selects: its body is runtime code."""
-    text = "".join(condition.split()).strip("()")
-    return text in ("TYPE_CHECKING", "typing.TYPE_CHECKING", "t.TYPE_CHECKING")
-
-
-def data_of(data: bytes, node: ts.Node) -> bytes:
-    return data[node.start_byte:node.end_byte]

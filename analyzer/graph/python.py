@@ -58,7 +58,7 @@ import networkx as nx
 
 from analyzer.config.globs import identifier_matches
 from analyzer.decide.options import GraphOptions
-from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, Definition, ImportFact
+from analyzer.extract.python_facts import TRY_IMPORT_ERROR, TYPE_CHECKING, Definition, ImportFact
 from analyzer.nodes import Graph, attribute_node, module_node, symbol_node
 from analyzer.resolve.call_args import resolved_member_names
 from analyzer.resolve.python import ModuleIndex, PyModule, Target

@@ -27,7 +27,7 @@ from analyzer.config.types import Profile
 from analyzer.discover import entry_points
 from analyzer.discover.walk import Discovery, module_name
 from analyzer.extract.demand import Demand
-from analyzer.extract.python import PythonFacts
+from analyzer.extract.python_facts import PythonFacts
 from analyzer.extract.runner import ReadFile
 from analyzer.model import SourceFile
 from analyzer.pipeline.tree import is_test_path

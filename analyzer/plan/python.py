@@ -26,7 +26,7 @@ from collections import Counter, defaultdict
 
 from analyzer.analysis.liveness import Liveness
 from analyzer.decide.guards import DeadRegion
-from analyzer.extract.python import TRY_IMPORT_ERROR, ImportFact
+from analyzer.extract.python_facts import TRY_IMPORT_ERROR, ImportFact
 from analyzer.model import Deletion, FileInfo, Kept, Plan, Ranges
 from analyzer.nodes import Graph, module_node, symbol_node
 from analyzer.resolve.python import ModuleIndex, PyModule, Target

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from analyzer.extract.python import TYPE_CHECKING, ImportFact, PythonFacts
+from analyzer.extract.python_facts import TYPE_CHECKING, ImportFact, PythonFacts
 from analyzer.nodes import external_node, module_node, symbol_node
 
 BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__path__",

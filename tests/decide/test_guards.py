@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from analyzer.decide.guards import DeadRegion, GuardContext, evaluate, fold_all, fold_module
-from analyzer.extract.python import Cond, PythonFacts, extract
+from analyzer.extract.python import extract
+from analyzer.extract.python_branches import Cond
+from analyzer.extract.python_facts import PythonFacts
 from analyzer.model import from_jsonable, to_jsonable
 from analyzer.resolve.python import ModuleIndex, PyModule
 from tests.helpers import module_index

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from analyzer.extract.python import (
+from analyzer.extract.python import extract
+from analyzer.extract.python_facts import (
     CONDITIONAL,
     IN_FUNCTION,
     TRY_IMPORT_ERROR,
     TYPE_CHECKING,
     PythonFacts,
-    extract,
 )
 from analyzer.model import from_jsonable, to_jsonable
 
@@ -186,7 +186,7 @@ finally:
 
 
 def test_branches_of_if_statements():
-    from analyzer.extract.python import Cond
+    from analyzer.extract.python_branches import Cond
     f = extract("pkg/g.py", GUARDS)
     first = f.branches[0]
     assert (first.kind, first.start_line, first.end_line, first.scope, first.depth) == (
@@ -205,7 +205,7 @@ def test_branches_of_if_statements():
 
 
 def test_branches_of_ifexp_and_try_import():
-    from analyzer.extract.python import Cond
+    from analyzer.extract.python_branches import Cond
     f = extract("pkg/g.py", GUARDS)
     ifexp = f.branches[2]
     assert (ifexp.kind, ifexp.scope, ifexp.depth, ifexp.start_line) == ("ifexp", "Model", 3, 17)
@@ -225,7 +225,7 @@ def test_branches_of_ifexp_and_try_import():
 
 
 def test_module_assigns():
-    from analyzer.extract.python import Cond
+    from analyzer.extract.python_branches import Cond
     f = extract("pkg/g.py", GUARDS)
     assert [(a.name, a.cond, a.line) for a in f.assigns] == [
         ("_is_npu", Cond("call", "is_npu"), 2),

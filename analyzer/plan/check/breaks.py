@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
-from analyzer.extract.python import TRY_IMPORT_ERROR, TYPE_CHECKING, ImportFact
+from analyzer.extract.python_facts import TRY_IMPORT_ERROR, TYPE_CHECKING, ImportFact
 from analyzer.model import Ranges
 from analyzer.plan.check.lint import FileLint, unbound_reads
 from analyzer.plan.check.view import PythonView

@@ -15,7 +15,8 @@ from fnmatch import fnmatchcase
 from analyzer.analysis.liveness import Liveness
 from analyzer.config.globs import identifier_matches
 from analyzer.decide.guards import DeadRegion, arm_region
-from analyzer.extract.python import Branch, Clause, Cond, ProducedString, PythonFacts
+from analyzer.extract.python_branches import Branch, Clause, Cond
+from analyzer.extract.python_facts import ProducedString, PythonFacts
 from analyzer.model import EXPRESSION_REWRITES, Plan, Ranges
 from analyzer.nodes import Graph
 from analyzer.resolve.python import ModuleIndex, PyModule
