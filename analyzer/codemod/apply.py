@@ -423,7 +423,20 @@ def run_apply(manifest_path: Path, root: Path | None = None, *, write: bool = Fa
     for c in result.changes:
         if c.new is None:
             (root / c.path).unlink()
+            _remove_emptied_folders(root, (root / c.path).parent)
     return result
+
+
+def _remove_emptied_folders(root: Path, folder: Path) -> None:
+    """Remove ``folder`` and the folders above it (below ``root``) that a deletion left
+    empty, as ``git rm`` does: an empty folder is a namespace package Python still imports
+    here but a clone of the pruned tree does not have. A folder holding anything stays."""
+    while folder != root and root in folder.parents:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (or gone already): it and everything above it stay
+            return
+        folder = folder.parent
 
 
 def _free_name(root: Path) -> Path:

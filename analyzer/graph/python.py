@@ -24,7 +24,9 @@ for liveness (an edge u -> v means "if u is live, v is live"):
                         own package of a module that lists its ``__file__`` folder and walks
                         it with pkgutil or imports computed names; and every module whose
                         name a computed ``import_module`` argument may be
-                        (``f"pkg.backends.{name}"``: the modules under ``pkg.backends``)
+                        (``f"pkg.backends.{name}"``: the modules under ``pkg.backends``);
+                        and a string naming a namespace package (a folder without
+                        ``__init__.py``: there to have its modules found) reaches all of them
 - ``star_import``       ``from m import *`` brings in m's public definitions
 - ``exported``          a name listed in a live module's ``__all__`` (public API) is live
 - ``type_checking``     typing-only (``if TYPE_CHECKING:``); never followed by liveness
@@ -580,8 +582,12 @@ class _ModuleEdges:
                 # loaded is used through getattr, so its public API is live either way
                 self._public_definitions(src, target.module, kind, s.line)
             if target.kind == "module" and target.module in index.packages and (
-                    walked or self._calls_package_walker(s.scope, s.call)):
-                self._plugin_family(src, target.module, s.line)
+                    walked or self._calls_package_walker(s.scope, s.call)
+                    or target.module not in index.modules):
+                # a namespace package (a folder, no __init__) named as a value is there to
+                # have its modules found and loaded (`EXTERNAL_MODEL_PACKAGE = "pkg.ext"`)
+                self._plugin_family(src, target.module, s.line,
+                                    None if target.module in index.modules else True)
         for walk in mod.facts.package_walks:
             # import_module(f"pkg.backends.{name}"): any module under pkg.backends whose name
             # starts so may be the one loaded (and used through getattr)

@@ -23,6 +23,8 @@ in-tree modules whose name is unused (importing runs the module: a possible side
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable
+from typing import Any
 
 from analyzer.analysis.liveness import Liveness
 from analyzer.decide.guards import DeadRegion
@@ -72,10 +74,13 @@ def plan_peripheral(graph: Graph, live: Liveness, index: ModuleIndex,
     """Files outside the deletion scope (tests, scripts, benchmarks, examples) are never
     edited: each goes whole or stays whole. One that nothing live imports and that uses code
     the plan deletes, or selects a dropped registry key (``selectors``: path -> why), goes
-    with it (a test or script of dead code or of a dropped feature); every other one stays,
-    so it is returned as a root: what remaining code uses must remain."""
+    with it (a test or script of dead code or of a dropped feature), and so does one that
+    uses such a file (a test naming a plugin folder of tests that go); every other one
+    stays, so it is returned as a root: what remaining code uses must remain."""
     selectors = selectors or {}
     roots: list[str] = []
+    waiting: list[PyModule] = []  # not live, nothing they use goes (yet)
+    gone: set[str] = set()
     for name in sorted(index.modules):
         mod = index.modules[name]
         if mod.path not in peripheral:
@@ -84,22 +89,40 @@ def plan_peripheral(graph: Graph, live: Liveness, index: ModuleIndex,
         if live.is_live(me) or mod.path in unparsed:
             roots.append(me)
             continue
-        dead = sorted(_dead_uses(graph, live, mod, peripheral))
+        dead = sorted(_dead_uses(graph, mod, lambda dst, data: data.get("path") not in
+                                 peripheral and not live.is_live(dst)))
         if not dead and mod.path not in selectors:
-            roots.append(me)
+            waiting.append(mod)
             continue
-        info = files[mod.path]
         reason = ("uses code the plan deletes: " + ", ".join(d[3:] for d in dead[:3])
                   + (" ..." if len(dead) > 3 else "")) if dead else selectors[mod.path]
-        plan.deletions.append(Deletion(
-            "delete_file", mod.path, info.sha256, info.lines, reason, category="test-file"))
-    return roots
+        _delete_peripheral(plan, files[mod.path], mod.path, reason)
+        gone.add(mod.path)
+    grew = True
+    while grew:
+        grew = False
+        for mod in list(waiting):
+            dead = sorted(_dead_uses(graph, mod, lambda _dst, data: data.get("path") in gone))
+            if dead:
+                waiting.remove(mod)
+                _delete_peripheral(plan, files[mod.path], mod.path, "uses files the plan "
+                                   "deletes: " + ", ".join(d[3:] for d in dead[:3])
+                                   + (" ..." if len(dead) > 3 else ""))
+                gone.add(mod.path)
+                grew = True
+    roots.extend(module_node(mod.name) for mod in waiting)
+    return sorted(roots)
 
 
-def _dead_uses(graph: Graph, live: Liveness, mod: PyModule,
-               peripheral: set[str]) -> set[str]:
-    """In-tree modules and definitions outside ``peripheral`` that ``mod`` uses (imports,
-    references, from any of its scopes) and that are not live."""
+def _delete_peripheral(plan: Plan, info: FileInfo, path: str, reason: str) -> None:
+    plan.deletions.append(Deletion("delete_file", path, info.sha256, info.lines, reason,
+                                   category="test-file"))
+
+
+def _dead_uses(graph: Graph, mod: PyModule,
+               counts: Callable[[str, dict[str, Any]], bool]) -> set[str]:
+    """In-tree modules and definitions that ``mod`` uses (imports, references, from any of
+    its scopes) and that ``counts`` (node, its data) picks."""
     me = module_node(mod.name)
     sources = [me, *(symbol_node(mod.name, d.name) for d in mod.facts.definitions),
                *(symbol_node(mod.name, f"{m.cls}.{m.name}") for m in mod.facts.method_defs)]
@@ -109,13 +132,12 @@ def _dead_uses(graph: Graph, live: Liveness, mod: PyModule,
             continue
         for dst in graph.successors(src):
             data = graph.nodes[dst]
-            if data.get("kind") not in ("module", "symbol", "method") \
-                    or data.get("path") in peripheral:
+            if data.get("kind") not in ("module", "symbol", "method"):
                 continue
             if graph.edges[src, dst]["kind"] in ("defined_in", "parent_package",
                                                  "type_checking", "member", "module_value"):
                 continue  # (a module used as a value may use any definition: not this one)
-            if not live.is_live(dst):
+            if counts(dst, data):
                 out.add(dst)
     return out
 

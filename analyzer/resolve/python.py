@@ -261,13 +261,17 @@ class ModuleIndex:
         return ".".join([*base, fact.module] if fact.module else base) or None
 
     def _sibling(self, importer: str, module: str) -> str | None:
-        """A bare ``import name`` that no top-level module answers, from a module whose folder
-        is no regular package (a script, a test pytest runs with its folder on ``sys.path``):
-        the file beside it (``from test_ocr import Case`` in ``tests/xpu/``)."""
+        """A bare ``import name`` that no top-level module answers, from a module no regular
+        package holds (a script, a test pytest runs with its folder on ``sys.path``): the
+        file beside it (``from test_ocr import Case`` in ``tests/xpu/``)."""
         head = module.partition(".")[0]
         package = importer.rpartition(".")[0]
-        if not package or head in self.top_level or package in self.modules:
+        if not package or head in self.top_level:
             return None
+        parts = package.split(".")
+        if any(".".join(parts[:i]) in self.modules for i in range(1, len(parts) + 1)):
+            return None  # inside a regular package (a folder of one without __init__.py is
+            #              a namespace package of it): imported by its dotted name, not run
         sibling = f"{package}.{module}"
         return sibling if f"{package}.{head}" in self.modules or \
             f"{package}.{head}" in self.packages else None

@@ -242,3 +242,62 @@ def test_cmake_variable_a_kept_target_reads_keeps_its_set(tmp_path: Path) -> Non
     # three lines gone above it: common_ops is created on line 9
     assert "CMakeLists.txt:9: target common_ops uses ${COMMON_FLAGS}, which nothing in the " \
         "tree sets any more" in lines
+
+
+# -- 9. a name bound in every arm of a folded platform test keeps the arm that runs -----------
+def test_folding_the_arms_that_never_run_loses_no_name(tmp_path: Path) -> None:
+    tree, result = scanned(tmp_path, "folded_binding")
+    # quant.py's `if _is_hip:` (5-11) and topk.py's elif/else (8-11) fold; hip_topk (kernels
+    # 5-6) and common.py are then dead
+    assert deleted(result) == {("app/quant.py", 5, 11), ("app/topk.py", 8, 11),
+                               ("app/kernels.py", 5, 6), ("app/common.py", None, None)}
+    assert result.conflicts == []
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps(manifest_of(result)))
+    run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
+    out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
+    assert out.exit_code == 0, out.output
+
+
+def test_removing_the_binding_that_runs_is_a_lost_name(tmp_path: Path) -> None:
+    tree, result = scanned(tmp_path, "folded_binding")
+    # topk.py line 7 is the import that runs on CUDA: with the other arms folded away, nothing
+    # binds fast_topk, which main.py imports
+    wrong = planted(result, kind="delete_range", path="app/topk.py", start_line=7, end_line=7,
+                    category="python-import")
+    assert convicted(result, wrong, "py:app.topk")
+    lines = verified(tmp_path, tree, result, wrong)
+    assert "app/main.py:2: from app.topk import fast_topk: app.topk has no module, " \
+        "definition or extension target named fast_topk" in lines
+
+
+# -- 10. the last module of a namespace package ---------------------------------------------------
+def test_a_string_naming_a_namespace_package_goes_with_its_modules(tmp_path: Path) -> None:
+    tree, result = scanned(tmp_path, "namespace_package")
+    # app/test/external_models has no __init__.py; its one module subclasses the dead
+    # QwenModel. The test naming "app.test.external_models" reaches it, so it goes with it;
+    # test_llama stays
+    assert deleted(result) == {("app/qwen.py", None, None),
+                               ("app/test/external_models/custom_qwen.py", None, None),
+                               ("tests/test_plugins.py", None, None)}
+    assert result.conflicts == []
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps(manifest_of(result)))
+    run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
+    assert not (tree / "app" / "test" / "external_models").exists()
+    out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
+    assert out.exit_code == 0, out.output
+
+
+def test_emptying_a_namespace_package_a_kept_string_names_breaks_it(tmp_path: Path) -> None:
+    tree, result = scanned(tmp_path, "namespace_package")
+    # a plan that keeps the test but deletes the plugin: the string then names nothing
+    result.plan.deletions[:] = [d for d in result.plan.deletions
+                                if d.path != "tests/test_plugins.py"]
+    wrong = next(d for d in result.plan.deletions
+                 if d.path == "app/test/external_models/custom_qwen.py")
+    result.plan.deletions.remove(wrong)
+    assert convicted(result, wrong, "py:app.test.external_models.custom_qwen")
+    lines = verified(tmp_path, tree, result, wrong)
+    assert "tests/test_plugins.py:7: dotted path 'app.test.external_models' names nothing in " \
+        "the tree (package app.test exists)" in lines

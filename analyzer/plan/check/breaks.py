@@ -268,7 +268,7 @@ def string_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[
             out.append(Break("string", mod.path, s.line, f"importlib.import_module({s.value!r}) "
                              "names nothing in the tree", s.value))
             continue
-        prefix = module_prefix(index, s.value)
+        prefix = module_prefix(index, s.value, view)
         if prefix is not None and "." in prefix:
             kind = "package" if prefix in index.packages else "module"
             out.append(Break("string", mod.path, s.line, f"dotted path {s.value!r} names "
@@ -296,11 +296,14 @@ def dotted_exists(view: PythonView, dotted: str) -> bool:
     return not (owner and first and first[0] in view.lost_names.get(owner, ()))
 
 
-def module_prefix(index: ModuleIndex, dotted: str) -> str | None:
+def module_prefix(index: ModuleIndex, dotted: str, view: PythonView | None = None
+                  ) -> str | None:
+    """The longest prefix of ``dotted`` that is a module or package (of the remaining tree
+    when ``view`` is given)."""
     parts = dotted.replace(":", ".").split(".")
     for i in range(len(parts), 0, -1):
         prefix = ".".join(parts[:i])
-        if index.is_module(prefix):
+        if index.is_module(prefix) and (view is None or view.module_exists(prefix)):
             return prefix
     return None
 

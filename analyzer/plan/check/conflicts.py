@@ -193,7 +193,12 @@ def _blame_dotted(b: Break, view: PythonView,
     index = view.index
     target = index.resolve_dotted(b.module)
     out = keep(_deleted_prefix(view, target.module))
-    if target.kind == "module":
+    if target.kind == "module" and target.module not in index.modules:
+        # a namespace package the plan empties: its modules stay
+        for sub in index.submodules(target.module, recursive=True):
+            if sub in view.deleted:
+                out.extend(keep(module_node(sub)))
+    elif target.kind == "module":
         out.extend(keep(target.node))
     elif target.name:
         out.extend(_blame_name(view, target.module, target.name.split(".")[0], cancel, keep))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import warnings
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -77,7 +77,7 @@ def lint_tree(tree: ast.Module, path: str, dead: list[tuple[int, int]] | None = 
     for name, func in function_scopes(tree):
         starts[name] = min(starts.get(name, func.lineno), func.lineno)
     return FileLint(Counter(found), lines, frozenset(module_names(tree)),
-                    module_binding_counts(tree),
+                    module_binding_counts(tree, dead or []),
                     {c: frozenset(n) for c, n in class_attrs(tree).items()},
                     tuple(s.lineno for s in tree.body if isinstance(s, ast.Raise)),
                     bindings, reads, starts)
@@ -146,9 +146,15 @@ def module_names(tree: ast.Module) -> set[str]:
     return names_of_block(tree.body)
 
 
-def module_binding_counts(tree: ast.Module) -> Counter[str]:
+def module_binding_counts(tree: ast.Module, dead: Sequence[tuple[int, int]] = ()
+                          ) -> Counter[str]:
+    """How often each module-level name is bound outside compound statements, not counting
+    bindings in ``dead`` line ranges (folded branches: they never run, so a plan folding one
+    away leaves every binding that ran)."""
     counts: Counter[str] = Counter()
     for stmt in top_level(tree.body):
+        if any(a <= stmt.lineno <= b for a, b in dead):
+            continue
         counts.update(names_of_block([stmt]) if not isinstance(
             stmt, ast.If | ast.Try | ast.With | ast.For | ast.While) else ())
     return counts

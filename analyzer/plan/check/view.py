@@ -46,6 +46,7 @@ class PythonView:
     sims: dict[str, FileSim] = field(default_factory=dict)
     # extension modules the original tree builds that the remaining build does not
     extensions_gone: frozenset[str] = frozenset()
+    _namespaces: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
 
     def remaining(self) -> Iterator[tuple[PyModule, Ranges | None]]:
         """Each module that remains, with the lines the plan removes from it."""
@@ -59,7 +60,20 @@ class PythonView:
         if not self.index.is_module(name) or name in self.extensions_gone:
             return False
         parts = name.split(".")
-        return not any(".".join(parts[:i]) in self.deleted for i in range(1, len(parts) + 1))
+        if any(".".join(parts[:i]) in self.deleted for i in range(1, len(parts) + 1)):
+            return False
+        index = self.index
+        if name in index.modules or name in index.extensions \
+                or name in index.installed_packages or not self.deleted:
+            return True
+        # a namespace package (a folder without __init__.py) is there while a module under
+        # it remains: deleting its last one leaves nothing to import
+        known = self._namespaces.get(name)
+        if known is None:
+            known = self._namespaces[name] = any(
+                m in index.modules and m not in self.deleted
+                for m in index.submodules(name, recursive=True))
+        return known
 
     def removed(self, path: str, line: int) -> bool:
         ranges = self.gone.get(path)

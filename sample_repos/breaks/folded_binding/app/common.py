@@ -1,0 +1,2 @@
+def fast_topk(x):
+    return sorted(x)

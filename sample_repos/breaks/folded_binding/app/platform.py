@@ -1,0 +1,6 @@
+def is_hip():
+    return False
+
+
+def is_cuda():
+    return True

@@ -1,0 +1,3 @@
+from app.llama import LlamaModel
+
+LlamaModel().run()

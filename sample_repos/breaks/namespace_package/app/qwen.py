@@ -1,0 +1,3 @@
+class QwenModel:
+    def run(self):
+        return "qwen"

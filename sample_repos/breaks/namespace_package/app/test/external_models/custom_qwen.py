@@ -1,0 +1,5 @@
+from app.qwen import QwenModel
+
+
+class CustomQwen(QwenModel):
+    pass

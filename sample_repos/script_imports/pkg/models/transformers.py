@@ -1,0 +1,5 @@
+"""A model backed by the transformers library: nothing imports it."""
+
+
+class TransformersModel:
+    pass

@@ -1,0 +1,2 @@
+def run_ocr():
+    return "ocr"

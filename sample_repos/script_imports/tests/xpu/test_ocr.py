@@ -1,0 +1,5 @@
+from ocr_case import Case
+
+
+def test_ocr():
+    assert Case().check() == "ocr"
