@@ -2,7 +2,7 @@
 
 The pipeline hands over the *seeds* -- files something outside the import graph may depend on
 (tests and scripts, the roots, the profile's modules, main-guarded files; see
-``analyzer.pipeline.demand``) -- and this module closes them over the import graph: every
+``analyzer.extract.seeds``) -- and this module closes them over the import graph: every
 module a parsed file may name (an import, a submodule reached through an imported name, a
 dotted string, a package walked for plugins, its parent packages) is parsed in turn, while
 the folds are ignored (they are decided later; an import under any guard counts). A Python

@@ -76,7 +76,7 @@ from analyzer.nodes import (
     op_node,
     target_node,
 )
-from analyzer.resolve.cmake_model import CMakeProject, CMakeTarget
+from analyzer.resolve.cmake_model import CMakeProject, CMakeTarget, extension_modules
 from analyzer.resolve.python import ModuleIndex, PyModule
 
 TU_SUFFIXES = (".cu", ".cc", ".cpp", ".cxx", ".c")
@@ -104,16 +104,6 @@ _LINK_NOT_A_TARGET = re.compile(r"^(-|/|\$<|.*\.(so|a|dylib|lib)$)")
 
 def is_tu(path: str) -> bool:
     return path.endswith(TU_SUFFIXES)
-
-
-def extension_modules(project: CMakeProject) -> dict[str, str]:
-    """Python module name -> target name, from ``install(TARGETS t ... DESTINATION pkg)``."""
-    out: dict[str, str] = {}
-    for t in project.targets:
-        if t.install_destination:
-            package = t.install_destination.strip("/").replace("/", ".")
-            out.setdefault(f"{package}.{t.name}", t.name)
-    return out
 
 
 @dataclass

@@ -32,6 +32,7 @@ from analyzer.decide.guards import DeadRegion, fold_all
 from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_context, profile_use
 from analyzer.decide.registries import decide_registries, module_entries
 from analyzer.discover import entry_points
+from analyzer.discover.test_files import is_test_path
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.graph.native import NativeIndex, add_native_graph
@@ -41,7 +42,6 @@ from analyzer.model import Deletion, Kept, ParseProblem, Plan
 from analyzer.nodes import Graph, module_node, symbol_node, target_node
 from analyzer.pipeline.inputs import ScanInputs
 from analyzer.pipeline.timing import StageTimer
-from analyzer.pipeline.tree import Scope, Tree, evaluate_cmake, is_test_path
 from analyzer.plan.check import (
     Conflict,
     Unbuilt,
@@ -58,6 +58,7 @@ from analyzer.plan.python import build_plan, kept_roots, plan_folded, plan_perip
 from analyzer.resolve.cmake_cond import condition_options, forced_values, is_false
 from analyzer.resolve.op_namespaces import resolve_op_namespaces
 from analyzer.resolve.python import ModuleIndex
+from analyzer.resolve.tree import Scope, Tree, evaluate_cmake
 
 MAX_ROUNDS = 60
 

@@ -27,21 +27,21 @@ from analyzer.discover.walk import Discovery
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.demand import Demand, extract_on_demand
 from analyzer.extract.runner import ExtractedFile, Progress, ReadFile, extract_all
+from analyzer.extract.seeds import demand_for, may_answer_pattern
 from analyzer.graph.edge_store import EdgeStore, index_key
 from analyzer.graph.native import NativeIndex
 from analyzer.model import Deletion, FileInfo, ParseProblem, Plan
 from analyzer.nodes import Graph, module_node, target_node
-from analyzer.pipeline.demand import demand_for, may_answer_pattern
 from analyzer.pipeline.inputs import ScanError, ScanInputs, gather_inputs
 from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.timing import StageTimer
-from analyzer.pipeline.tree import build_tree, deletion_scope
 from analyzer.plan.check import Conflict, check_plan
 from analyzer.plan.check_cache import CheckCache
 from analyzer.plan.feature_sets import assign_features
 from analyzer.plan.features import attribute_deletions
 from analyzer.plan.native import NativeSummary
 from analyzer.resolve.python import ModuleIndex
+from analyzer.resolve.tree import build_tree, deletion_scope
 from analyzer.util.gc_pause import gc_paused
 
 __all__ = ["ScanError", "ScanInputs", "ScanResult", "analyze", "gather_inputs", "run_scan"]

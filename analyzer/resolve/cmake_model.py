@@ -129,3 +129,13 @@ class CMakeProject:
     problems: tuple[ParseProblem, ...]
     off_blocks: tuple[OffBlock, ...] = ()  # in the files the evaluation ran, nested ones too
     forced: tuple[tuple[str, bool | str], ...] = ()  # the option values the evaluation forced
+
+
+def extension_modules(project: CMakeProject) -> dict[str, str]:
+    """Python module name -> target name, from ``install(TARGETS t ... DESTINATION pkg)``."""
+    out: dict[str, str] = {}
+    for t in project.targets:
+        if t.install_destination:
+            package = t.install_destination.strip("/").replace("/", ".")
+            out.setdefault(f"{package}.{t.name}", t.name)
+    return out

@@ -1,5 +1,5 @@
 """Pipeline, the evaluated CMake project kept in the facts cache (``evaluate_cmake`` in
-``analyzer/pipeline/tree.py``): read back while the CMake files' bytes, the set of paths and
+``analyzer/resolve/tree.py``): read back while the CMake files' bytes, the set of paths and
 the forced options are those of the last evaluation; evaluated afresh when any changes.
 Expectations from sample_repos/cmake_option_fold/CMakeLists.txt (foo_ops is created under
 ``if(ENABLE_FOO)``)."""
@@ -14,7 +14,7 @@ import pytest
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.cmake import extract
 from analyzer.model import FileInfo
-from analyzer.pipeline import tree as tree_stage
+from analyzer.resolve import tree as tree_stage
 from tests.helpers import SAMPLES
 
 LISTS = "CMakeLists.txt"

@@ -1,4 +1,4 @@
-"""On-demand extraction (``analyzer.extract.demand``, seeds from ``analyzer.pipeline.demand``):
+"""On-demand extraction (``analyzer.extract.demand``, seeds from ``analyzer.extract.seeds``):
 a file no parsed file can name is counted, not parsed, and the result is the full parse's.
 
 Expectations come from reading sample_repos/demand_extract (its README lists why each file

@@ -1,4 +1,4 @@
-"""Pipeline, the deletion scope's test files (``is_test_path`` in ``analyzer/pipeline/tree.py``):
+"""Discover, the test files of the deletion scope (``analyzer/discover/test_files.py``):
 by convention -- ``test_*.py``, ``*_test.py``, ``conftest.py``, files under ``test/``,
 ``tests/``, ``testing/`` or a ``*_test(s)/`` folder, as the README lists them -- or by the
 profile's ``test_paths`` globs."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.pipeline.tree import is_test_path
+from analyzer.discover.test_files import is_test_path
 
 
 @pytest.mark.parametrize(("path", "expected"), [

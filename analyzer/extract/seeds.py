@@ -1,4 +1,4 @@
-"""Pipeline, before extraction: which files are parsed whatever the imports say (the seeds of
+"""Extract stage, before parsing: which files are parsed whatever the imports say (the seeds of
 ``analyzer.extract.demand``), from the discovery, the options and the profile.
 
 A seed is a file something may depend on without importing it, or whose own contents decide
@@ -25,12 +25,12 @@ from pathlib import PurePosixPath
 from analyzer.config.globs import path_matches
 from analyzer.config.types import Profile
 from analyzer.discover import entry_points
+from analyzer.discover.test_files import is_test_path
 from analyzer.discover.walk import Discovery, module_name
 from analyzer.extract.demand import Demand
 from analyzer.extract.python_facts import PythonFacts
 from analyzer.extract.runner import ReadFile
 from analyzer.model import SourceFile
-from analyzer.pipeline.tree import is_test_path
 
 _WILDCARDS = re.compile(r"[*?\[\]]")
 

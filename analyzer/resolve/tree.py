@@ -1,4 +1,4 @@
-"""Pipeline: the scanned tree as the stages after extraction see it -- per-file info, Python
+"""Resolve stage: the scanned tree as the stages after extraction see it -- per-file info, Python
 modules in an index, C/C++/CUDA and CMake facts, the evaluated CMake project -- and the
 deletion scope (what may be edited, what goes whole or stays whole, what was not understood).
 """
@@ -6,40 +6,26 @@ deletion scope (what may be edited, what goes whole or stays whole, what was not
 from __future__ import annotations
 
 import hashlib
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 
-from analyzer.config.globs import path_matches
+from analyzer.discover.test_files import is_test_path
 from analyzer.discover.walk import Discovery, module_name
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.extract.cuda import CudaFacts
 from analyzer.extract.runner import ExtractedFile
-from analyzer.graph.native import extension_modules
 from analyzer.model import FileInfo, ParseProblem
 from analyzer.resolve import cmake as cmake_eval
 from analyzer.resolve.call_args import resolve_param_getattrs
-from analyzer.resolve.cmake_model import CMakeProject
+from analyzer.resolve.cmake_model import CMakeProject, extension_modules
 from analyzer.resolve.op_namespaces import resolve_op_namespaces
 from analyzer.resolve.python import ModuleIndex, PyModule
 
-_TEST_DIR = re.compile(r"^(tests?|testing|e2e_tests?|\w+_tests?)$")
 _PROJECT_ENTRY, _PROJECT_KIND = "<cmake project>", "cmake-project"  # its facts-cache key
 # problems that leave a file not (wholly) understood: it is kept, never planned
 UNPARSED_KINDS = frozenset({"syntax-error", "binary", "invalid-utf8", "unreadable",
                             "symlink-loop"})
-
-
-def is_test_path(path: str, globs: tuple[str, ...] = ()) -> bool:
-    """Test files by convention, or by the profile's ``test_paths`` globs."""
-    p = PurePosixPath(path)
-    if any(_TEST_DIR.match(part) for part in p.parts[:-1]):
-        return True
-    if p.name.startswith("test_") or p.name.endswith("_test.py") or p.name == "conftest.py":
-        return True
-    return bool(globs) and path_matches(path, globs)
 
 
 @dataclass
