@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from weakref import WeakKeyDictionary
 
 import networkx as nx
@@ -24,6 +24,9 @@ class Liveness:
     roots: list[str]
     live: set[str]
     parents: dict[str, str]  # BFS tree: node -> predecessor on a shortest chain from a root
+    # gate -> the gated nodes (with the node that reached each) waiting for it to be live:
+    # what a traversal continued from more roots starts from
+    waiting: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     def is_live(self, node: str) -> bool:
         return node in self.live
@@ -73,32 +76,54 @@ def compute_liveness(graph: Graph, roots: list[str], later: list[str] | None = N
     whenever one reaches the node. A node with a ``gate`` (a method only code naming it can
     call) is entered only once its gate node is live too: reached through its class while
     nothing live reads its name, it waits for the first read."""
-    gates = _gates(graph)
     parents: dict[str, str] = {}
-    waiting: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    adj = successors(graph)
+    waiting: defaultdict[str, list[tuple[str, str]]] = defaultdict(list)
     # ``tiers``: ``roots`` split by preference (the roots the user named, the profile's entry
     # points, other declared roots, the rest): each tier's BFS completes before the next, so
     # a chain starts at the most preferred root that reaches the node
     for batch in (*(tiers or [roots]), later or []):
-        queue: deque[str] = deque()
-        for r in batch:
-            if r in graph and r not in parents:
-                parents[r] = SUPER_ROOT
-                queue.append(r)
-        while queue:
-            u = queue.popleft()
-            for v, data in adj[u].items():
-                if v in parents or data["kind"] in NOT_FOLLOWED:
-                    continue
-                gate = gates.get(v)
-                if gate is not None and gate not in parents:
-                    waiting[gate].append((v, u))
-                    continue
-                parents[v] = u
+        _traverse(graph, batch, parents, waiting)
+    return Liveness(roots=[*roots, *(later or [])], live=set(parents), parents=parents,
+                    waiting=dict(waiting))
+
+
+def extend_liveness(graph: Graph, liveness: Liveness, more: list[str]) -> Liveness:
+    """``liveness`` (of ``graph``) with ``more`` roots added, continuing its traversal instead
+    of starting again: the live set is the one :func:`compute_liveness` gives with ``more``
+    appended to its later roots (reachability does not depend on the order), and every
+    chain it had stays. ``liveness`` itself is not changed."""
+    parents = dict(liveness.parents)
+    waiting: defaultdict[str, list[tuple[str, str]]] = defaultdict(list)
+    for gate, nodes in liveness.waiting.items():
+        waiting[gate] = list(nodes)
+    fresh = [r for r in more if r not in parents]
+    _traverse(graph, fresh, parents, waiting)
+    return Liveness(roots=[*liveness.roots, *fresh], live=set(parents), parents=parents,
+                    waiting={g: n for g, n in waiting.items() if n})
+
+
+def _traverse(graph: Graph, batch: list[str], parents: dict[str, str],
+              waiting: defaultdict[str, list[tuple[str, str]]]) -> None:
+    """One BFS from ``batch``, entering what ``parents`` does not hold yet."""
+    gates = _gates(graph)
+    adj = successors(graph)
+    queue: deque[str] = deque()
+    for r in batch:
+        if r in graph and r not in parents:
+            parents[r] = SUPER_ROOT
+            queue.append(r)
+    while queue:
+        u = queue.popleft()
+        for v, data in adj[u].items():
+            if v in parents or data["kind"] in NOT_FOLLOWED:
+                continue
+            gate = gates.get(v)
+            if gate is not None and gate not in parents:
+                waiting[gate].append((v, u))
+                continue
+            parents[v] = u
+            queue.append(v)
+        for v, via in waiting.pop(u, ()):
+            if v not in parents:
+                parents[v] = via
                 queue.append(v)
-            for v, via in waiting.pop(u, ()):
-                if v not in parents:
-                    parents[v] = via
-                    queue.append(v)
-    return Liveness(roots=[*roots, *(later or [])], live=set(parents), parents=parents)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from analyzer.analysis.features import feature_of_node
-from analyzer.analysis.liveness import Liveness, compute_liveness
+from analyzer.analysis.liveness import Liveness, compute_liveness, extend_liveness
 from analyzer.analysis.profile_roots import (
     all_family_modules,
     entry_point_nodes,
@@ -205,6 +205,9 @@ class Rounds:
                                   else ())
         self._parsed: dict[tuple[str, str], CmakeFacts] = {}  # CMake files parsed again
         self._builds: dict[frozenset[Deletion], NativeIndex] = {}  # builds a plan leaves
+        # the last round's liveness before its retained tests: (graph, roots and tiers, later
+        # roots, liveness), continued when the next round only adds later roots
+        self._live: tuple[Graph, tuple[object, ...], frozenset[str], Liveness] | None = None
 
     def run(self) -> Planned:
         last: Planned | None = None
@@ -387,7 +390,7 @@ class Rounds:
         with timer("liveness"):
             roots, default_roots, kept, more_stale, tiers = self._roots(graph, index, native)
             later = sorted(r for r in self.state.roots if r in graph and r not in roots)
-            liveness = compute_liveness(graph, roots, later, tiers)
+            liveness = self._liveness(graph, roots, later, tiers)
             # files outside the deletion scope go whole or stay whole, decided afresh each
             # round against the liveness without them (a test that only keeps alive what it
             # tests does not keep itself); those that stay are roots of this round
@@ -397,7 +400,7 @@ class Rounds:
                                        self.selectors)
             extra = [r for r in retained if not liveness.is_live(r) and r not in later]
             if extra:
-                liveness = compute_liveness(graph, roots, later + extra, tiers)
+                liveness = extend_liveness(graph, liveness, extra)
             roots = liveness.roots
         with timer("plan"):
             plan = build_plan(graph, liveness, index, tree.files, set(scope.in_scope),
@@ -419,6 +422,22 @@ class Rounds:
         final_use = dataclasses.replace(use, stale=[*stale, *more_stale])
         return Planned(index, graph, unresolved, native, roots, default_roots, kept, liveness,
                        plan, final_use, [], native_summary=native_summary)
+
+    def _liveness(self, graph: Graph, roots: list[str], later: list[str],
+                  tiers: list[list[str]]) -> Liveness:
+        """Liveness from the roots, then the ``later`` ones. A round on the last round's graph
+        with the same roots and more later ones (code the check kept) continues the last
+        traversal from the new ones: rounds only ever keep more."""
+        key = (tuple(roots), tuple(tuple(t) for t in tiers), graph.number_of_nodes(),
+               graph.number_of_edges())
+        memo = self._live
+        if memo is not None and memo[0] is graph and memo[1] == key and memo[2] <= set(later):
+            live = extend_liveness(graph, memo[3], [r for r in later if r not in memo[2]])
+            live = dataclasses.replace(live, roots=[*roots, *later])
+        else:
+            live = compute_liveness(graph, roots, later, tiers)
+        self._live = (graph, key, frozenset(later), live)
+        return live
 
     def _never_kept(self, graph: Graph) -> list[Kept]:
         """What ``never_delete`` keeps, with the profile's reason, for the report."""
