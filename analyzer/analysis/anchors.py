@@ -73,8 +73,14 @@ def feature_anchors(profile: Profile | None, features: Iterable[Feature], index:
     paths = list(files)
     names: set[str] = set()
     strings: set[str] = set()
+    imported: set[str] = set()  # what the tree imports: a package the build installs too
     for mod in index.modules.values():
         facts = mod.facts
+        for fact in facts.imports:
+            absolute = index.absolute(mod.name, fact)
+            if absolute:
+                parts = absolute.split(".")
+                imported.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
         names.update(d.name for d in facts.definitions)
         names.update(facts.methods)
         names.update(mod.bindings)
@@ -90,19 +96,24 @@ def feature_anchors(profile: Profile | None, features: Iterable[Feature], index:
     targets = {t.name for t in project.targets}
     fetches = {f.name for f in project.fetches}
     options = {o.name for o in project.options}
-    modules = set(index.modules) | set(index.extensions) | set(index.packages)
+    # modules, packages, extensions, and what the tree imports (a package the build installs
+    # with install(DIRECTORY), such as FA4's flash_attn_origin.cute)
+    modules = set(index.modules) | set(index.extensions) | set(index.packages) | imported
     out: list[FeatureAnchors] = []
     for f in features:
         anchors: list[Anchor] = []
-        anchors.extend(Anchor("path", p, any(path_matches(x, (p,)) for x in paths))
-                       for p in f.paths)
-        anchors.extend(Anchor("identifier", p, any(fnmatch.fnmatchcase(n, p) for n in names))
-                       for p in f.identifiers)
-        anchors.extend(Anchor("target", t, t in targets) for t in f.targets)
-        anchors.extend(Anchor("fetch", x, x in fetches) for x in f.fetches)
+        anchors.extend(Anchor("path", " | ".join(g), any(
+            path_matches(x, g) for x in paths)) for g in f.anchors_of("paths"))
+        anchors.extend(Anchor("identifier", " | ".join(g), any(
+            fnmatch.fnmatchcase(n, p) for p in g for n in names))
+            for g in f.anchors_of("identifiers"))
+        anchors.extend(Anchor("target", " | ".join(g), any(t in targets for t in g))
+                       for g in f.anchors_of("targets"))
+        anchors.extend(Anchor("fetch", " | ".join(g), any(x in fetches for x in g))
+                       for g in f.anchors_of("fetches"))
         anchors.extend(Anchor("cmake_option", o, o in options) for o in f.cmake_options)
-        anchors.extend(Anchor("extension_module", m, m in modules)
-                       for m in f.extension_modules)
+        anchors.extend(Anchor("extension_module", " | ".join(g), any(m in modules for m in g))
+                       for g in f.anchors_of("extension_modules"))
         keys = sorted({str(k) for ks in f.registry_keys.values() for k in ks})
         anchors.extend(Anchor("registry_key", k, k in strings) for k in keys)
         for c in f.constants:

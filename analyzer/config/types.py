@@ -85,6 +85,14 @@ class Feature:
     requires: tuple[str, ...] = ()
     # integer keys of "values" registries (FlashAttention versions: ``fa_version == 3``)
     registry_int_keys: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    # kind ("paths", "identifiers", ...) -> its items as the profile wrote them, where one
+    # lists several spellings of one name (a file that moved): one anchor each
+    anchor_groups: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
+
+    def anchors_of(self, kind: str) -> tuple[tuple[str, ...], ...]:
+        """The anchors of one kind: each a tuple of the spellings that count as found."""
+        groups = self.anchor_groups.get(kind)
+        return groups if groups is not None else tuple((v,) for v in getattr(self, kind))
 
 
 @dataclass(frozen=True)

@@ -272,6 +272,29 @@ class _Builder:
                 raise self.error((*path, key, i), f"{_label((*path, key, i))} must not be empty")
         return tuple(value)
 
+    def spellings(self, table: dict[str, Any], key: str, path: Path_
+                  ) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+        """An array whose items are strings or arrays of strings: one name, or the
+        spellings one name has had across layouts of the tree (``["sgl_kernel/_fa4.py",
+        "kernels/ops/fa4.py"]``). Returns every spelling, and the items as groups."""
+        value = table.get(key, [])
+        self.expect(value, (list,), (*path, key), "an array of strings")
+        groups: list[tuple[str, ...]] = []
+        for i, item in enumerate(value):
+            where = (*path, key, i)
+            self.expect(item, (str, list), where,
+                        "a string, or an array of the spellings of one name")
+            items = item if isinstance(item, list) else [item]
+            if not items:
+                raise self.error(where, f"{_label(where)} must not be empty")
+            for j, spelling in enumerate(items):
+                at = (*where, j) if isinstance(item, list) else where
+                self.expect(spelling, (str,), at, "a string")
+                if not spelling.strip():
+                    raise self.error(at, f"{_label(at)} must not be empty")
+            groups.append(tuple(items))
+        return tuple(s for g in groups for s in g), tuple(groups)
+
     def table(self, table: dict[str, Any], key: str, path: Path_) -> dict[str, Any]:
         return self.expect(table.get(key, {}), (dict,), (*path, key), "a table")
 
@@ -469,21 +492,28 @@ def _feature(b: _Builder, name: str, t: dict[str, Any], path: Path_,
                      _constants(b, b.table(t, "constants", path), (*path, "constants")))
     options = b.scalar_map(b.table(t, "cmake_options", path), (*path, "cmake_options"),
                            (bool, str), "a boolean or a string")
+    spelled = {kind: b.spellings(t, kind, path) for kind in SPELLED_KINDS}
     return Feature(
         name=name,
         description=b.string(t, "description", path),
         registry_keys=keys,
         registry_int_keys=int_keys,
-        paths=b.strings(t, "paths", path),
-        identifiers=b.strings(t, "identifiers", path),
+        paths=spelled["paths"][0],
+        identifiers=spelled["identifiers"][0],
         constants=constants,
         cmake_options=options,
-        targets=b.strings(t, "targets", path),
-        extension_modules=b.strings(t, "extension_modules", path),
-        fetches=b.strings(t, "fetches", path),
+        targets=spelled["targets"][0],
+        extension_modules=spelled["extension_modules"][0],
+        fetches=spelled["fetches"][0],
         requires=b.strings(t, "requires", path),
         line=b.line(path),
+        anchor_groups={kind: groups for kind, (flat, groups) in spelled.items()
+                       if len(groups) != len(flat)},
     )
+
+
+# the feature keys whose items may list the spellings of one name across layouts
+SPELLED_KINDS = ("paths", "identifiers", "targets", "extension_modules", "fetches")
 
 
 def _keep(b: _Builder, t: dict[str, Any], path: Path_) -> KeepEntry:

@@ -74,3 +74,55 @@ def test_builtin_sglang_kernel_paths_hold_on_both_layouts(project: str) -> None:
     # ... and none names the project's folder
     assert not any("sgl-kernel" in p or "kernels/aot" in p
                    for f in ("fa3", "fa4", "flashmla") for p in profile.features[f].paths)
+
+
+MOVED = {
+    "depgraph.toml": """\
+name = "moved"
+entry_points = ["app.main"]
+default_drops = ["fast"]
+
+[features.fast]
+paths = [["old/fast_interface.py", "app/kernels/fast_interface.py"], "app/gone.py"]
+identifiers = [["fast_func_v1", "is_fast_available"]]
+extension_modules = [["fast_origin.cute", "app.kernels.fast.cute"]]
+""",
+    "app/__init__.py": "",
+    "app/main.py": "print(1)\n",
+    "app/kernels/__init__.py": "",
+    "app/kernels/fast_interface.py": "def is_fast_available():\n    return True\n",
+    "app/kernels/fast/cute/__init__.py": "",
+}
+
+
+def test_the_spellings_of_one_name_are_one_anchor(tmp_path: Path) -> None:
+    result = run_scan(write_tree(tmp_path / "t", MOVED), [])
+    (fast,) = result.anchors
+    # the interface moved (found under its new path), the identifier was renamed (found by its
+    # new name), the built package became a vendored one (found as a package); app/gone.py is
+    # stale: 3 of 4, each group once
+    assert (fast.matched, fast.total) == (3, 4)
+    assert [str(a) for a in fast.stale] == ["path app/gone.py"]
+    # every spelling is the feature's: the moved interface is planned as its file
+    assert {d.path for d in result.plan.deletions} >= {"app/kernels/fast_interface.py"}
+
+
+@pytest.mark.parametrize("layout", ["feb", "aug"])
+def test_builtin_fa4_anchors_hold_on_both_layouts(layout: str) -> None:
+    profile = builtin_profile("sglang")
+    fa4 = profile.features["fa4"]
+    files = {
+        # 2026-02: sgl-kernel's _fa4_interface.py, the CuTe FA vendored under jit_kernel/
+        "feb": ["sgl-kernel/python/sgl_kernel/_fa4_interface.py",
+                "sgl-kernel/python/sgl_kernel/flash_attn.py",
+                "python/sglang/srt/layers/attention/flashattention_backend.py",
+                "python/sglang/jit_kernel/flash_attention_v4.py",
+                "python/sglang/jit_kernel/flash_attention/cute/interface.py"],
+        # 2026-08: the kernel project under kernels/aot, FA4 under kernels/ops/attention
+        "aug": ["python/sglang/kernels/aot/python/sgl_kernel/flash_attn.py",
+                "python/sglang/srt/layers/attention/flashattention_backend.py",
+                "python/sglang/kernels/ops/attention/flash_attention_v4.py",
+                "python/sglang/kernels/ops/attention/flash_attn/cute/interface.py"],
+    }[layout]
+    for group in fa4.anchors_of("paths"):
+        assert any(path_matches(f, group) for f in files), (layout, group)
