@@ -16,7 +16,10 @@ removes). Then:
 - ``with_features``: for a deletion that belongs to no feature (dead whatever is dropped) but
   that a feature's deletion needs (a dead module importing a feature's module): the features
   any of which takes it along (deleting dead code early is always safe);
-- neither: other dead code, applied only with the whole plan.
+- neither: other dead code, applied only with the whole plan -- also code dead anyway that
+  has to wait for a feature's deletions (a model a dropped feature's test names) when no
+  deletion of a feature needs it gone: ``apply --feature F`` carries out F and what F's
+  deletions free or need, not the rest of the dead code.
 
 ``selected(d, applied)`` is the one rule of which deletions an apply of the features
 ``applied`` carries out; the codemod reads the same two fields.
@@ -94,12 +97,12 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
     feature's deletions to go)."""
     deletions = plan.deletions
     where = _Locator(deletions)
-    freed = _freed(open_graph, where, roots) if roots else None
     needs: dict[int, set[int]] = defaultdict(set)
     registrations: dict[str, list[int]] = defaultdict(list)  # op node -> its registrations
     for i, d in enumerate(deletions):
         if d.category == "op-registration" and d.symbol:
             registrations[f"op:{d.symbol}"].append(i)
+    freed = _freed(open_graph, where, roots, registrations) if roots else None
     for _u, v, data in open_graph.edges(data=True):
         if data.get("kind") in ("member", "defined_in"):
             continue  # a class's method, a definition's module: the same code, not a use
@@ -149,13 +152,15 @@ def _bare(d: Deletion) -> Deletion:
     return dataclasses.replace(d, feature="", features=(), with_features=())
 
 
-def _freed(open_graph: Graph, where: _Locator, roots: Sequence[str]) -> set[int]:
+def _freed(open_graph: Graph, where: _Locator, roots: Sequence[str],
+           registrations: dict[str, list[int]]) -> set[int]:
     """Deletions that remove something live in the open graph (nothing dropped): code the
-    drops freed, not code that was dead anyway."""
+    drops freed, not code that was dead anyway. An op's registrations (``m.def``,
+    ``m.impl``) remove the op."""
     live = compute_liveness(open_graph, [r for r in roots if r in open_graph]).live
     out: set[int] = set()
     for node in live:
-        out.update(where.removing(open_graph.nodes[node]))
+        out.update(registrations.get(node) or where.removing(open_graph.nodes[node]))
     return out
 
 
@@ -185,6 +190,13 @@ def _apply_sets(deletions: list[Deletion], needs: dict[int, set[int]], order: Se
                     trig[y] |= cond
                     changed = True
 
+    # pulled: whether a deletion of some feature needs it (it must go with that feature)
+    pulled = [False for _ in deletions]
+    for x, ys in needs.items():
+        if req[x] or trig[x]:
+            for y in ys:
+                pulled[y] = True
+
     def ordered(names: Iterable[str]) -> tuple[str, ...]:
         return tuple(sorted(names, key=lambda n: rank[n]))
 
@@ -198,6 +210,8 @@ def _apply_sets(deletions: list[Deletion], needs: dict[int, set[int]], order: Se
             primary = (features or with_features or ("",))[0]  # a knock-on
         else:
             primary = ""  # dead anyway: other dead code, whatever it must wait for
+            if not pulled[i]:  # and no feature's deletion needs it gone: not the
+                features = with_features = ()  # features' to carry out, the whole plan's
         deletions[i] = dataclasses.replace(d, features=features, with_features=with_features,
                                            feature=primary)
 

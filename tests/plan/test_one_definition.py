@@ -190,7 +190,13 @@ def test_knock_ons_go_with_their_features(tmp_path: Path) -> None:
         # the probes: read only by the folds of both
         ("app/runner.py", 3): (("npu", "rocm"), ()),
         ("app/platform.py", None): (("npu", "rocm"), ()),
+        # an NPU test (the feature's by path) goes with it; the model it imports is dead
+        # whatever is dropped (no root uses it) and no deletion of a feature needs it gone:
+        # the whole plan's, not npu's
+        ("tests/npu/test_npu_models.py", None): (("npu",), ()),
+        ("app/legacy_model.py", None): ((), ()),
     }
+    assert {d.path: d.feature for d in result.plan.deletions}["app/legacy_model.py"] == ""
 
 
 @pytest.mark.parametrize("feature", ["npu", "rocm"])

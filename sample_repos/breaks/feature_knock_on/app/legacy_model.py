@@ -1,0 +1,3 @@
+class LegacyModel:
+    def run(self, backend):
+        return 1
