@@ -118,3 +118,25 @@ def _recovers_import_error(clause: ts.Node) -> bool:
     """An except clause that catches ImportError and carries on: no ``raise`` in it (a
     handler that raises makes the import it guards as hard as a bare one)."""
     return _catches_import_error(clause) and not _has_raise(clause)
+
+
+_ATTRIBUTE_ERRORS = frozenset({"AttributeError", "Exception", "BaseException"})
+
+
+def _tolerates_attribute_error(node: ts.Node) -> bool:
+    """``node`` runs inside the body of a ``try`` (in its own function) one of whose except
+    clauses catches AttributeError (or anything broader, or everything) and carries on: a
+    ``getattr`` there that finds nothing is skipped, not a failure."""
+    child, parent = node, node.parent
+    while parent is not None and parent.type not in ("function_definition", "lambda",
+                                                      "class_definition", "module"):
+        if parent.type == "try_statement" and parent.child_by_field_name("body") == child:
+            for clause in parent.named_children:
+                if clause.type != "except_clause" or _has_raise(clause):
+                    continue
+                kinds = [c for c in clause.named_children if c.type != "block"]
+                names = {tsu.text(n) for k in kinds for n in _walk(k) if n.type == "identifier"}
+                if not kinds or names & _ATTRIBUTE_ERRORS:
+                    return True
+        child, parent = parent, parent.parent
+    return False

@@ -15,7 +15,13 @@ import tree_sitter as ts
 from analyzer.extract import treesitter as tsu
 from analyzer.extract.python_branches import Cond
 from analyzer.extract.python_branches import _cond as _branch_cond
-from analyzer.extract.python_nodes import _chain, _line, _string_value, _walk
+from analyzer.extract.python_nodes import (
+    _chain,
+    _line,
+    _string_value,
+    _tolerates_attribute_error,
+    _walk,
+)
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -146,8 +152,9 @@ def _call_arg(node: ts.Node, callee: str) -> ts.Node | None:
 def _probed(node: ts.Node) -> bool:
     """``node`` is only asked about: ``hasattr(node, ...)``, ``hasattr(getattr(node, ...),
     ...)``, or ``x = node`` / ``x = getattr(node, ...)`` where every other use of ``x`` in
-    its function is a truth test or ``hasattr(x, ...)`` (patch_torch's
-    ``register_fake_if_exists``)."""
+    its function is a truth test, ``hasattr(x, ...)`` (patch_torch's
+    ``register_fake_if_exists``) or a ``getattr(x, name)`` whose AttributeError a ``try``
+    catches and carries on from (cpu_graph_runner's ``register_inductor_fallback_ops``)."""
     if _call_arg(node, "hasattr") is not None:
         return True
     inner = _call_arg(node, "getattr")
@@ -178,6 +185,9 @@ def _probed(node: ts.Node) -> bool:
             continue  # `x.ops`, `f(ops=...)`: another name
         if _call_arg(other, "hasattr") is not None:
             continue
+        if (found := _call_arg(other, "getattr")) is not None \
+                and _tolerates_attribute_error(found):
+            continue  # `try: getattr(x, name) / except AttributeError: continue`: a probe
         if parent.type in ("boolean_operator", "not_operator") or (
                 parent.type in ("if_statement", "elif_clause", "while_statement")
                 and parent.child_by_field_name("condition") == other):

@@ -47,3 +47,34 @@ def test_a_bound_namespace_used_otherwise_is_read_whole() -> None:
     assert reads("import torch\n\n\ndef call(namespace, op):\n"
                  "    ops = getattr(torch.ops, namespace)\n    return ops.run(op)\n") == [
         (None, None, "call", 5)]
+
+
+FALLBACKS = """\
+import torch
+
+_FAKE_OPS = set()
+
+
+def fallback_ops():
+    ops = torch.ops.sgl_kernel
+    for name in sorted(_FAKE_OPS):
+        try:
+            op = getattr(getattr(ops, name), "default")
+        except {handler}:
+            {then}
+        register(op)
+"""
+
+
+def test_a_getattr_whose_attribute_error_is_skipped_reads_no_op() -> None:
+    # cpu_graph_runner.register_inductor_fallback_ops look-alike: an op that is gone is
+    # skipped, so no op is needed
+    assert reads(FALLBACKS.format(handler="AttributeError", then="continue")) == []
+    assert reads(FALLBACKS.format(handler="(AttributeError, RuntimeError)",
+                                  then="continue")) == []
+
+
+def test_a_getattr_whose_failure_is_raised_again_reads_the_whole_namespace() -> None:
+    for handler, then in (("AttributeError", "raise"), ("KeyError", "continue")):
+        assert reads(FALLBACKS.format(handler=handler, then=then)) == [
+            ("sgl_kernel", None, "fallback_ops", 7)], (handler, then)
