@@ -25,8 +25,8 @@ for liveness (an edge u -> v means "if u is live, v is live"):
                         it with pkgutil or imports computed names; and every module whose
                         name a computed ``import_module`` argument may be
                         (``f"pkg.backends.{name}"``: the modules under ``pkg.backends``);
-                        and a string naming a namespace package (a folder without
-                        ``__init__.py``: there to have its modules found) reaches all of them
+                        and a string naming a folder of modules without ``__init__.py``
+                        (a plugin folder: there to have its modules found) reaches them
 - ``star_import``       ``from m import *`` brings in m's public definitions
 - ``exported``          a name listed in a live module's ``__all__`` (public API) is live
 - ``type_checking``     typing-only (``if TYPE_CHECKING:``); never followed by liveness
@@ -583,11 +583,11 @@ class _ModuleEdges:
                 self._public_definitions(src, target.module, kind, s.line)
             if target.kind == "module" and target.module in index.packages and (
                     walked or self._calls_package_walker(s.scope, s.call)
-                    or target.module not in index.modules):
-                # a namespace package (a folder, no __init__) named as a value is there to
-                # have its modules found and loaded (`EXTERNAL_MODEL_PACKAGE = "pkg.ext"`)
+                    or self._plugin_folder(target.module)):
+                # a folder of modules without __init__.py named as a value is there to have
+                # its modules found and loaded (`EXTERNAL_MODEL_PACKAGE = "pkg.ext"`)
                 self._plugin_family(src, target.module, s.line,
-                                    None if target.module in index.modules else True)
+                                    None if target.module in index.modules else False)
         for walk in mod.facts.package_walks:
             # import_module(f"pkg.backends.{name}"): any module under pkg.backends whose name
             # starts so may be the one loaded (and used through getattr)
@@ -717,6 +717,16 @@ class _ModuleEdges:
             if sub in self.index.modules and sub.startswith(prefix):
                 self.edge(src, Target("module", sub), "plugin_family", line)
                 self._public_definitions(src, sub, "plugin_family", line)
+
+    def _plugin_folder(self, package: str) -> bool:
+        """A namespace package (no ``__init__.py``) holding modules and no package: a folder
+        of plugins (``sglang.test.external_models``), not a level of the source tree
+        (``sglang.srt`` in a test that stubs it)."""
+        index = self.index
+        kids = index.children.get(package, [])
+        return package not in index.modules and bool(kids) and all(
+            k in index.modules and not index.modules[k].is_package
+            and not index.children.get(k) for k in kids)
 
     def _public_definitions(self, src: str, module: str, kind: str, line: int) -> None:
         """A dynamically loaded module is used through getattr: its public API is live."""

@@ -283,9 +283,12 @@ def test_a_string_naming_a_namespace_package_goes_with_its_modules(tmp_path: Pat
     # app/test/external_models has no __init__.py; its one module subclasses the dead
     # QwenModel. The test naming "app.test.external_models" reaches it, so it goes with it;
     # test_llama stays
+    # test_stubs names "app.srt", a folder of folders: no plugin folder, so the dead
+    # app/srt/layers/attention.py goes alone and the test stays
     assert deleted(result) == {("app/qwen.py", None, None),
                                ("app/test/external_models/custom_qwen.py", None, None),
-                               ("tests/test_plugins.py", None, None)}
+                               ("tests/test_plugins.py", None, None),
+                               ("app/srt/layers/attention.py", None, None)}
     assert result.conflicts == []
     manifest = tmp_path / "manifest.json"
     manifest.write_text(json.dumps(manifest_of(result)))
