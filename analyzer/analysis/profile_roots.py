@@ -110,12 +110,13 @@ def stale_feature_patterns(use: ProfileUse, index: ModuleIndex, files: list[str]
         names.update(mod.bindings)
     out: list[str] = []
     for feature in use.profile.features.values():
-        for pattern in feature.paths:
-            if not any(path_matches(p, (pattern,)) for p in files):
+        # an item listing several spellings (a file that moved) is stale when none matches
+        for group in feature.anchors_of("paths"):
+            if not any(path_matches(p, group) for p in files):
                 out.append(f"{use.profile.source}:{feature.line}: feature {feature.name}: "
-                           f"path {pattern} matches no file (stale)")
-        for pattern in feature.identifiers:
-            if not any(fnmatch.fnmatchcase(n, pattern) for n in names):
+                           f"path {' | '.join(group)} matches no file (stale)")
+        for group in feature.anchors_of("identifiers"):
+            if not any(fnmatch.fnmatchcase(n, pattern) for pattern in group for n in names):
                 out.append(f"{use.profile.source}:{feature.line}: feature {feature.name}: "
-                           f"identifier {pattern} matches no definition (stale)")
+                           f"identifier {' | '.join(group)} matches no definition (stale)")
     return out

@@ -189,7 +189,9 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
 
         with timer("plan"):
             assign_features(plan, open_graph, [f.name for f in use.features], check,
-                            last.liveness.roots)
+                            last.liveness.roots,
+                            {p: sources[p] for p in counted if p in sources},
+                            {m.path: m.name for m in last.index.modules.values()})
         open_graph.clear()
     sims.save()
     with timer("graph"):

@@ -28,9 +28,10 @@ removes). Then:
 from __future__ import annotations
 
 import dataclasses
+import re
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from analyzer.analysis.liveness import compute_liveness
 from analyzer.model import Deletion, Plan, goes_with
@@ -87,14 +88,19 @@ class _Locator:
 
 
 def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
-                    check: Checker | None = None, roots: Sequence[str] = ()) -> None:
+                    check: Checker | None = None, roots: Sequence[str] = (),
+                    unparsed: Mapping[str, bytes] | None = None,
+                    modules: Mapping[str, str] | None = None) -> None:
     """Set ``features`` and ``with_features`` of every deletion of ``plan`` (see the module
     docstring). ``order``: the dropped features, in the profile's order; ``check``: the
     plan's soundness check of a share of the plan, to learn what the graph does not show;
     ``roots``: the scan's roots -- what the open graph keeps live from them is code the
     features' drops freed (a knock-on, shown under its feature); what it does not keep was
     dead anyway (other dead code, shown under none, though it may have to wait for a
-    feature's deletions to go)."""
+    feature's deletions to go). ``unparsed``: the bytes of the files the plan deletes that
+    were never parsed (nothing the analysis reads names them), ``modules``: path -> module
+    name of every Python file: such a file that mentions a module the plan edits or deletes
+    may import it, so it goes with it."""
     deletions = plan.deletions
     where = _Locator(deletions)
     needs: dict[int, set[int]] = defaultdict(set)
@@ -115,6 +121,8 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
         users = where.covering(file, line)
         for x in gone:
             needs[x].update(y for y in users if y != x)
+    for x, ys in _unparsed_uses(deletions, unparsed or {}, modules or {}).items():
+        needs[x].update(ys)
     everything = set(order)
     # a deletion's own features: its feature, or those a fold relied on together
     own = [{f for f in (d.feature, *d.features) if f in everything} for d in deletions]
@@ -145,6 +153,32 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
                         learned = True
         if not learned:
             return
+
+
+def _unparsed_uses(deletions: Sequence[Deletion], unparsed: Mapping[str, bytes],
+                   modules: Mapping[str, str]) -> dict[int, set[int]]:
+    """x -> the deletions of unparsed files whose bytes name the module x edits or deletes
+    (its last dotted part, as a word): they may import what x removes. A byte match, so
+    more than the imports: deleting dead files early is always safe."""
+    whole = {d.path: i for i, d in enumerate(deletions) if d.kind == "delete_file"}
+    files = {path: whole[path] for path in unparsed if path in whole}
+    if not files:
+        return {}
+    by_tail: dict[bytes, set[int]] = defaultdict(set)
+    for i, d in enumerate(deletions):
+        module = modules.get(d.path)
+        if module and (d.kind == "delete_file" or d.category == "python-symbol"):
+            by_tail[module.rpartition(".")[2].encode()].add(i)
+    if not by_tail:
+        return {}
+    pattern = re.compile(rb"\b(" + b"|".join(re.escape(t) for t in sorted(by_tail)) + rb")\b")
+    out: dict[int, set[int]] = defaultdict(set)
+    for path, y in files.items():
+        for tail in set(m.group(1) for m in pattern.finditer(unparsed[path])):
+            for x in by_tail[tail]:
+                if x != y:
+                    out[x].add(y)
+    return out
 
 
 def _bare(d: Deletion) -> Deletion:

@@ -126,3 +126,10 @@ def test_builtin_fa4_anchors_hold_on_both_layouts(layout: str) -> None:
     }[layout]
     for group in fa4.anchors_of("paths"):
         assert any(path_matches(f, group) for f in files), (layout, group)
+
+
+def test_a_moved_name_found_under_one_spelling_is_no_stale_warning(tmp_path: Path) -> None:
+    result = run_scan(write_tree(tmp_path / "t", MOVED), [])
+    stale = [s for s in result.profile.stale if "feature fast" in s]
+    # only app/gone.py: the old spellings of the moved interface and renamed function are not
+    assert len(stale) == 1 and "path app/gone.py matches no file" in stale[0]

@@ -195,7 +195,11 @@ def test_knock_ons_go_with_their_features(tmp_path: Path) -> None:
         # the whole plan's, not npu's
         ("tests/npu/test_npu_models.py", None): (("npu",), ()),
         ("app/legacy_model.py", None): ((), ()),
+        # nothing names old_runner.py, so it is never parsed; its bytes name npu_helpers,
+        # which npu deletes: it may import it, so npu takes it along
+        ("app/old_runner.py", None): ((), ("npu",)),
     }
+    assert result.counted == frozenset({"app/old_runner.py"})
     assert {d.path: d.feature for d in result.plan.deletions}["app/legacy_model.py"] == ""
 
 
