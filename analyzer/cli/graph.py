@@ -23,7 +23,8 @@ from analyzer.outputs.graph_export import FORMATS, focus_subgraph
 
 
 @click.command("graph", cls=DepgraphCommand)
-@click.argument("path", type=click.Path(path_type=Path))
+@click.argument("path", required=False, default=Path("."),
+                type=click.Path(path_type=Path))
 @scan_options
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="dot", show_default=True,
               help="Output format.")
@@ -41,8 +42,9 @@ def graph_command(path: Path, fmt: str, out: Path | None, live_only: bool, focus
                   depth: int, feature: str | None, options: ScanOptions,
                   given: frozenset[str], jobs: int | None, cache_dir: Path | None,
                   no_cache: bool) -> None:
-    """Scan PATH and write its dependency graph (modules, symbols, files, ops, targets; edges
-    with kind and file:line) as DOT, GraphML, node-link JSON or Mermaid."""
+    """Scan PATH (default: the current folder) and write its dependency graph (modules,
+    symbols, files, ops, targets; edges with kind and file:line) as DOT, GraphML, node-link
+    JSON or Mermaid."""
     from analyzer.analysis.roots import resolve_roots
     from analyzer.analysis.why import find_node
     from analyzer.errors import InputError

@@ -69,8 +69,25 @@ def _restore_gc() -> None:
     gc.enable()
 
 
+def _demo_flag(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+    ctx.meta["depgraph.demo"] = value
+    return value
+
+
+def _scan_path(ctx: click.Context, _param: click.Parameter, value: Path | None) -> Path:
+    """PATH as given, else the current folder (as ruff, knip and vulture do); ``--demo``: the
+    bundled sample repo (processed first: an eager option)."""
+    if ctx.meta.get("depgraph.demo"):
+        if value is not None:
+            raise click.UsageError("--demo scans the bundled sample repo: give no PATH")
+        return data_dir("sample_repos") / DEMO_REPO
+    return value if value is not None else Path(".")
+
+
 @main.command()
-@click.argument("path", required=False, type=click.Path(path_type=Path))
+@click.argument("path", required=False, type=click.Path(path_type=Path), callback=_scan_path)
+@click.option("--demo", is_flag=True, is_eager=True, expose_value=True, callback=_demo_flag,
+              help="Scan the bundled sample monorepo (roots: deepseek_v2) instead of PATH.")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), default=Path("depgraph-out"),
               show_default=True, help="Folder for manifest.json and report.html.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
@@ -86,18 +103,18 @@ def _restore_gc() -> None:
 @click.option("--timings", "show_timings", is_flag=True,
               help="Print the seconds each stage took on stderr.")
 @scan_options
-def scan(path: Path | None, out_dir: Path, quiet: bool, verbose: bool, formats: tuple[str, ...],
-         fail_on_removable: bool, no_result_cache: bool, show_timings: bool,
+def scan(path: Path, demo: bool, out_dir: Path, quiet: bool, verbose: bool,
+         formats: tuple[str, ...], fail_on_removable: bool, no_result_cache: bool,
+         show_timings: bool,
          options: ScanOptions, given: frozenset[str], jobs: int | None,
          cache_dir: Path | None, no_cache: bool) -> None:
-    """Scan PATH (default: the bundled sample repo) and write the manifest and the report."""
+    """Scan PATH (default: the current folder) and write the manifest and the report."""
     from analyzer.pipeline.inputs import gather_inputs
     from analyzer.pipeline.result_cache import ResultCache, scan_key
     from analyzer.util.atomic import atomic_write
 
     started = time.perf_counter()
-    if path is None:
-        path = data_dir("sample_repos") / DEMO_REPO
+    if demo:
         options = options if options.roots else options.replace(roots=DEMO_ROOTS)
     config = config_options(path, options)
     if config is not None:  # the config's scan-only keys, unless typed on the command line

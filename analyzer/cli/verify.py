@@ -51,7 +51,8 @@ def replayed(options: ScanOptions, given: frozenset[str], manifest: dict[str, An
 
 
 @click.command("verify", cls=DepgraphCommand)
-@click.argument("path", type=click.Path(path_type=Path))
+@click.argument("path", required=False, default=Path("."),
+                type=click.Path(path_type=Path))
 @scan_options
 @click.option("--before", "before", type=click.Path(path_type=Path), default=None,
               help="manifest.json of the scan before pruning: replay its options, compare "
@@ -59,10 +60,10 @@ def replayed(options: ScanOptions, given: frozenset[str], manifest: dict[str, An
 def verify_command(path: Path, before: Path | None, options: ScanOptions,
                    given: frozenset[str], jobs: int | None, cache_dir: Path | None,
                    no_cache: bool) -> None:
-    """Re-scan the pruned tree at PATH and check it still holds together: live imports,
-    dynamic imports and torch ops resolve, Python compiles, CMake sources and includes exist,
-    kept targets are defined; with --before, also what only a comparison with the original
-    shows. Exit 8 with one `path:line: what` per problem."""
+    """Re-scan the pruned tree at PATH (default: the current folder) and check it still holds
+    together: live imports, dynamic imports and torch ops resolve, Python compiles, CMake
+    sources and includes exist, kept targets are defined; with --before, also what only a
+    comparison with the original shows. Exit 8 with one `path:line: what` per problem."""
     from analyzer.outputs.manifest import totals
     from analyzer.pipeline.verify import verify_scan
     from analyzer.verify.checks import translation_units

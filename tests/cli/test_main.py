@@ -48,14 +48,44 @@ def test_scan_writes_manifest_and_report(tmp_path):
     assert "python/app/util.py" in html and 'id="total-lines">2<' in html
 
 
-def test_default_command_scans_the_bundled_sample(tmp_path, monkeypatch):
+def test_demo_scans_the_bundled_sample(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = invoke("scan")
+    result = invoke("scan", "--demo")
     assert result.exit_code == 0, result.output
     manifest = json.loads((tmp_path / "depgraph-out" / "manifest.json").read_text())
     assert manifest["roots"] == ["deepseek_v2"]
     assert manifest["root"] == str(MINI_SGLANG.resolve())
     assert (tmp_path / "depgraph-out" / "report.html").is_file()
+
+
+def test_demo_takes_no_path(tmp_path):
+    result = invoke("scan", "--demo", str(tmp_path))
+    assert result.exit_code == 2
+    assert "--demo scans the bundled sample repo" in result.output
+
+
+def test_scan_without_path_scans_the_current_folder(tmp_path, monkeypatch):
+    """As ruff, knip and vulture: no PATH is the current folder, with its depgraph.toml."""
+    repo = write_tree(tmp_path / "repo", {**GOOD, "depgraph.toml": 'roots = ["app.util"]\n'})
+    monkeypatch.chdir(repo)
+    result = invoke("scan", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["root"] == str(repo.resolve())
+    assert manifest["roots"] == ["app.util"]  # the folder's own config was read
+    # unused() is now live (its module is a root): nothing of util.py goes
+    assert [d["path"] for d in manifest["deletions"]] == []
+
+
+def test_graph_and_verify_default_to_the_current_folder(tmp_path, monkeypatch):
+    repo = write_tree(tmp_path / "repo", GOOD)
+    monkeypatch.chdir(repo)
+    result = invoke("verify")
+    assert result.exit_code == 0, result.output
+    assert "verify: OK" in result.output
+    result = invoke("graph", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert "app.util:unused" in result.output
 
 
 @pytest.mark.parametrize(("args", "code", "message"), [
