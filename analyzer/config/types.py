@@ -153,6 +153,11 @@ class Profile:
     # target, the method may go although its class's base lies outside the tree
     platform_methods: dict[str, str] = field(default_factory=dict)
     options: ConfigOptions = ConfigOptions()
+    # the profile this one extends ("builtin:sglang", a file path), "" for none; the config
+    # file a built-in was extended by when the config adds scan options only (then ``source``
+    # stays the built-in's, so its lines stay true)
+    extends: str = ""
+    config: str = ""
 
     def registry(self, name: str) -> Registry | None:
         return next((r for r in self.registries if r.name == name), None)

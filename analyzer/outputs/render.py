@@ -11,6 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from analyzer.config.types import Profile
     from analyzer.pipeline.scan import ScanResult
 
 FORMATS = ("html", "json", "md", "sarif")
@@ -49,6 +50,16 @@ def _json_bytes(data: object) -> bytes:
     return (json.dumps(data, indent=2) + "\n").encode("utf-8")
 
 
+def profile_origin(profile: Profile) -> str:
+    """Where a profile comes from: its file, and the profile it extends or the config whose
+    options it carries."""
+    if profile.config:
+        return f"{profile.source}, options from {profile.config}"
+    if profile.extends:
+        return f"{profile.source}, extends {profile.extends}"
+    return profile.source
+
+
 VERBOSE = "\x00v "  # prefix of stderr lines printed only with -v
 
 
@@ -72,7 +83,8 @@ def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
     err.extend(f"warning: stale: {s}" for s in result.profile.stale)
     out: list[str] = []
     if result.profile.profile is not None:
-        out.append(f"profile {result.profile.profile.name} ({result.profile.profile.source}); "
+        out.append(f"profile {result.profile.profile.name} "
+                   f"({profile_origin(result.profile.profile)}); "
                    f"dropped: {', '.join(result.profile.drops) or 'nothing'}")
         for a in result.anchors:  # the profile's knowledge of a feature, out of date: first
             if a.out_of_date:

@@ -30,6 +30,8 @@ CASES: dict[tuple[str, str], tuple[str, str]] = {
     ("top", "keep_targets"): ('keep_targets = ["core_ops"]', ""),
     # without it, core_ops linking torch may need a target bench-sdk's CMake defines
     ("top", "system_libraries"): ('system_libraries = ["torch"]', ""),
+    # the extended profile's never_delete keeps app/graphs_npu.py
+    ("top", "extends"): ('extends = "more.toml"', ""),
     ("family", "name"): ('name = "models"', 'name = "model_zoo"'),
     ("family", "package"): ('package = "app.models"', 'package = "app.plugins"'),
     ("family", "select"): ('select = "roots"', 'select = "all"'),
