@@ -45,6 +45,7 @@ OPTIONS_HEADER = """\
 # fail_on_removable = false      # scan --fail-on-removable (CI, pre-commit)
 # jobs = 2                       # --jobs
 # cache_dir = ".depgraph-cache"  # --cache-dir (relative to this tree)
+# scope = "all"                  # --scope: "features" plans only what the dropped features take
 
 """
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from analyzer.config.options import ScanOptions
+from analyzer.config.types import SCOPES
 from analyzer.errors import DepgraphError, ProfileError
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ _FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "no_profile": ("use_profile", lambda v: not v),
     "strict": ("strict", bool),
     "parse_all": ("parse_all", bool),
+    "scope": ("scope", lambda v: v),
 }
 
 _OPTIONS = [
@@ -69,6 +71,11 @@ _OPTIONS = [
     click.option("--strict", is_flag=True,
                  help="Stale profile entries (matching nothing) are errors."),
     click.option("--no-profile", is_flag=True, help="Use no profile, not even a detected one."),
+    click.option("--scope", type=click.Choice(SCOPES), default="all",
+                 show_default=True,
+                 help="all: plan every deletion; features: only what the dropped features "
+                      "take (their code, knock-ons, dead code that goes with them), other dead "
+                      "code stays."),
     click.option("--parse-all", is_flag=True,
                  help="Parse every file, also those no root, test, script or profile entry "
                       "can reach (same result, slower: the on-demand extraction's reference)."),
@@ -123,6 +130,8 @@ def with_config(options: ScanOptions, given: frozenset[str], path: Path | None
         changes["use_default_roots"] = config.use_default_roots
     if "strict" not in given and config.strict is not None:
         changes["strict"] = config.strict
+    if "scope" not in given and config.scope is not None:
+        changes["scope"] = config.scope
     return options.replace(**changes) if changes else options
 
 

@@ -29,8 +29,8 @@ from analyzer.errors import suggest
 # keys of a config that are not the profile's: with only these (and ``extends``, ``name``,
 # ``description``), a config that extends a built-in keeps the built-in as its source
 OPTION_KEYS = frozenset({"roots", "exclude", "drop", "keep", "default_roots", "strict", "format",
-                         "out", "fail_on_removable", "jobs", "cache_dir", "extends", "name",
-                         "description"})
+                         "out", "fail_on_removable", "jobs", "cache_dir", "scope", "extends",
+                         "name", "description"})
 
 
 def load_profile_text(text: str, source: str, table: tuple[str, ...] = (),

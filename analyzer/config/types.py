@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 
 from analyzer.errors import ProfileError  # re-exported: the profile's error
 
-__all__ = ["OUTPUT_FORMATS", "REGISTRY_KINDS", "SELECT_MODES", "ConfigOptions", "Constant",
-           "Domain", "DynamicImportHint", "Feature", "KeepEntry", "PluginFamily", "Profile",
-           "ProfileError", "Registry"]
+__all__ = ["OUTPUT_FORMATS", "REGISTRY_KINDS", "SCOPES", "SELECT_MODES", "ConfigOptions",
+           "Constant", "Domain", "DynamicImportHint", "Feature", "KeepEntry", "PluginFamily",
+           "Profile", "ProfileError", "Registry"]
 
 REGISTRY_KINDS = ("decorator", "dict", "choices", "enum", "call", "values")
 SELECT_MODES = ("roots", "all", "companion")
@@ -108,6 +108,8 @@ class DynamicImportHint:
 
 # report formats a config may name (outputs/render.py FORMATS: the same names)
 OUTPUT_FORMATS = ("html", "json", "md", "sarif")
+# what a scan plans (config/options.py ScanOptions.scope, pipeline/scope.py)
+SCOPES = ("all", "features")
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,7 @@ class ConfigOptions:
     fail_on_removable: bool | None = None
     jobs: int | None = None
     cache_dir: str | None = None
+    scope: str | None = None  # "all" | "features"
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from analyzer.config.types import (
     OUTPUT_FORMATS,
     REGISTRY_KINDS,
+    SCOPES,
     SELECT_MODES,
     ConfigOptions,
     Constant,
@@ -201,7 +202,7 @@ TOP_KEYS = ("name", "description", "detect", "entry_points", "test_paths", "plug
             "system_libraries", "never_delete", "dynamic_imports", "platform_methods",
             # scan options (ConfigOptions): the command line overrides them
             "roots", "exclude", "drop", "keep", "default_roots", "strict", "format", "out",
-            "fail_on_removable", "jobs", "cache_dir",
+            "fail_on_removable", "jobs", "cache_dir", "scope",
             # the profile this config adds to (analyzer/config/extends.py)
             "extends")
 FAMILY_KEYS = ("name", "package", "select", "recursive", "companion_of")
@@ -392,7 +393,8 @@ def _options(b: _Builder, data: dict[str, Any], features: tuple[str, ...]) -> Co
         out=b.string(data, "out", (), default="") or None,
         fail_on_removable=flag("fail_on_removable"),
         jobs=(b.integer(data, "jobs", (), 0) or None) if "jobs" in data else None,
-        cache_dir=b.string(data, "cache_dir", (), default="") or None)
+        cache_dir=b.string(data, "cache_dir", (), default="") or None,
+        scope=b.choice(data, "scope", (), SCOPES) if "scope" in data else None)
 
 
 def _platform_methods(b: _Builder, table: dict[str, Any]) -> dict[str, str]:

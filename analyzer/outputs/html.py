@@ -34,7 +34,13 @@ from analyzer.graph.native import is_tu
 from analyzer.graph.python import NOT_FOLLOWED
 from analyzer.model import Deletion, is_behaviour_decision
 from analyzer.nodes import SUPER_ROOT, describe
-from analyzer.outputs.manifest import build_summary, shared_prefix, totals
+from analyzer.outputs.manifest import (
+    build_summary,
+    feature_part,
+    shared_prefix,
+    taken_along,
+    totals,
+)
 from analyzer.util.data import data_dir
 
 if TYPE_CHECKING:
@@ -73,6 +79,9 @@ def view_model(result: ScanResult) -> dict[str, Any]:
         row["whole"] = row["whole"] or d.kind == "delete_file"
     files = [{"path": path, "lines": result.files[path].lines, **row}
              for path, row in sorted(per_file.items())]
+    share, _other = feature_part(result)
+    in_share = {id(d) for d in share}
+    along = taken_along(result)
     return {
         "root": str(result.root),
         "roots": result.root_names,
@@ -82,6 +91,12 @@ def view_model(result: ScanResult) -> dict[str, Any]:
         "before_after": before_after(result, tot),
         "files": files,
         "deletions": deletions,
+        # (deletion, "features" | "other"): the dropped features' share or other dead code
+        "deletion_rows": [(d, "features" if id(d) in in_share else "other")
+                          for d in deletions],
+        "scope": result.options.scope,
+        "along": {"files": sum(1 for d in along if d.kind == "delete_file"),
+                  "lines": sum(d.lines for d in along), "deletions": len(along)},
         "feature_names": sorted({d.feature for d in deletions if d.feature}),
         "categories": sorted({d.category for d in deletions}),
         "kept": result.plan.kept,

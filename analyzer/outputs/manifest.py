@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer import __version__
 from analyzer.graph.native import is_tu
-from analyzer.model import Deletion, is_behaviour_decision
+from analyzer.model import Deletion, goes_with, is_behaviour_decision
 
 if TYPE_CHECKING:
     from analyzer.analysis.blockers import Blocker
@@ -122,9 +122,31 @@ def deletion_entry(d: Deletion) -> dict[str, Any]:
     return entry
 
 
+def feature_part(result: ScanResult) -> tuple[list[Deletion], list[Deletion]]:
+    """(the dropped features' share, other dead code): the share goes once every dropped
+    feature is applied (``goes_with``): the features' own deletions, their knock-ons and the
+    dead code that goes with them -- what ``--scope features`` plans; the rest is code the
+    roots do not reach for other reasons (other models, unused helpers)."""
+    dropped = frozenset(result.profile.drops)
+    share: list[Deletion] = []
+    other: list[Deletion] = []
+    for d in result.plan.deletions:
+        (share if dropped and goes_with(d.features, d.with_features, dropped)
+         else other).append(d)
+    return share, other
+
+
+def taken_along(result: ScanResult) -> list[Deletion]:
+    """Deletions of the dropped features' share shown under no dropped feature: dead code
+    that goes with them (a feature's deletion takes it along)."""
+    names = {f.name for f in result.features}
+    return [d for d in feature_part(result)[0] if d.feature not in names]
+
+
 def totals(result: ScanResult) -> dict[str, int]:
     py = [f for f in result.files.values() if f.language == "python"]
     dead_files = [d for d in result.plan.deletions if d.kind == "delete_file"]
+    share, other = feature_part(result)
     return {
         "python_files": len(py),
         "python_lines": sum(f.lines for f in py),
@@ -135,6 +157,14 @@ def totals(result: ScanResult) -> dict[str, int]:
         "files_removable": len(dead_files),
         "lines_removable": result.plan.removed_lines(),
         "deletions": len(result.plan.deletions),
+        # the same, apart: the dropped features' share (what --scope features plans) and
+        # other dead code; each pair adds up to the total above
+        "lines_features": sum(d.lines for d in share),
+        "files_features": sum(1 for d in share if d.kind == "delete_file"),
+        "deletions_features": len(share),
+        "lines_other": sum(d.lines for d in other),
+        "files_other": sum(1 for d in other if d.kind == "delete_file"),
+        "deletions_other": len(other),
         "parse_problems": len(result.problems),
         "native_files": sum(1 for f in result.files.values() if f.language == "cuda"),
         "cmake_files": sum(1 for f in result.files.values() if f.language == "cmake"),

@@ -62,6 +62,8 @@ def render_markdown(result: ScanResult) -> str:
               f"| modules (live) | {t['modules']} ({t['live_modules']}) |",
               f"| files removable | {t['files_removable']} |",
               f"| lines removable | {t['lines_removable']} |",
+              f"| of which the dropped features' | {t['lines_features']} |",
+              f"| of which other dead code | {t['lines_other']} |",
               f"| deletions | {t['deletions']} |",
               f"| dead targets | {t['dead_targets']} of {t['targets']} |",
               f"| translation units removed | {t['translation_units_removed']} |",

@@ -64,10 +64,10 @@ VERBOSE = "\x00v "  # prefix of stderr lines printed only with -v
 
 
 def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
-    """(stdout lines, stderr lines) of the console summary. The last stdout line ends with
+    """(stdout lines, stderr lines) of the console summary. The ``removable:`` line ends with
     ``{elapsed}``, filled in by the caller."""
     from analyzer.outputs.html import feature_totals
-    from analyzer.outputs.manifest import totals
+    from analyzer.outputs.manifest import taken_along, totals
 
     native = [p for p in result.problems if p.kind == "syntax-error"
               and not p.path.endswith((".py", ".pyi"))]
@@ -90,6 +90,7 @@ def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
             if a.out_of_date:
                 out.append(f"  OUT OF DATE: {a.summary()} -- the profile may not know this "
                            "tree; what the feature holds here may be missed")
+    t = totals(result)
     if result.features:
         tus = {row["name"]: row["tus"] for row in feature_totals(result)}
         out.append(f"  {'feature':<22} {'files':>6} {'lines':>8} {'TUs':>4} {'blocked':>8}")
@@ -103,9 +104,22 @@ def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
                 out.append(f"      blocked at {b.file or 'the build'}"
                            f"{':' + str(b.line) if b.line else ''}: {b.edit.split(' at ')[0]} "
                            f"(frees {len(b.frees)})")
-    t = totals(result)
+        along = taken_along(result)
+        if along:
+            out.append(f"  {'(dead code with them)':<22} "
+                       f"{sum(1 for d in along if d.kind == 'delete_file'):>6} "
+                       f"{sum(d.lines for d in along):>8}")
     out.append(
-        f"{t['python_files']} Python files, {t['modules']} modules, {t['live_modules']} live; "
-        f"removable: {t['files_removable']} files, {t['lines_removable']} lines in "
-        f"{t['deletions']} deletions ({{elapsed}})")
+        f"{t['python_files']} Python files, {t['modules']} modules, {t['live_modules']} live")
+    out.append(f"removable: {t['files_removable']} files, {t['lines_removable']} lines in "
+               f"{t['deletions']} deletions ({{elapsed}})")
+    if result.profile.drops:
+        out.append(f"  dropped features: {t['files_features']:>6} files, "
+                   f"{t['lines_features']:>8} lines   (--scope features plans only these)")
+        if result.options.scope == "features":
+            out.append("  other dead code:  not planned (--scope features)")
+        else:
+            out.append(f"  other dead code:  {t['files_other']:>6} files, "
+                       f"{t['lines_other']:>8} lines   (code the roots do not reach: other "
+                       "models, unused helpers)")
     return out, err

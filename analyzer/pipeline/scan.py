@@ -34,6 +34,7 @@ from analyzer.nodes import Graph, module_node, target_node
 from analyzer.pipeline.demand import demand_for, may_answer_pattern
 from analyzer.pipeline.inputs import ScanError, ScanInputs, gather_inputs
 from analyzer.pipeline.rounds import Rounds
+from analyzer.pipeline.scope import scope_to_features
 from analyzer.pipeline.timing import StageTimer
 from analyzer.pipeline.tree import build_tree, deletion_scope
 from analyzer.plan.check import Conflict, check_plan
@@ -191,6 +192,9 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
             assign_features(plan, open_graph, [f.name for f in use.features], check,
                             last.liveness.roots)
         open_graph.clear()
+    if options.scope == "features":  # only what the dropped features take (pipeline/scope)
+        native_summary = scope_to_features(plan, native_summary, graph,
+                                           frozenset(f.name for f in use.features))
     sims.save()
     with timer("graph"):
         edge_store.save(edge_key, edges)

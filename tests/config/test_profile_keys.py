@@ -84,6 +84,8 @@ CASES: dict[tuple[str, str], tuple[str, str]] = {
     ("top", "format"): ('format = ["json"]', ""),
     ("top", "out"): ('out = "-"', ""),
     ("top", "fail_on_removable"): ("fail_on_removable = false", "fail_on_removable = true"),
+    # other dead code (app/models/sub/tiny.py, unreachable) is no longer planned
+    ("top", "scope"): ('scope = "all"', 'scope = "features"'),
 }
 # keys that change how a scan runs, not what it finds: checked by the test below instead
 RUN_SETTINGS = {("top", "jobs"), ("top", "cache_dir")}
