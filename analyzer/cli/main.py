@@ -237,7 +237,8 @@ def why(path: Path, target: str, options: ScanOptions, given: frozenset[str],
     feature = feature_of_node(result.graph.nodes[node], result.profile.features,
                               result.profile.kept_features)
     edits = [b.edit for b in result.blockers.get(feature or "", []) if node in b.blocks]
-    click.echo(explain(result.graph, result.liveness, node, feature, edits))
+    click.echo(explain(result.graph, result.liveness, node, feature, edits,
+                       result.root_reasons))
 
 
 def _register_commands() -> None:

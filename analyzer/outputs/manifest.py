@@ -79,9 +79,12 @@ def shared_prefix(chains: list[list[str]]) -> list[list[str]]:
 
 
 def blocker_entry(b: Blocker) -> dict[str, Any]:
+    """``group``: ``default`` (a live default selects a dropped key: ``behind`` is the key;
+    the edit is changing it), ``code`` (``behind``: the key it is live only through, if
+    any) or ``test`` (a test importing the feature)."""
     return {"path": b.file, "line": b.line, "kind": b.kind, "from": _short(b.src),
             "enters": _short(b.dst), "blocks": [_short(n) for n in b.blocks],
-            "frees": len(b.frees), "edit": b.edit}
+            "frees": len(b.frees), "edit": b.edit, "group": b.group, "behind": b.behind}
 
 
 def _short(node: str) -> str:

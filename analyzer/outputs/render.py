@@ -11,6 +11,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from analyzer.analysis.blockers import Blocker
     from analyzer.config.types import Profile
     from analyzer.pipeline.scan import ScanResult
 
@@ -60,6 +61,35 @@ def profile_origin(profile: Profile) -> str:
     return profile.source
 
 
+def blocker_lines(blockers: list[Blocker], indent: str, shown: int = 2) -> list[str]:
+    """A feature's blockers on the terminal: every default that selects a dropped key (the
+    true edit), the ``shown`` most freeing places in live code, the rest counted, the tests
+    that import the feature grouped on one line."""
+    out: list[str] = []
+    defaults = [b for b in blockers if b.group == "default"]
+    code = [b for b in blockers if b.group == "code"]
+    tests = [b for b in blockers if b.group == "test"]
+    for b in defaults:
+        out.append(f"{indent}{b.edit.split(' (it selects')[0]} (selects the dropped key "
+                   f"{b.behind!r}; frees {len(b.frees)})")
+    for b in [b for b in code if b.frees][:shown]:
+        where = f"{b.file or 'the build'}{':' + str(b.line) if b.line else ''}"
+        behind = f"; live only through the key {b.behind!r}" if b.behind else ""
+        out.append(f"{indent}blocked at {where}: {b.edit.split(' at ')[0]} "
+                   f"(frees {len(b.frees)}{behind})")
+    rest = len(code) - min(shown, sum(1 for b in code if b.frees))
+    if rest:
+        alone = "" if any(b.frees for b in code[shown:]) else " (freeing nothing alone)"
+        out.append(f"{indent}+ {rest} more place{'s' if rest != 1 else ''} in live code"
+                   f"{alone}: the report lists them")
+    if tests:
+        files = sorted({b.file for b in tests})
+        head = ", ".join(files[:3]) + (f", +{len(files) - 3} more" if len(files) > 3 else "")
+        out.append(f"{indent}{len(files)} test{'s import' if len(files) != 1 else ' imports'}"
+                   f" it: {head}")
+    return out
+
+
 VERBOSE = "\x00v "  # prefix of stderr lines printed only with -v
 
 
@@ -100,10 +130,7 @@ def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
             anchored = next((a for a in result.anchors if a.feature == f.name), None)
             if anchored is not None and anchored.stale and not anchored.out_of_date:
                 out.append(f"      anchors {anchored.summary().partition(': ')[2]}")
-            for b in result.blockers.get(f.name, [])[:2]:
-                out.append(f"      blocked at {b.file or 'the build'}"
-                           f"{':' + str(b.line) if b.line else ''}: {b.edit.split(' at ')[0]} "
-                           f"(frees {len(b.frees)})")
+            out.extend(blocker_lines(result.blockers.get(f.name, []), "      "))
         along = taken_along(result)
         if along:
             out.append(f"  {'(dead code with them)':<22} "
