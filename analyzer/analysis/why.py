@@ -67,6 +67,10 @@ def root_reasons(graph: Graph, roots: list[str], named: list[str], scan_root: Pa
             out[node] = "a public method of a root class (an API its users call)"
         elif label in never:
             out[node] = never[label]
+        elif kind in ("target", "native_file", "cmake_file", "op", "fetch"):
+            out[node] = ("kept by the build whatever the roots: a kept target "
+                         "(--keep-target, keep_targets) or one nothing shows how Python loads, "
+                         "and what it compiles and registers")
         elif path in unparsed:
             out[node] = "a file depgraph could not parse: it stays, and what it imports too"
         elif path and path in tests:
@@ -77,9 +81,6 @@ def root_reasons(graph: Graph, roots: list[str], named: list[str], scan_root: Pa
         elif kind == "module" and any(module.startswith(p + ".") for p, _ in families):
             fam = next(n for p, n in families if module.startswith(p + "."))
             out[node] = f"a module of plugin family {fam} (select = \"all\")"
-        elif kind in ("target", "native_file", "op"):
-            out[node] = ("kept whole by the build: --keep-target / keep_targets, or nothing "
-                         "shows how Python loads it")
         else:
             out[node] = ("kept by the plan's soundness check: code that stays needs it, or "
                          "it stays and nothing live uses it")

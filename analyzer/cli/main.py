@@ -213,16 +213,38 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
                       bool(result.plan.deletions), timings)
 
 
+def _why_target(ctx: click.Context, _param: click.Parameter, value: str | None) -> str:
+    """``why TARGET`` alone: TARGET in the current folder (the one argument came as PATH)."""
+    if value is not None:
+        return value
+    first = ctx.params.get("path")
+    if first is None:
+        raise click.UsageError("Missing argument 'TARGET'.")
+    ctx.params["path"] = Path(".")
+    return str(first)
+
+
 @main.command()
-@click.argument("path", type=click.Path(path_type=Path))
-@click.argument("target")
+@click.argument("path", required=False, type=click.Path(path_type=Path))
+@click.argument("target", required=False, callback=_why_target)
+@click.option("--manifest", "manifest", default=None,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Answer from a scan's manifest.json (no re-scan; the scan options it "
+                   "recorded apply).")
 @scan_options
-def why(path: Path, target: str, options: ScanOptions, given: frozenset[str],
-        jobs: int | None, cache_dir: Path | None, no_cache: bool) -> None:
+def why(path: Path, target: str, manifest: Path | None, options: ScanOptions,
+        given: frozenset[str], jobs: int | None, cache_dir: Path | None,
+        no_cache: bool) -> None:
     """Print the shortest live chain from a root to TARGET, or why it is dead.
 
-    TARGET: a module, module:Symbol, Python or native file path, CMake target name, op
-    (op:ns::name) or any node id."""
+    PATH defaults to the current folder. TARGET: a module, module:Symbol, Python or native
+    file path, CMake target name, op (op:ns::name) or any node id. With --manifest, the
+    answer comes from what the scan recorded, in well under a second."""
+    if manifest is not None:
+        from analyzer.cli.why_manifest import answer
+
+        click.echo(answer(manifest, target))
+        return
     from analyzer.analysis.features import feature_of_node
     from analyzer.analysis.roots import resolve_roots
     from analyzer.analysis.why import explain, find_node

@@ -97,7 +97,9 @@ def scan_options(func: Any) -> Any:
             source = ctx.get_parameter_source(param)
             if source is not None and source.name == "COMMANDLINE":
                 given.add(name)
-        options = with_config(ScanOptions(**values), frozenset(given), kwargs.get("path"))
+        options = ScanOptions(**values)
+        if kwargs.get("manifest") is None:  # why --manifest reads no tree
+            options = with_config(options, frozenset(given), kwargs.get("path"))
         return func(*args, options=options, given=frozenset(given), **kwargs)
 
     for option in reversed(_OPTIONS):

@@ -59,8 +59,19 @@ def manifest_dict(result: ScanResult, baseline: dict[str, Any] | None = None) ->
         "verify_baseline_breaks": baseline.get("verify_baseline_breaks", []),
         # the extension modules the original's build makes
         "verify_baseline_extensions": baseline.get("verify_baseline_extensions", []),
+        # what `depgraph why --manifest` answers from (analyzer/outputs/why_index.py): the
+        # live tree with each root's reason, and the module of each Python file deleted whole
+        "why": why_section(result),
         "deletions": deletions,
     }
+
+
+def why_section(result: ScanResult) -> dict[str, Any]:
+    from analyzer.outputs.why_index import live_tree
+
+    deleted = {result.index.by_path[d.path]: d.path for d in result.plan.deletions
+               if d.kind == "delete_file" and d.path in result.index.by_path}
+    return {**live_tree(result), "deleted_modules": dict(sorted(deleted.items()))}
 
 
 def shared_prefix(chains: list[list[str]]) -> list[list[str]]:
