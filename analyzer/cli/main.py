@@ -183,9 +183,9 @@ def scan(path: Path, demo: bool, out_dir: Path, quiet: bool, verbose: bool,
         # with the manifest on stdout, the summary goes to stderr
         for line in entry.stdout:
             click.echo(line.replace("{elapsed}", elapsed), err=to_stdout)
-        # the main file of each format (md's per-feature files are listed in summary.md)
-        if not to_stdout:
-            click.echo("wrote " + " and ".join(str(out_dir / FILE_NAMES[f]) for f in fmts))
+        if not to_stdout:  # every file written, the main file of each format first
+            written = [name for f in fmts for name in entry.outputs[f]]
+            click.echo("wrote " + ", ".join(str(out_dir / name) for name in written))
     if fail_on_removable and entry.has_deletions:
         sys.exit(EXIT_REMOVABLE)
 
