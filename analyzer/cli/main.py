@@ -8,8 +8,9 @@ here and only here (``DepgraphGroup``); the codes are documented in the README:
   3  bad input: missing path, not a directory, nothing to analyze
   4  unknown or ambiguous root
   5  cannot write the output directory
-  6  profile error (bad key or value, unknown feature); with --strict, stale entries too
-  7  apply refused (nothing written)
+  6  profile error (bad key or value, unknown feature: scan --drop, apply --feature); with
+     --strict, stale entries too
+  7  apply refused (another tree, stale files; --commit: git not ready): nothing written
   8  verify found problems
 """
 

@@ -34,6 +34,8 @@ def manifest_dict(result: ScanResult, baseline: dict[str, Any] | None = None) ->
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "depgraph", "version": __version__},
         "root": str(result.root),
+        # the tree the manifest is for: `depgraph apply` refuses another (tree_identity)
+        "tree": tree_identity(result),
         "roots": result.root_names,
         "default_roots": [r for r in result.default_roots],
         "keep_targets": result.keep_targets,
@@ -72,6 +74,25 @@ def why_section(result: ScanResult) -> dict[str, Any]:
     deleted = {result.index.by_path[d.path]: d.path for d in result.plan.deletions
                if d.kind == "delete_file" and d.path in result.index.by_path}
     return {**live_tree(result), "deleted_modules": dict(sorted(deleted.items()))}
+
+
+def tree_identity(result: ScanResult) -> dict[str, Any]:
+    """What makes the scanned tree this tree, for ``depgraph apply`` to refuse a manifest
+    applied elsewhere: its top-level Python packages (each with the path of its
+    ``__init__.py``), the profile, and a fingerprint of every scanned file's path and sha256
+    (``files``: how many). A copy of the tree (same relative paths, same contents) is the same
+    tree wherever it lies; the files the manifest edits also carry their own sha256."""
+    import hashlib
+
+    packages = sorted((m.name, m.path) for m in result.index.modules.values()
+                      if m.is_package and "." not in m.name)
+    digest = hashlib.sha256()
+    for path, info in sorted(result.files.items()):
+        digest.update(f"{path}\0{info.sha256}\n".encode())
+    profile = result.profile.profile
+    return {"packages": [{"name": n, "init": p} for n, p in packages],
+            "profile": profile.name if profile is not None else None,
+            "files": len(result.files), "fingerprint": digest.hexdigest()}
 
 
 def shared_prefix(chains: list[list[str]]) -> list[list[str]]:
