@@ -125,10 +125,13 @@ def find_node(graph: Graph, text: str, scan_root: Path) -> str | None:
 
 
 def explain(graph: Graph, live: Liveness, node: str, feature: str | None = None,
-            edits: list[str] | None = None, reasons: dict[str, str] | None = None) -> str:
+            edits: list[str] | None = None, reasons: dict[str, str] | None = None,
+            shown: int | None = 5) -> str:
     """``edits``: for a blocked item, the edits of the blockers that keep it (a default that
     selects a dropped key first, then most freeing first): the answer ends with them.
-    ``reasons``: why each root is one (a root says so; a chain names its root's reason)."""
+    ``reasons``: why each root is one (a root says so; a chain names its root's reason).
+    ``shown``: how many profile decisions (twice as many dead predecessors) a dead node
+    lists; None: all."""
     if live.is_live(node) and len(live.chain(node)) == 1:
         why = (reasons or {}).get(node, "a root of this scan")
         lines = [f"{describe(graph, node)} is live: it is a root: {why}."]
@@ -150,12 +153,12 @@ def explain(graph: Graph, live: Liveness, node: str, feature: str | None = None,
     label = node.split(":", 1)[1] if ":" in node else node
     decisions = [d for d in graph.graph.get("decisions", [])
                  if d["what"] == label or label.startswith(d["what"] + ".")]
-    for d in decisions[:5]:
+    for d in decisions[:shown]:
         lines.append(f"Profile decision at {d['path']}:{d['line']}: {d['reason']}")
     preds = sorted(graph.predecessors(node))
     if preds:
         lines.append("Only dead code leads to it:")
-        for p in preds[:10]:
+        for p in preds[:None if shown is None else 2 * shown]:
             e = graph.edges[p, node]
             lines.append(f"  <- {describe(graph, p)}  [{e['kind']} at {e['file']}:{e['line']}]")
     elif not decisions:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import click
 
-from analyzer.cli.options import DepgraphCommand
+from analyzer.cli.options import DepgraphCommand, version_option
 from analyzer.errors import ProfileError, suggest
 
 
@@ -45,6 +45,7 @@ from analyzer.errors import ProfileError, suggest
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 @click.option("--verbose", "-v", is_flag=True,
               help="Also list the files a dry run would change (--write always lists them).")
+@version_option
 @click.pass_context
 def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: bool,
                   feature: str | None, stat: bool, patch_out: Path | None, commit: bool,

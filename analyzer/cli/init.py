@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from analyzer.cli.options import DepgraphCommand
+from analyzer.cli.options import DepgraphCommand, verbosity_options, version_option
 from analyzer.errors import InputError, OutputError
 
 EXTENDS = """\
@@ -79,7 +79,9 @@ default_drops = []         # features dropped unless --keep
 @click.option("--full", is_flag=True,
               help="Write a full copy of the detected built-in profile (extends = false) "
                    "instead of a short config that extends it.")
-def init_command(path: Path, full: bool) -> None:
+@verbosity_options
+@version_option
+def init_command(path: Path, full: bool, quiet: bool, verbose: bool) -> None:
     """Write a commented starter depgraph.toml in PATH (default: here)."""
     from analyzer.config.profile import builtin_text, detected_builtin
 
@@ -104,4 +106,7 @@ def init_command(path: Path, full: bool) -> None:
         target.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
-    click.echo(f"wrote {target} ({kind}, scan options commented out)")
+    if verbose:
+        click.echo(text, nl=False)
+    if not quiet:
+        click.echo(f"wrote {target} ({kind}, scan options commented out)")

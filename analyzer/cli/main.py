@@ -28,10 +28,13 @@ from analyzer import __version__
 from analyzer.cli.options import (
     DepgraphCommand,
     check_strict,
+    close_progress,
     config_options,
     run_settings,
     scan_options,
     scan_tree,
+    verbosity_options,
+    version_option,
 )
 from analyzer.config.options import ScanOptions
 from analyzer.errors import EXIT_REMOVABLE, InputError, OutputError, RootError
@@ -103,6 +106,7 @@ def _scan_path(ctx: click.Context, _param: click.Parameter, value: Path | None) 
                    "still used).")
 @click.option("--timings", "show_timings", is_flag=True,
               help="Print the seconds each stage took on stderr.")
+@version_option
 @scan_options
 def scan(path: Path, demo: bool, out_dir: Path, quiet: bool, verbose: bool,
          formats: tuple[str, ...], fail_on_removable: bool, no_result_cache: bool,
@@ -134,20 +138,25 @@ def scan(path: Path, demo: bool, out_dir: Path, quiet: bool, verbose: bool,
         if config.cache_dir and cache_dir is None:
             cache_dir = Path(path) / config.cache_dir
     settings = run_settings(jobs, cache_dir, no_cache, quiet)
-    inputs = gather_inputs(path, options, cache_dir=settings.cache_dir)
-    fmts = tuple(dict.fromkeys(formats or DEFAULT_FORMATS))
-    cache = (ResultCache(settings.cache_dir)
-             if settings.cache_dir is not None and not no_result_cache else None)
-    key = scan_key(inputs, options)
-    t0 = time.perf_counter()
-    entry = cache.get(key) if cache is not None else None
-    cached = entry is not None and all(f in entry.outputs for f in fmts)
-    stages = {**inputs.timings, "result cache": time.perf_counter() - t0}
-    if not cached:
-        entry = _analyze(inputs, options, settings, fmts)
-        stages.update(entry.timings)
-        if cache is not None and not inputs.changed_since_key:
-            cache.put(key, entry)
+    try:
+        if settings.stage is not None:
+            settings.stage("discover")
+        inputs = gather_inputs(path, options, cache_dir=settings.cache_dir)
+        fmts = tuple(dict.fromkeys(formats or DEFAULT_FORMATS))
+        cache = (ResultCache(settings.cache_dir)
+                 if settings.cache_dir is not None and not no_result_cache else None)
+        key = scan_key(inputs, options)
+        t0 = time.perf_counter()
+        entry = cache.get(key) if cache is not None else None
+        cached = entry is not None and all(f in entry.outputs for f in fmts)
+        stages = {**inputs.timings, "result cache": time.perf_counter() - t0}
+        if not cached:
+            entry = _analyze(inputs, options, settings, fmts)
+            stages.update(entry.timings)
+            if cache is not None and not inputs.changed_since_key:
+                cache.put(key, entry)
+    finally:
+        close_progress(settings)
     assert entry is not None
     check_strict(entry.stale, options)
     t0 = time.perf_counter()
@@ -187,6 +196,10 @@ def scan(path: Path, demo: bool, out_dir: Path, quiet: bool, verbose: bool,
         if not to_stdout:  # every file written, the main file of each format first
             written = [name for f in fmts for name in entry.outputs[f]]
             click.echo("wrote " + ", ".join(str(out_dir / name) for name in written))
+            if "json" in fmts and entry.has_deletions:  # the walkthrough's next step
+                click.echo(f"next: depgraph apply {out_dir / FILE_NAMES['json']} --stat   "
+                           "(review; then --write, or --write --commit: a git commit per "
+                           "feature)")
     if fail_on_removable and entry.has_deletions:
         sys.exit(EXIT_REMOVABLE)
 
@@ -203,6 +216,8 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
 
     result = analyze(inputs, options, settings)
     stdout, stderr = summary_lines(result)
+    if settings.stage is not None:
+        settings.stage("render")
     t0 = time.perf_counter()
     facts = FactsCache(settings.cache_dir) if settings.cache_dir is not None else None
     with gc_paused():
@@ -232,10 +247,12 @@ def _why_target(ctx: click.Context, _param: click.Parameter, value: str | None) 
               type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Answer from a scan's manifest.json (no re-scan; the scan options it "
                    "recorded apply).")
+@verbosity_options
+@version_option
 @scan_options
-def why(path: Path, target: str, manifest: Path | None, options: ScanOptions,
-        given: frozenset[str], jobs: int | None, cache_dir: Path | None,
-        no_cache: bool) -> None:
+def why(path: Path, target: str, manifest: Path | None, quiet: bool, verbose: bool,
+        options: ScanOptions, given: frozenset[str], jobs: int | None,
+        cache_dir: Path | None, no_cache: bool) -> None:
     """Print the shortest live chain from a root to TARGET, or why it is dead.
 
     PATH defaults to the current folder. TARGET: a module, module:Symbol, Python or native
@@ -244,7 +261,7 @@ def why(path: Path, target: str, manifest: Path | None, options: ScanOptions,
     if manifest is not None:
         from analyzer.cli.why_manifest import answer
 
-        click.echo(answer(manifest, target))
+        click.echo(answer(manifest, target, shown=None if verbose else 10))
         return
     from analyzer.analysis.features import feature_of_node
     from analyzer.analysis.roots import resolve_roots
@@ -261,7 +278,7 @@ def why(path: Path, target: str, manifest: Path | None, options: ScanOptions,
                               result.profile.kept_features)
     edits = [b.edit for b in result.blockers.get(feature or "", []) if node in b.blocks]
     click.echo(explain(result.graph, result.liveness, node, feature, edits,
-                       result.root_reasons))
+                       result.root_reasons, shown=None if verbose else 5))
 
 
 def _register_commands() -> None:

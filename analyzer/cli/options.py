@@ -137,6 +137,22 @@ def with_config(options: ScanOptions, given: frozenset[str], path: Path | None
     return options.replace(**changes) if changes else options
 
 
+def version_option(func: Any) -> Any:
+    """``--version`` on every command, as on the group."""
+    from analyzer import __version__
+
+    return click.version_option(__version__, prog_name="depgraph")(func)
+
+
+def verbosity_options(func: Any) -> Any:
+    """``-q/--quiet`` and ``-v/--verbose``, for the commands that have no others: the command
+    receives ``quiet`` and ``verbose``."""
+    func = click.option("--verbose", "-v", is_flag=True, help="Say more (see the README: "
+                        "what each command adds).")(func)
+    return click.option("--quiet", "-q", is_flag=True,
+                        help="Print nothing but errors and the answer.")(func)
+
+
 def perf_options(func: Any) -> Any:
     """--jobs/--cache-dir/--no-cache."""
     func = click.option("--no-cache", is_flag=True, help="Neither read nor write the caches "
@@ -149,14 +165,23 @@ def perf_options(func: Any) -> Any:
 
 
 def run_settings(jobs: int | None, cache_dir: Path | None, no_cache: bool, quiet: bool) -> Any:
-    """How the pipeline runs; a progress bar only on a terminal and when not ``quiet``."""
-    from analyzer.extract.runner import ProgressBar
+    """How the pipeline runs; a progress line (``analyzer.cli.progress``) only on a terminal
+    and when not ``quiet``: ``close_progress(settings)`` clears it."""
+    from analyzer.cli.progress import StageProgress
     from analyzer.pipeline.scan import RunSettings
     from analyzer.util.fingerprint import default_cache_dir
 
+    bar = StageProgress() if not quiet and sys.stderr.isatty() else None
     return RunSettings(jobs or os.cpu_count() or 1,
                        None if no_cache else (cache_dir or default_cache_dir()),
-                       ProgressBar() if not quiet and sys.stderr.isatty() else None)
+                       bar, bar.enter if bar is not None else None)
+
+
+def close_progress(settings: Any) -> None:
+    """Clear the progress line, if any (before the summary is printed)."""
+    close = getattr(settings.progress, "close", None)
+    if close is not None:
+        close()
 
 
 def check_strict(stale: list[str], options: ScanOptions) -> None:
@@ -169,6 +194,9 @@ def scan_tree(path: Path, options: ScanOptions, settings: RunSettings) -> ScanRe
     """The pipeline, as why/graph/verify run it (--strict checked)."""
     from analyzer.pipeline.scan import scan as run_pipeline
 
-    result = run_pipeline(path, options, settings)
+    try:
+        result = run_pipeline(path, options, settings)
+    finally:
+        close_progress(settings)
     check_strict(result.profile.stale, options)
     return result

@@ -40,7 +40,9 @@ def _tail(key: str, q: str) -> bool:
     return key.endswith(("." + q, ":" + q, "/" + q))
 
 
-def answer(path: Path, item: str) -> str:
+def answer(path: Path, item: str, shown: int | None = 10) -> str:
+    """The answer for ``item``; ``shown``: how many deletions of a dead item are listed
+    (None: all)."""
     manifest = load(path)
     tree = LiveTree(manifest["why"])
     q = item.strip()
@@ -51,7 +53,7 @@ def answer(path: Path, item: str) -> str:
     live = _match_live(tree, q)
     if live is not None:
         return _live_answer(manifest, tree, live)
-    dead = _dead_answer(manifest, q)
+    dead = _dead_answer(manifest, q, shown)
     if dead is not None:
         return dead
     raise RootError(f"unknown target {item!r} in {path.name}{_suggest(tree, manifest, q)}")
@@ -111,7 +113,7 @@ def _live_answer(manifest: dict[str, Any], tree: LiveTree, i: int) -> str:
     return "\n".join(lines)
 
 
-def _dead_answer(manifest: dict[str, Any], q: str) -> str | None:
+def _dead_answer(manifest: dict[str, Any], q: str, shown: int | None) -> str | None:
     """What the plan deletes of ``q`` (a module, a definition, a file), or keeps dead."""
     modules: dict[str, str] = manifest["why"].get("deleted_modules", {})
     module = q if q in modules else next(
@@ -134,12 +136,13 @@ def _dead_answer(manifest: dict[str, Any], q: str) -> str | None:
         feature = next((d["feature"] for d in hits if d.get("feature")), "")
         if feature:
             lines.append(f"It belongs to dropped feature {feature}.")
-        for d in hits[:10]:
+        for d in hits[:shown]:
             where = d["path"] if d.get("start_line") is None else \
                 f"{d['path']}:{d['start_line']}-{d['end_line']}"
             lines.append(f"  {where}: {d['reason']}")
-        if len(hits) > 10:
-            lines.append(f"  ... and {len(hits) - 10} more deletions of it in the manifest")
+        if shown is not None and len(hits) > shown:
+            lines.append(f"  ... and {len(hits) - shown} more deletions of it (-v lists "
+                         "them)")
         return "\n".join(lines)
     kept = [k for k in (manifest.get("profile") or {}).get("kept", [])
             if k.get("what") == q or _tail(str(k.get("what", "")), q) or k.get("path") == q]

@@ -111,8 +111,9 @@ class ApplyResult:
         verb = ("deleted", "edited", "removed") if written else \
             ("would delete", "would edit", "would remove")
         text = (f"{verb[0]} {deleted} files, {verb[1]} {edited} files, {verb[2]} "
-                f"{self.plan_lines} lines (the plan's count; the diff: {self.lines_removed}) "
-                f"({self.selected - self.already} entries")
+                f"{self.plan_lines} lines by the plan's count (the diff removes "
+                f"{self.lines_removed}: with the blank lines and block headers that go with "
+                f"them) ({self.selected - self.already} entries")
         text += f"; {self.already} already applied)" if self.already else ")"
         if self.patch_path is not None:
             text += f"\nreverse patch: {self.patch_path} (undo: patch -R -p1 < it)"

@@ -102,10 +102,13 @@ class RunSettings:
     jobs: int = 1
     cache_dir: Path | None = None
     progress: Callable[[Progress], None] | None = None
+    stage: Callable[[str], None] | None = None  # each stage entered (the progress line)
 
 
 def scan(path: Path, options: ScanOptions, settings: RunSettings = RunSettings()) -> ScanResult:
     """The whole pipeline on ``path``: inputs, then :func:`analyze`."""
+    if settings.stage is not None:
+        settings.stage("discover")
     return analyze(gather_inputs(path, options, cache_dir=settings.cache_dir), options, settings)
 
 
@@ -128,7 +131,7 @@ def analyze(inputs: ScanInputs, options: ScanOptions,
 
 
 def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings) -> ScanResult:
-    timer = StageTimer(inputs.timings)
+    timer = StageTimer(inputs.timings, settings.stage)
     use = profile_use(inputs.profile, merge_drops(inputs.profile, options.drop, options.keep))
     found = inputs.discovery
     with timer("extract"):

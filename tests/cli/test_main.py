@@ -181,3 +181,36 @@ def test_fail_on_removable_and_format_selection(tmp_path):
     clean = write_tree(tmp_path / "clean", {**GOOD, "python/app/util.py":
                                             "def helper():\n    return 1\n"})
     assert invoke("scan", str(clean), "--out", str(out), "--fail-on-removable").exit_code == 0
+
+
+@pytest.mark.parametrize("command", ["scan", "apply", "why", "verify", "graph", "init"])
+def test_every_command_has_version_quiet_and_verbose(command: str) -> None:
+    from analyzer import __version__
+
+    result = invoke(command, "--version")
+    assert result.exit_code == 0 and result.output == f"depgraph, version {__version__}\n"
+    help_text = invoke(command, "--help").output
+    assert "-q, --quiet" in help_text and "-v, --verbose" in help_text
+
+
+def test_quiet_commands_print_nothing_but_the_answer(tmp_path, monkeypatch) -> None:
+    repo = write_tree(tmp_path / "repo", GOOD)
+    monkeypatch.chdir(repo)
+    scanned = invoke("scan", "-q", "--no-cache", "--out", str(tmp_path / "o"))
+    assert scanned.exit_code == 0 and scanned.output == ""
+    verified = invoke("verify", "-q", "--no-cache")
+    assert verified.exit_code == 0 and verified.output == "verify: OK\n"
+    applied = invoke("apply", "-q", str(tmp_path / "o" / "manifest.json"))
+    assert applied.exit_code == 0 and applied.stderr == ""
+    assert applied.stdout.startswith("--- a/python/app/util.py")  # the diff is the answer
+    inited = invoke("init", "-q", str(tmp_path))
+    assert inited.exit_code == 0 and inited.output == ""
+
+
+def test_scan_says_what_comes_next(tmp_path) -> None:
+    repo = write_tree(tmp_path / "repo", GOOD)
+    out = tmp_path / "out"
+    result = invoke("scan", str(repo), "--out", str(out), "--no-cache")
+    assert result.output.splitlines()[-1] == (
+        f"next: depgraph apply {out / 'manifest.json'} --stat   (review; then --write, or "
+        "--write --commit: a git commit per feature)")

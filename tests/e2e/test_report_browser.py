@@ -157,3 +157,30 @@ def test_dependency_view_boxes_lead_to_the_chain(page: Any) -> None:
     box.click()
     page.wait_for_function("document.querySelector('#why-chain').textContent.includes('root ')")
     assert page.input_value("#why-input") == box.get_attribute("data-why")
+
+
+def test_a_feature_row_filters_the_deletions(page: Any,
+                                            report: tuple[Path, dict[str, Any]]) -> None:
+    ds = [d for d in report[1]["deletions"] if d["feature"] == "fa3"]
+    page.click("#feature-totals tr[data-filter='fa3']")
+    _wait_rows(page, len(ds))
+    assert page.input_value("#feature-filter") == "fa3"
+    assert _int(page, "#visible-lines") == sum(d["lines"] for d in ds)
+    # the other dead code row: deletions that go with no dropped feature
+    other = [d for d in report[1]["deletions"] if not d["features"] and not d["with_features"]]
+    page.click("#feature-totals tr[data-filter='-']")
+    _wait_rows(page, len(other))
+    assert _int(page, "#visible-lines") == report[1]["totals"]["lines_other"]
+    page.select_option("#feature-filter", "")
+    _wait_rows(page, len(report[1]["deletions"]))
+
+
+def test_why_search_finds_classes_and_methods(page: Any) -> None:
+    page.fill("#why-input", "DeepseekV2ForCausalLM.forward")
+    page.wait_for_function("document.querySelector('#why-chain').textContent"
+                           ".startsWith('minisgl.srt.models.deepseek_v2:DeepseekV2ForCausalLM')")
+    chain = page.text_content("#why-chain").splitlines()
+    assert chain[0] == ("minisgl.srt.models.deepseek_v2:DeepseekV2ForCausalLM.forward "
+                        "(python/minisgl/srt/models/deepseek_v2.py:16) is live:")
+    assert chain[1].startswith("root minisgl.srt.models.deepseek_v2:DeepseekV2ForCausalLM")
+    assert chain[1].endswith("[a public definition of a root module (--roots deepseek_v2)]")

@@ -240,3 +240,15 @@ def test_a_blocker_line_is_marked_in_a_file_with_deletions() -> None:
     rows = file_excerpts(run_scan(SAMPLES / "method_selection", []))["pkg/draft.py"]["rows"]
     flags = {r[0]: r[2] for r in rows if r[0] is not None}
     assert flags[15] == 2 and flags[13] == 1 and flags[14] == 0
+
+
+@pytest.mark.parametrize("sample", ["mini_sglang", "blocker_story", "method_selection",
+                                    "value_selection"])
+def test_no_duplicate_ids(sample: str) -> None:
+    import re
+    from collections import Counter
+
+    html = render_html(run_scan(SAMPLES / sample, ["deepseek_v2"] if sample == "mini_sglang"
+                                else []))
+    ids = Counter(re.findall(r'\sid="([^"]+)"', html))
+    assert [i for i, n in ids.items() if n > 1] == []
