@@ -141,8 +141,10 @@ def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
     out.append(f"removable: {t['files_removable']} files, {t['lines_removable']} lines in "
                f"{t['deletions']} deletions ({{elapsed}})")
     if result.profile.drops:
+        hint = ("--scope features: only these are planned" if result.options.scope == "features"
+                else "--scope features plans only these")
         out.append(f"  dropped features: {t['files_features']:>6} files, "
-                   f"{t['lines_features']:>8} lines   (--scope features plans only these)")
+                   f"{t['lines_features']:>8} lines   ({hint})")
         if result.options.scope == "features":
             out.append("  other dead code:  not planned (--scope features)")
         else:
