@@ -148,15 +148,14 @@ def present(graph: Graph, live: Liveness, feature: FeatureReport, code: list[Blo
     ``behind`` it; most freeing first, those freeing nothing alone last), then the tests
     (``tests``: their paths), which go with the feature once nothing else keeps it: they are
     not counted as keeping anything when ``frees`` is computed."""
-    lines: dict[tuple[str, int], str] = {}
+    split: dict[str, list[bytes]] = {}
 
     def spells(file: str, line: int, key: str) -> bool:
-        if (file, line) not in lines:
-            data = sources.get(file, b"")
-            raw = data.split(b"\n")[line - 1] if 0 < line <= data.count(b"\n") + 1 else b""
-            lines[(file, line)] = raw.decode("utf-8", "replace")
-        text = lines[(file, line)]
-        return f'"{key}"' in text or f"'{key}'" in text
+        if file not in split:
+            split[file] = sources.get(file, b"").split(b"\n")
+        rows = split[file]
+        text = rows[line - 1] if 0 < line <= len(rows) else b""
+        return f'"{key}"'.encode() in text or f"'{key}'".encode() in text
 
     def through(node: str, key: str) -> bool:
         """Whether the chain to ``node`` passes a line spelling ``key`` as a string (the
