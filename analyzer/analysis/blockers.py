@@ -9,14 +9,31 @@ so that read is the blocker. Blockers are sorted by items freed, then blocked.
 
 The edit is named by the edge: delete the import, remove the use, remove the registration,
 remove the read of ``.name``, remove the ``torch.ops`` call, remove the CMake reference.
+
+How they are presented (``present``), most useful first, in every output:
+
+1. ``default``: a dropped registry key live code still produces as a value
+   (``profile.blocked_keys``: ``server_args.py:1749: self.dsa_decode_backend = 'fa3'``) keeps
+   the key's registrations live, and through them what they register: the true edit is
+   "change the default at file:line", not removing the registration (which would break the
+   runs that select the key). Its ``blocks`` are the blocked items whose chain passes a line
+   that spells the key as a string (a registration, a dict entry); the code blockers reached
+   only through such a line are ``behind`` the key: changing the default frees them too;
+2. ``code``: the places in live code, most freeing first; those that free nothing alone come
+   last (the outputs fold them);
+3. ``test``: tests (and the profile's ``test_paths``) that import the feature, grouped apart
+   ("N tests import it"): such a test goes with the feature once nothing else keeps it.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from dataclasses import dataclass
 
 from analyzer.analysis.features import FeatureReport
 from analyzer.analysis.liveness import Liveness
+from analyzer.config.types import Feature
 from analyzer.graph.python import NOT_FOLLOWED
 from analyzer.nodes import Graph
 
@@ -50,6 +67,8 @@ class Blocker:
     blocks: tuple[str, ...]  # blocked items reachable from dst inside the feature
     frees: tuple[str, ...]  # those no other blocker reaches
     edit: str
+    group: str = "code"  # "default" | "code" | "test" (see the module docstring)
+    behind: str = ""  # a code blocker live only through a blocked key: that key
 
 
 def feature_blockers(graph: Graph, live: Liveness, feature: FeatureReport) -> list[Blocker]:
@@ -118,3 +137,76 @@ def _inside(graph: Graph, start: str, blocked: set[str]) -> set[str]:
 
 def _short(node: str) -> str:
     return node.split(":", 1)[1] if ":" in node else node
+
+
+def present(graph: Graph, live: Liveness, feature: FeatureReport, code: list[Blocker],
+            keys: dict[str, str], sources: dict[str, bytes], tests: frozenset[str]
+            ) -> list[Blocker]:
+    """A feature's blockers (``feature_blockers``) as every output shows them: one
+    ``default`` per key of ``keys`` (the feature's dropped keys live code still produces,
+    key -> ``"path:line: what"``) first, then live code (those live only through a key marked
+    ``behind`` it; most freeing first, those freeing nothing alone last), then the tests
+    (``tests``: their paths), which go with the feature once nothing else keeps it: they are
+    not counted as keeping anything when ``frees`` is computed."""
+    split: dict[str, list[bytes]] = {}
+
+    def spells(file: str, line: int, key: str) -> bool:
+        if file not in split:
+            split[file] = sources.get(file, b"").split(b"\n")
+        rows = split[file]
+        text = rows[line - 1] if 0 < line <= len(rows) else b""
+        return f'"{key}"'.encode() in text or f"'{key}'".encode() in text
+
+    def through(node: str, key: str) -> bool:
+        """Whether the chain to ``node`` passes a line spelling ``key`` as a string (the
+        registration the key keeps live)."""
+        chain = live.chain(node)
+        for a, b in itertools.pairwise(chain):
+            e = graph.edges[a, b]
+            if e.get("file") and spells(str(e["file"]), int(e.get("line") or 0), key):
+                return True
+        return False
+
+    in_tests = [dataclasses.replace(b, group="test") for b in code if b.file in tests]
+    rest = [b for b in code if b.file not in tests]
+    behind: dict[int, str] = {}
+    for key in sorted(keys):
+        for i, b in enumerate(rest):
+            if i not in behind and through(b.src, key):
+                behind[i] = key
+    rest = [dataclasses.replace(b, behind=behind[i]) if i in behind else b
+            for i, b in enumerate(rest)]
+    rest = [dataclasses.replace(b, frees=_alone(b, rest)) for b in rest]
+    rest.sort(key=lambda b: (not b.frees, -len(b.frees), -len(b.blocks), b.file, b.line))
+    defaults: list[Blocker] = []
+    for key, where in sorted(keys.items()):
+        path, _, after = where.partition(":")
+        number, _, what = after.partition(":")
+        line = int(number) if number.isdigit() else 0
+        mine = {n for b in rest if b.behind == key for n in b.blocks}
+        mine |= {i.node for i in feature.blocked if through(i.node, key)}
+        others = {n for b in rest if b.behind != key for n in b.blocks}
+        defaults.append(Blocker(
+            feature.name, "", "", "default", path, line, tuple(sorted(mine)),
+            tuple(sorted(mine - others)),
+            f"change the default at {path}:{line}:{what} (it selects the dropped key "
+            f"{key!r}; removing the registration instead would break the runs that select "
+            "it)", group="default", behind=key))
+    return [*defaults, *rest, *sorted(in_tests, key=lambda b: (b.file, b.line))]
+
+
+def _alone(b: Blocker, among: list[Blocker]) -> tuple[str, ...]:
+    """What ``b`` alone keeps among ``among`` (its ``blocks`` no other one has)."""
+    others = {n for o in among if o is not b for n in o.blocks}
+    return tuple(n for n in b.blocks if n not in others)
+
+
+def feature_keys(features: list[Feature], feature: str, blocked_keys: dict[str, str]
+                 ) -> dict[str, str]:
+    """The dropped keys of ``feature`` live code still produces (key -> producing line)."""
+    own = next((f for f in features if f.name == feature), None)
+    if own is None:
+        return {}
+    mine = {k for keys in own.registry_keys.values() for k in keys}
+    mine |= {str(k) for keys in own.registry_int_keys.values() for k in keys}
+    return {k: v for k, v in blocked_keys.items() if k in mine}

@@ -2,7 +2,11 @@
 
 Dead nodes say which of the reasons applies: the node belongs to a dropped feature, a
 profile decision removed the edge that would have kept it (a dropped registry key, a folded
-guard, a plugin family restricted to the roots), or nothing live reaches it at all.
+guard, a plugin family restricted to the roots), or nothing live reaches it at all. Every
+chain starts at a root, and a root says why it is one (``root_reasons``): named by
+``--roots``, an entry point the profile or the repository declares, a test or script that
+stays, a ``never_delete`` entry, a kept target, a module a plugin family loads whole, a file
+depgraph could not parse, or code the plan's soundness check found still needed.
 """
 
 from __future__ import annotations
@@ -10,19 +14,89 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzer.analysis.liveness import Liveness
-from analyzer.nodes import Graph, describe
+from analyzer.analysis.roots import resolve_roots
+from analyzer.config.types import Profile
+from analyzer.errors import RootError
+from analyzer.model import Kept
+from analyzer.nodes import Graph, describe, module_node, symbol_node
 
 _PREFIXES = ("py:", "ext:", "file:", "cmake:", "target:", "fetch:", "op:")
 
 
+def root_reasons(graph: Graph, roots: list[str], named: list[str], scan_root: Path,
+                 declared: list[str], profile: Profile | None, tests: frozenset[str],
+                 in_scope: frozenset[str], unparsed: frozenset[str], kept: list[Kept]
+                 ) -> dict[str, str]:
+    """Why each of ``roots`` is one (see the module docstring). ``named``: the ``--roots``
+    names; ``declared``: the entry points among the roots (the profile's and the tree's);
+    ``tests``, ``in_scope``, ``unparsed``: the deletion scope's paths; ``kept``: the plan's
+    kept entries (``never_delete``)."""
+    out: dict[str, str] = {}
+    for name in named:
+        try:
+            nodes = resolve_roots([name], graph, scan_root)
+        except RootError:
+            continue
+        out.setdefault(nodes[0], f"named by --roots {name}")
+        for n in nodes[1:]:
+            out.setdefault(n, f"a public definition of a root module (--roots {name})")
+    entries: dict[str, str] = {}
+    families: list[tuple[str, str]] = []
+    if profile is not None:
+        for ep in profile.entry_points:
+            mod, _, sym = ep.partition(":")
+            entries[symbol_node(mod, sym) if sym else module_node(mod)] = ep
+        families = [(f.package, f.name) for f in profile.plugin_families if f.select == "all"]
+    never = {k.what: k.reason for k in kept if k.reason.startswith("never_delete")}
+    for node in roots:
+        if node in out or node not in graph:
+            continue
+        data = graph.nodes[node]
+        path, kind = str(data.get("path", "")), data.get("kind")
+        label = node.split(":", 1)[1] if ":" in node else node
+        module = str(data.get("module", ""))
+        if node in entries:
+            where = profile.source if profile is not None else "the profile"
+            out[node] = f"an entry point of the profile ({entries[node]}, entry_points in " \
+                        f"{where})"
+        elif node in declared:
+            out[node] = ("an entry point the repository declares ([project.scripts], "
+                         "[project.entry-points], console_scripts or a __main__ module)")
+        elif kind == "method" and symbol_node(module,
+                                              str(data.get("name", "")).split(".")[0]) in out:
+            out[node] = "a public method of a root class (an API its users call)"
+        elif label in never:
+            out[node] = never[label]
+        elif kind in ("target", "native_file", "cmake_file", "op", "fetch"):
+            out[node] = ("kept by the build whatever the roots: a kept target "
+                         "(--keep-target, keep_targets) or one nothing shows how Python loads, "
+                         "and what it compiles and registers")
+        elif path in unparsed:
+            out[node] = "a file depgraph could not parse: it stays, and what it imports too"
+        elif path and path in tests:
+            out[node] = "a test that stays (it uses live code), so what it uses must remain"
+        elif kind in ("module", "symbol", "method") and path and path not in in_scope:
+            out[node] = ("a file outside the deletion scope (a script, example or "
+                         "benchmark) that stays whole, so what it uses must remain")
+        elif kind == "module" and any(module.startswith(p + ".") for p, _ in families):
+            fam = next(n for p, n in families if module.startswith(p + "."))
+            out[node] = f"a module of plugin family {fam} (select = \"all\")"
+        else:
+            out[node] = ("kept by the plan's soundness check: code that stays needs it, or "
+                         "it stays and nothing live uses it")
+    return out
 
 
-def chain_steps(graph: Graph, live: Liveness, node: str) -> list[str]:
+def chain_steps(graph: Graph, live: Liveness, node: str,
+                reasons: dict[str, str] | None = None) -> list[str]:
+    """The chain root -> ... -> node, a line per step; ``reasons``: why each root is one
+    (named after the root)."""
     chain = live.chain(node)
     steps: list[str] = []
     for i, n in enumerate(chain):
         if i == 0:
-            steps.append(f"root {describe(graph, n)}")
+            why = (reasons or {}).get(n)
+            steps.append(f"root {describe(graph, n)}" + (f"  [{why}]" if why else ""))
             continue
         e = graph.edges[chain[i - 1], n]
         origin = f"{e['file']}:{e['line']}" if e.get("file") else "the build"
@@ -51,11 +125,22 @@ def find_node(graph: Graph, text: str, scan_root: Path) -> str | None:
 
 
 def explain(graph: Graph, live: Liveness, node: str, feature: str | None = None,
-            edits: list[str] | None = None) -> str:
-    """``edits``: for a blocked item, the edits of the blockers that keep it (most freeing
-    first): the answer ends with them."""
+            edits: list[str] | None = None, reasons: dict[str, str] | None = None,
+            shown: int | None = 5) -> str:
+    """``edits``: for a blocked item, the edits of the blockers that keep it (a default that
+    selects a dropped key first, then most freeing first): the answer ends with them.
+    ``reasons``: why each root is one (a root says so; a chain names its root's reason).
+    ``shown``: how many profile decisions (twice as many dead predecessors) a dead node
+    lists; None: all."""
+    if live.is_live(node) and len(live.chain(node)) == 1:
+        why = (reasons or {}).get(node, "a root of this scan")
+        lines = [f"{describe(graph, node)} is live: it is a root: {why}."]
+        if feature:
+            lines.append(f"(blocked: it belongs to dropped feature {feature})")
+        return "\n".join(lines)
     if live.is_live(node):
-        lines = [f"{describe(graph, node)} is live:", *chain_steps(graph, live, node)]
+        lines = [f"{describe(graph, node)} is live:",
+                 *chain_steps(graph, live, node, reasons)]
         if feature:
             lines.append(f"(blocked: it belongs to dropped feature {feature})")
             if edits:
@@ -68,12 +153,12 @@ def explain(graph: Graph, live: Liveness, node: str, feature: str | None = None,
     label = node.split(":", 1)[1] if ":" in node else node
     decisions = [d for d in graph.graph.get("decisions", [])
                  if d["what"] == label or label.startswith(d["what"] + ".")]
-    for d in decisions[:5]:
+    for d in decisions[:shown]:
         lines.append(f"Profile decision at {d['path']}:{d['line']}: {d['reason']}")
     preds = sorted(graph.predecessors(node))
     if preds:
         lines.append("Only dead code leads to it:")
-        for p in preds[:10]:
+        for p in preds[:None if shown is None else 2 * shown]:
             e = graph.edges[p, node]
             lines.append(f"  <- {describe(graph, p)}  [{e['kind']} at {e['file']}:{e['line']}]")
     elif not decisions:

@@ -3,10 +3,14 @@
 Registered by ``analyzer.cli.main`` as ``main.add_command(apply_command, "apply")``. Dry run by
 default (unified diff on stdout, or with ``--stat`` one line per file; summary on stderr);
 ``--feature NAME`` applies one dropped feature's deletions; ``--write`` edits the tree, saves a
-reverse patch and records the run in ``ROOT/.depgraph-apply.json``. Exit codes: 0 done (or
-nothing to do, "already applied"), 2 usage error, 7 refused (stale file, unsafe path, invalid
+reverse patch and records the run in ``ROOT/.depgraph-apply.json``; ``--commit`` (with
+``--write``) makes one git commit per dropped feature, then one for the other dead code
+(``analyzer.codemod.git_commit``). Exit codes: 0 done (or nothing to do, "already applied"),
+2 usage error, 6 ``--feature`` names no feature of the manifest (as ``scan --drop``: "did you
+mean"), 7 refused (a manifest made for another tree, stale file, unsafe path, invalid
 manifest, edits that cannot be applied, an existing ``--patch-out``, a partly applied file
-that needs a re-scan): nothing was changed.
+that needs a re-scan; with ``--commit``: not a git work tree, files it would touch untracked
+or changed): nothing was changed.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ from pathlib import Path
 
 import click
 
-from analyzer.cli.options import DepgraphCommand
+from analyzer.cli.options import DepgraphCommand, version_option
+from analyzer.errors import ProfileError, suggest
 
 
 @click.command("apply", cls=DepgraphCommand)
@@ -34,27 +39,86 @@ from analyzer.cli.options import DepgraphCommand
 @click.option("--patch-out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where --write saves the reverse patch, a new file "
                    "(default: ROOT/depgraph-apply-<timestamp>.patch).")
+@click.option("--commit", "commit", is_flag=True,
+              help="With --write: one git commit per dropped feature (then one for the other "
+                   "dead code), each message listing what went and why.")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Also list the files a dry run would change (--write always lists them).")
+@version_option
 @click.pass_context
 def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: bool,
-                  feature: str | None, stat: bool, patch_out: Path | None) -> None:
+                  feature: str | None, stat: bool, patch_out: Path | None, commit: bool,
+                  quiet: bool, verbose: bool) -> None:
     """Apply MANIFEST (from depgraph scan): delete files, ranges, imports and dead branches."""
     from analyzer.codemod.apply import run_apply
 
     if feature is not None:
         _check_feature(manifest, feature)
+    if commit:
+        if not write:
+            raise click.UsageError("--commit needs --write (a dry run commits nothing)")
+        if patch_out is not None:
+            raise click.UsageError("--commit writes a reverse patch per commit in the root: "
+                                   "no --patch-out")
+        _commit_steps(manifest, root, feature, quiet)
+        return
+    progress = _progress() if sys.stderr.isatty() and not quiet else None
     result = run_apply(manifest, root, write=write, feature=feature, patch_out=patch_out,
-                       progress=_progress() if sys.stderr.isatty() else None)
+                       progress=progress)
     if stat:
         for c in result.changes:
             removed = len(c.old.splitlines()) - len((c.new or b"").splitlines())
             click.echo(f"{removed:>7}  {'deleted' if c.deleted else 'edited '}  {c.path}")
     elif not write and result.diff:
         click.echo(result.diff, nl=False)
-    for c in result.changes if write else ():
-        click.echo(f"{'deleted' if c.deleted else 'edited'} {c.path}", err=True)
+    for c in result.changes if (write and not quiet) or verbose else ():
+        verb = ("deleted", "edited") if write else ("would delete", "would edit")
+        click.echo(f"{verb[0] if c.deleted else verb[1]} {c.path}", err=True)
     for s in result.skipped:
         click.echo(f"warning: {s}", err=True)
-    click.echo(result.summary(write), err=True)
+    if not quiet:
+        click.echo(result.summary(write), err=True)
+
+
+def _commit_steps(manifest_path: Path, root: Path | None, feature: str | None,
+                  quiet: bool) -> None:
+    """--write --commit: the features one commit each (or the one --feature names), then,
+    without --feature, the other dead code; git is checked before anything is written."""
+    from analyzer.codemod import apply_state, git_commit
+    from analyzer.codemod.apply import load_manifest, run_apply, selected
+
+    manifest = load_manifest(manifest_path)
+    tree = Path(manifest["root"]) if root is None else root
+    state = apply_state.load(tree, strict=False)
+    before = state.applied_features
+    if before is None:
+        click.echo("already applied: the whole manifest was applied before", err=True)
+        return
+    dropped = list((manifest.get("profile") or {}).get("dropped", []))
+    steps: list[str | None] = [feature] if feature is not None else [*dropped, None]
+    final = None if feature is None else before | {feature}
+    git_commit.preflight(tree, {e["path"] for e in manifest["deletions"]
+                                if selected(e, final) and not selected(e, before)})
+    done: frozenset[str] = before
+    for step in steps:
+        after = None if step is None else done | {step}
+        entries = [e for e in manifest["deletions"]
+                   if selected(e, after) and not selected(e, done)]
+        result = run_apply(manifest_path, root, write=True, feature=step)
+        label = f"feature {step}" if step is not None else "other dead code"
+        if not result.changes:
+            if not quiet:
+                click.echo(f"{label}: nothing to change", err=True)
+            done = after if after is not None else done
+            continue
+        deleted = sum(1 for c in result.changes if c.deleted)
+        text = git_commit.message(manifest, step, entries, sum(int(e["lines"]) for e in entries),
+                                   deleted, len(result.changes) - deleted, result.patch_path)
+        sha = git_commit.commit(tree, [c.path for c in result.changes], text)
+        if not quiet:
+            click.echo(f"committed {sha}: {text.splitlines()[0]}", err=True)
+        done = after if after is not None else done
 
 
 def _progress() -> Callable[[int, int], None]:
@@ -74,13 +138,19 @@ def _progress() -> Callable[[int, int], None]:
 
 
 def _check_feature(manifest: Path, feature: str) -> None:
+    """An unknown ``--feature`` exits as an unknown ``scan --drop`` does: exit 6, with the
+    closest name."""
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
         known = sorted({f for e in data.get("deletions", [])
                         for f in (e.get("feature", ""), *e.get("features", ()),
                                   *e.get("with_features", ()))} - {""})
+        dropped = list((data.get("profile") or {}).get("dropped", []))
     except (OSError, ValueError, AttributeError, TypeError):
         return  # run_apply reports the broken manifest
     if feature not in known:
-        raise click.BadParameter(f"no deletions for feature {feature!r} (manifest has: "
-                                 f"{', '.join(known) or 'none'})", param_hint="--feature")
+        names = sorted({*known, *dropped})
+        what = "no deletions for feature" if feature in dropped else "unknown feature"
+        raise ProfileError(f"--feature: {what} {feature!r}{suggest(feature, names)} "
+                           f"({manifest.name}); features with deletions: "
+                           f"{', '.join(known) or 'none'}")

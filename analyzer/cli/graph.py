@@ -16,6 +16,8 @@ from analyzer.cli.options import (
     run_settings,
     scan_options,
     scan_tree,
+    verbosity_options,
+    version_option,
 )
 from analyzer.config.options import ScanOptions
 from analyzer.errors import OutputError
@@ -23,7 +25,8 @@ from analyzer.outputs.graph_export import FORMATS, focus_subgraph
 
 
 @click.command("graph", cls=DepgraphCommand)
-@click.argument("path", type=click.Path(path_type=Path))
+@click.argument("path", required=False, default=Path("."),
+                type=click.Path(path_type=Path))
 @scan_options
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="dot", show_default=True,
               help="Output format.")
@@ -37,18 +40,23 @@ from analyzer.outputs.graph_export import FORMATS, focus_subgraph
               help="With --focus: how many edges out.")
 @click.option("--feature", default=None, metavar="NAME",
               help="Only a dropped feature: its items, its blockers and what they enter.")
+@verbosity_options
+@version_option
 def graph_command(path: Path, fmt: str, out: Path | None, live_only: bool, focus: str | None,
-                  depth: int, feature: str | None, options: ScanOptions,
+                  depth: int, feature: str | None, quiet: bool, verbose: bool,
+                  options: ScanOptions,
                   given: frozenset[str], jobs: int | None, cache_dir: Path | None,
                   no_cache: bool) -> None:
-    """Scan PATH and write its dependency graph (modules, symbols, files, ops, targets; edges
-    with kind and file:line) as DOT, GraphML, node-link JSON or Mermaid."""
+    """Scan PATH (default: the current folder) and write its dependency graph (modules,
+    symbols, files, ops, targets; edges with kind and file:line) as DOT, GraphML, node-link
+    JSON or Mermaid."""
     from analyzer.analysis.roots import resolve_roots
     from analyzer.analysis.why import find_node
     from analyzer.errors import InputError
     from analyzer.outputs.graph_export import export_graph, live_subgraph
 
-    result = scan_tree(path, options, run_settings(jobs, cache_dir, no_cache, out is None))
+    result = scan_tree(path, options,
+                       run_settings(jobs, cache_dir, no_cache, out is None or quiet))
     graph = live_subgraph(result.graph, result.liveness.live) if live_only else result.graph
     if feature is not None:
         report = next((f for f in result.features if f.name == feature), None)
@@ -64,13 +72,16 @@ def graph_command(path: Path, fmt: str, out: Path | None, live_only: bool, focus
             [focus], graph, result.root)[0]
         graph = focus_subgraph(graph, centre, depth)
     text = export_graph(graph, fmt)
+    counts = f"{graph.number_of_nodes()} nodes, {graph.number_of_edges()} edges"
     if out is None:
         click.echo(text, nl=False)
+        if verbose:
+            click.echo(counts, err=True)
         return
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise OutputError(f"cannot write {out}: {exc.strerror or exc}") from None
-    click.echo(f"wrote {out} ({graph.number_of_nodes()} nodes, "
-               f"{graph.number_of_edges()} edges)", err=True)
+    if not quiet:
+        click.echo(f"wrote {out} ({counts})", err=True)

@@ -1,8 +1,10 @@
 """Command line, init: ``depgraph init [PATH]`` writes a commented starter ``depgraph.toml``.
 
-For a tree a built-in profile detects (SGLang), the file is that profile, as shipped, under a
-header of the scan options commented out: edit the profile, uncomment the options. Otherwise a
-skeleton with every section explained. Never overwrites: an existing file is an error (exit 3).
+For a tree a built-in profile detects (SGLang, vLLM), a short config that extends it
+(``extends = "sglang"``; what it adds merges in, see ``analyzer/config/extends.py``), with the
+scan options and an example feature commented out; ``--full`` writes a full copy of the
+built-in instead (``extends = false``), to edit as a profile of its own. Otherwise a skeleton
+with every section explained. Never overwrites: an existing file is an error (exit 3).
 Registered by ``analyzer.cli.main``.
 """
 
@@ -12,8 +14,22 @@ from pathlib import Path
 
 import click
 
-from analyzer.cli.options import DepgraphCommand
+from analyzer.cli.options import DepgraphCommand, verbosity_options, version_option
 from analyzer.errors import InputError, OutputError
+
+EXTENDS = """\
+# depgraph configuration (docs/profiles.md). It extends the built-in {name} profile: what
+# you write here merges into it (lists appended, tables merged by key, features and
+# registries by name). `depgraph init --full` writes a full copy to edit instead.
+extends = "{name}"
+
+"""
+
+EXAMPLE = """\
+# More of a built-in feature, or a feature of your own (docs/profiles.md, [features.NAME]):
+# [features.fa3]
+# paths = ["python/my_fork/fa3_extras/**"]
+"""
 
 OPTIONS_HEADER = """\
 # depgraph configuration (docs/profiles.md). The scan options below are the command line's:
@@ -29,6 +45,7 @@ OPTIONS_HEADER = """\
 # fail_on_removable = false      # scan --fail-on-removable (CI, pre-commit)
 # jobs = 2                       # --jobs
 # cache_dir = ".depgraph-cache"  # --cache-dir (relative to this tree)
+# scope = "all"                  # --scope: "features" plans only what the dropped features take
 
 """
 
@@ -59,7 +76,12 @@ default_drops = []         # features dropped unless --keep
 
 @click.command("init", cls=DepgraphCommand)
 @click.argument("path", required=False, type=click.Path(path_type=Path), default=Path("."))
-def init_command(path: Path) -> None:
+@click.option("--full", is_flag=True,
+              help="Write a full copy of the detected built-in profile (extends = false) "
+                   "instead of a short config that extends it.")
+@verbosity_options
+@version_option
+def init_command(path: Path, full: bool, quiet: bool, verbose: bool) -> None:
     """Write a commented starter depgraph.toml in PATH (default: here)."""
     from analyzer.config.profile import builtin_text, detected_builtin
 
@@ -69,10 +91,22 @@ def init_command(path: Path) -> None:
     if target.exists():
         raise InputError(f"{target} exists: depgraph init never overwrites a file")
     name = detected_builtin(path)
-    body = builtin_text(name) if name else SKELETON.format(name=path.resolve().name)
+    if name and full:
+        text = OPTIONS_HEADER + "extends = false  # a profile of its own\n\n" \
+            + builtin_text(name)
+        kind = f"a full copy of the built-in {name} profile"
+    elif name:
+        text = (EXTENDS.format(name=name) + "# Scan options: a value typed on the command line "
+                "overrides its key.\n" + OPTIONS_HEADER.split("\n", 2)[2] + EXAMPLE)
+        kind = f"extends the built-in {name} profile"
+    else:
+        text = OPTIONS_HEADER + SKELETON.format(name=path.resolve().name)
+        kind = "a skeleton profile"
     try:
-        target.write_text(OPTIONS_HEADER + body, encoding="utf-8")
+        target.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise OutputError(f"cannot write {target}: {exc.strerror or exc}") from None
-    kind = f"the built-in {name} profile" if name else "a skeleton profile"
-    click.echo(f"wrote {target} ({kind}, scan options commented out)")
+    if verbose:
+        click.echo(text, nl=False)
+    if not quiet:
+        click.echo(f"wrote {target} ({kind}, scan options commented out)")

@@ -8,8 +8,9 @@ here and only here (``DepgraphGroup``); the codes are documented in the README:
   3  bad input: missing path, not a directory, nothing to analyze
   4  unknown or ambiguous root
   5  cannot write the output directory
-  6  profile error (bad key or value, unknown feature); with --strict, stale entries too
-  7  apply refused (nothing written)
+  6  profile error (bad key or value, unknown feature: scan --drop, apply --feature); with
+     --strict, stale entries too
+  7  apply refused (another tree, stale files; --commit: git not ready): nothing written
   8  verify found problems
 """
 
@@ -27,10 +28,13 @@ from analyzer import __version__
 from analyzer.cli.options import (
     DepgraphCommand,
     check_strict,
+    close_progress,
     config_options,
     run_settings,
     scan_options,
     scan_tree,
+    verbosity_options,
+    version_option,
 )
 from analyzer.config.options import ScanOptions
 from analyzer.errors import EXIT_REMOVABLE, InputError, OutputError, RootError
@@ -69,8 +73,25 @@ def _restore_gc() -> None:
     gc.enable()
 
 
+def _demo_flag(ctx: click.Context, _param: click.Parameter, value: bool) -> bool:
+    ctx.meta["depgraph.demo"] = value
+    return value
+
+
+def _scan_path(ctx: click.Context, _param: click.Parameter, value: Path | None) -> Path:
+    """PATH as given, else the current folder (as ruff, knip and vulture do); ``--demo``: the
+    bundled sample repo (processed first: an eager option)."""
+    if ctx.meta.get("depgraph.demo"):
+        if value is not None:
+            raise click.UsageError("--demo scans the bundled sample repo: give no PATH")
+        return data_dir("sample_repos") / DEMO_REPO
+    return value if value is not None else Path(".")
+
+
 @main.command()
-@click.argument("path", required=False, type=click.Path(path_type=Path))
+@click.argument("path", required=False, type=click.Path(path_type=Path), callback=_scan_path)
+@click.option("--demo", is_flag=True, is_eager=True, expose_value=True, callback=_demo_flag,
+              help="Scan the bundled sample monorepo (roots: deepseek_v2) instead of PATH.")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), default=Path("depgraph-out"),
               show_default=True, help="Folder for manifest.json and report.html.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
@@ -85,19 +106,20 @@ def _restore_gc() -> None:
                    "still used).")
 @click.option("--timings", "show_timings", is_flag=True,
               help="Print the seconds each stage took on stderr.")
+@version_option
 @scan_options
-def scan(path: Path | None, out_dir: Path, quiet: bool, verbose: bool, formats: tuple[str, ...],
-         fail_on_removable: bool, no_result_cache: bool, show_timings: bool,
+def scan(path: Path, demo: bool, out_dir: Path, quiet: bool, verbose: bool,
+         formats: tuple[str, ...], fail_on_removable: bool, no_result_cache: bool,
+         show_timings: bool,
          options: ScanOptions, given: frozenset[str], jobs: int | None,
          cache_dir: Path | None, no_cache: bool) -> None:
-    """Scan PATH (default: the bundled sample repo) and write the manifest and the report."""
+    """Scan PATH (default: the current folder) and write the manifest and the report."""
     from analyzer.pipeline.inputs import gather_inputs
     from analyzer.pipeline.result_cache import ResultCache, scan_key
     from analyzer.util.atomic import atomic_write
 
     started = time.perf_counter()
-    if path is None:
-        path = data_dir("sample_repos") / DEMO_REPO
+    if demo:
         options = options if options.roots else options.replace(roots=DEMO_ROOTS)
     config = config_options(path, options)
     if config is not None:  # the config's scan-only keys, unless typed on the command line
@@ -116,20 +138,25 @@ def scan(path: Path | None, out_dir: Path, quiet: bool, verbose: bool, formats: 
         if config.cache_dir and cache_dir is None:
             cache_dir = Path(path) / config.cache_dir
     settings = run_settings(jobs, cache_dir, no_cache, quiet)
-    inputs = gather_inputs(path, options, cache_dir=settings.cache_dir)
-    fmts = tuple(dict.fromkeys(formats or DEFAULT_FORMATS))
-    cache = (ResultCache(settings.cache_dir)
-             if settings.cache_dir is not None and not no_result_cache else None)
-    key = scan_key(inputs, options)
-    t0 = time.perf_counter()
-    entry = cache.get(key) if cache is not None else None
-    cached = entry is not None and all(f in entry.outputs for f in fmts)
-    stages = {**inputs.timings, "result cache": time.perf_counter() - t0}
-    if not cached:
-        entry = _analyze(inputs, options, settings, fmts)
-        stages.update(entry.timings)
-        if cache is not None and not inputs.changed_since_key:
-            cache.put(key, entry)
+    try:
+        if settings.stage is not None:
+            settings.stage("discover")
+        inputs = gather_inputs(path, options, cache_dir=settings.cache_dir)
+        fmts = tuple(dict.fromkeys(formats or DEFAULT_FORMATS))
+        cache = (ResultCache(settings.cache_dir)
+                 if settings.cache_dir is not None and not no_result_cache else None)
+        key = scan_key(inputs, options)
+        t0 = time.perf_counter()
+        entry = cache.get(key) if cache is not None else None
+        cached = entry is not None and all(f in entry.outputs for f in fmts)
+        stages = {**inputs.timings, "result cache": time.perf_counter() - t0}
+        if not cached:
+            entry = _analyze(inputs, options, settings, fmts)
+            stages.update(entry.timings)
+            if cache is not None and not inputs.changed_since_key:
+                cache.put(key, entry)
+    finally:
+        close_progress(settings)
     assert entry is not None
     check_strict(entry.stale, options)
     t0 = time.perf_counter()
@@ -166,9 +193,13 @@ def scan(path: Path | None, out_dir: Path, quiet: bool, verbose: bool, formats: 
         # with the manifest on stdout, the summary goes to stderr
         for line in entry.stdout:
             click.echo(line.replace("{elapsed}", elapsed), err=to_stdout)
-        # the main file of each format (md's per-feature files are listed in summary.md)
-        if not to_stdout:
-            click.echo("wrote " + " and ".join(str(out_dir / FILE_NAMES[f]) for f in fmts))
+        if not to_stdout:  # every file written, the main file of each format first
+            written = [name for f in fmts for name in entry.outputs[f]]
+            click.echo("wrote " + ", ".join(str(out_dir / name) for name in written))
+            if "json" in fmts and entry.has_deletions:  # the walkthrough's next step
+                click.echo(f"next: depgraph apply {out_dir / FILE_NAMES['json']} --stat   "
+                           "(review; then --write, or --write --commit: a git commit per "
+                           "feature)")
     if fail_on_removable and entry.has_deletions:
         sys.exit(EXIT_REMOVABLE)
 
@@ -185,6 +216,8 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
 
     result = analyze(inputs, options, settings)
     stdout, stderr = summary_lines(result)
+    if settings.stage is not None:
+        settings.stage("render")
     t0 = time.perf_counter()
     facts = FactsCache(settings.cache_dir) if settings.cache_dir is not None else None
     with gc_paused():
@@ -196,16 +229,40 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
                       bool(result.plan.deletions), timings)
 
 
+def _why_target(ctx: click.Context, _param: click.Parameter, value: str | None) -> str:
+    """``why TARGET`` alone: TARGET in the current folder (the one argument came as PATH)."""
+    if value is not None:
+        return value
+    first = ctx.params.get("path")
+    if first is None:
+        raise click.UsageError("Missing argument 'TARGET'.")
+    ctx.params["path"] = Path(".")
+    return str(first)
+
+
 @main.command()
-@click.argument("path", type=click.Path(path_type=Path))
-@click.argument("target")
+@click.argument("path", required=False, type=click.Path(path_type=Path))
+@click.argument("target", required=False, callback=_why_target)
+@click.option("--manifest", "manifest", default=None,
+              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Answer from a scan's manifest.json (no re-scan; the scan options it "
+                   "recorded apply).")
+@verbosity_options
+@version_option
 @scan_options
-def why(path: Path, target: str, options: ScanOptions, given: frozenset[str],
-        jobs: int | None, cache_dir: Path | None, no_cache: bool) -> None:
+def why(path: Path, target: str, manifest: Path | None, quiet: bool, verbose: bool,
+        options: ScanOptions, given: frozenset[str], jobs: int | None,
+        cache_dir: Path | None, no_cache: bool) -> None:
     """Print the shortest live chain from a root to TARGET, or why it is dead.
 
-    TARGET: a module, module:Symbol, Python or native file path, CMake target name, op
-    (op:ns::name) or any node id."""
+    PATH defaults to the current folder. TARGET: a module, module:Symbol, Python or native
+    file path, CMake target name, op (op:ns::name) or any node id. With --manifest, the
+    answer comes from what the scan recorded, in well under a second."""
+    if manifest is not None:
+        from analyzer.cli.why_manifest import answer
+
+        click.echo(answer(manifest, target, shown=None if verbose else 10))
+        return
     from analyzer.analysis.features import feature_of_node
     from analyzer.analysis.roots import resolve_roots
     from analyzer.analysis.why import explain, find_node
@@ -220,7 +277,8 @@ def why(path: Path, target: str, options: ScanOptions, given: frozenset[str],
     feature = feature_of_node(result.graph.nodes[node], result.profile.features,
                               result.profile.kept_features)
     edits = [b.edit for b in result.blockers.get(feature or "", []) if node in b.blocks]
-    click.echo(explain(result.graph, result.liveness, node, feature, edits))
+    click.echo(explain(result.graph, result.liveness, node, feature, edits,
+                       result.root_reasons, shown=None if verbose else 5))
 
 
 def _register_commands() -> None:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from analyzer.config.options import ScanOptions
+from analyzer.config.types import SCOPES
 from analyzer.errors import DepgraphError, ProfileError
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ _FIELDS: dict[str, tuple[str, Callable[[Any], Any]]] = {
     "no_profile": ("use_profile", lambda v: not v),
     "strict": ("strict", bool),
     "parse_all": ("parse_all", bool),
+    "scope": ("scope", lambda v: v),
 }
 
 _OPTIONS = [
@@ -69,6 +71,11 @@ _OPTIONS = [
     click.option("--strict", is_flag=True,
                  help="Stale profile entries (matching nothing) are errors."),
     click.option("--no-profile", is_flag=True, help="Use no profile, not even a detected one."),
+    click.option("--scope", type=click.Choice(SCOPES), default="all",
+                 show_default=True,
+                 help="all: plan every deletion; features: only what the dropped features "
+                      "take (their code, knock-ons, dead code that goes with them), other dead "
+                      "code stays."),
     click.option("--parse-all", is_flag=True,
                  help="Parse every file, also those no root, test, script or profile entry "
                       "can reach (same result, slower: the on-demand extraction's reference)."),
@@ -90,7 +97,9 @@ def scan_options(func: Any) -> Any:
             source = ctx.get_parameter_source(param)
             if source is not None and source.name == "COMMANDLINE":
                 given.add(name)
-        options = with_config(ScanOptions(**values), frozenset(given), kwargs.get("path"))
+        options = ScanOptions(**values)
+        if kwargs.get("manifest") is None:  # why --manifest reads no tree
+            options = with_config(options, frozenset(given), kwargs.get("path"))
         return func(*args, options=options, given=frozenset(given), **kwargs)
 
     for option in reversed(_OPTIONS):
@@ -123,7 +132,25 @@ def with_config(options: ScanOptions, given: frozenset[str], path: Path | None
         changes["use_default_roots"] = config.use_default_roots
     if "strict" not in given and config.strict is not None:
         changes["strict"] = config.strict
+    if "scope" not in given and config.scope is not None:
+        changes["scope"] = config.scope
     return options.replace(**changes) if changes else options
+
+
+def version_option(func: Any) -> Any:
+    """``--version`` on every command, as on the group."""
+    from analyzer import __version__
+
+    return click.version_option(__version__, prog_name="depgraph")(func)
+
+
+def verbosity_options(func: Any) -> Any:
+    """``-q/--quiet`` and ``-v/--verbose``, for the commands that have no others: the command
+    receives ``quiet`` and ``verbose``."""
+    func = click.option("--verbose", "-v", is_flag=True, help="Say more (see the README: "
+                        "what each command adds).")(func)
+    return click.option("--quiet", "-q", is_flag=True,
+                        help="Print nothing but errors and the answer.")(func)
 
 
 def perf_options(func: Any) -> Any:
@@ -138,14 +165,23 @@ def perf_options(func: Any) -> Any:
 
 
 def run_settings(jobs: int | None, cache_dir: Path | None, no_cache: bool, quiet: bool) -> Any:
-    """How the pipeline runs; a progress bar only on a terminal and when not ``quiet``."""
-    from analyzer.extract.runner import ProgressBar
+    """How the pipeline runs; a progress line (``analyzer.cli.progress``) only on a terminal
+    and when not ``quiet``: ``close_progress(settings)`` clears it."""
+    from analyzer.cli.progress import StageProgress
     from analyzer.pipeline.scan import RunSettings
     from analyzer.util.fingerprint import default_cache_dir
 
+    bar = StageProgress() if not quiet and sys.stderr.isatty() else None
     return RunSettings(jobs or os.cpu_count() or 1,
                        None if no_cache else (cache_dir or default_cache_dir()),
-                       ProgressBar() if not quiet and sys.stderr.isatty() else None)
+                       bar, bar.enter if bar is not None else None)
+
+
+def close_progress(settings: Any) -> None:
+    """Clear the progress line, if any (before the summary is printed)."""
+    close = getattr(settings.progress, "close", None)
+    if close is not None:
+        close()
 
 
 def check_strict(stale: list[str], options: ScanOptions) -> None:
@@ -158,6 +194,9 @@ def scan_tree(path: Path, options: ScanOptions, settings: RunSettings) -> ScanRe
     """The pipeline, as why/graph/verify run it (--strict checked)."""
     from analyzer.pipeline.scan import scan as run_pipeline
 
-    result = run_pipeline(path, options, settings)
+    try:
+        result = run_pipeline(path, options, settings)
+    finally:
+        close_progress(settings)
     check_strict(result.profile.stale, options)
     return result

@@ -19,8 +19,11 @@ import click
 from analyzer.cli.options import (
     DepgraphCommand,
     check_strict,
+    close_progress,
     run_settings,
     scan_options,
+    verbosity_options,
+    version_option,
 )
 from analyzer.config.options import ScanOptions
 from analyzer.errors import EXIT_VERIFY, InputError
@@ -51,27 +54,39 @@ def replayed(options: ScanOptions, given: frozenset[str], manifest: dict[str, An
 
 
 @click.command("verify", cls=DepgraphCommand)
-@click.argument("path", type=click.Path(path_type=Path))
+@click.argument("path", required=False, default=Path("."),
+                type=click.Path(path_type=Path))
 @scan_options
 @click.option("--before", "before", type=click.Path(path_type=Path), default=None,
               help="manifest.json of the scan before pruning: replay its options, compare "
                    "with what it recorded of the original, print totals before -> after.")
-def verify_command(path: Path, before: Path | None, options: ScanOptions,
+@verbosity_options
+@version_option
+def verify_command(path: Path, before: Path | None, quiet: bool, verbose: bool,
+                   options: ScanOptions,
                    given: frozenset[str], jobs: int | None, cache_dir: Path | None,
                    no_cache: bool) -> None:
-    """Re-scan the pruned tree at PATH and check it still holds together: live imports,
-    dynamic imports and torch ops resolve, Python compiles, CMake sources and includes exist,
-    kept targets are defined; with --before, also what only a comparison with the original
-    shows. Exit 8 with one `path:line: what` per problem."""
+    """Re-scan the pruned tree at PATH (default: the current folder) and check it still holds
+    together: live imports, dynamic imports and torch ops resolve, Python compiles, CMake
+    sources and includes exist, kept targets are defined; with --before, also what only a
+    comparison with the original shows. Exit 8 with one `path:line: what` per problem."""
     from analyzer.outputs.manifest import totals
     from analyzer.pipeline.verify import verify_scan
     from analyzer.verify.checks import translation_units
 
     manifest = read_manifest(before) if before is not None else None
     options = replayed(options, given, manifest)
-    verification = verify_scan(path, options, run_settings(jobs, cache_dir, no_cache, False),
-                               before=manifest)
+    settings = run_settings(jobs, cache_dir, no_cache, quiet)
+    try:
+        verification = verify_scan(path, options, settings, before=manifest)
+    finally:
+        close_progress(settings)
     check_strict(verification.result.profile.stale, options)
+    if verbose:  # the scan's own warnings: parse problems, stale profile entries
+        for pp in verification.result.problems:
+            click.echo(f"warning: {pp.path}:{pp.line}: {pp.kind}: {pp.message}", err=True)
+        for stale in verification.result.profile.stale:
+            click.echo(f"warning: stale: {stale}", err=True)
     if not verification.ok:
         for p in verification.problems:
             click.echo(str(p))
@@ -81,14 +96,23 @@ def verify_command(path: Path, before: Path | None, options: ScanOptions,
     after = dict(totals(verification.result))
     after["translation_units"] = translation_units(verification.result)
     click.echo("verify: OK")
+    if quiet:
+        return
     if manifest is None:
         click.echo(f"{after['python_files']} Python files, {after['python_lines']} lines, "
                    f"{after['native_files']} native files, {after['targets']} targets, "
                    f"{after['translation_units']} translation units")
         return
     prior = manifest["totals"]
-    click.echo(f"  plan: {prior.get('lines_removable', '?')} lines removed, "
-               f"{prior.get('files_removable', '?')} files")
+    click.echo(f"  plan: {prior.get('lines_removable', '?')} lines removed by the plan's "
+               f"count, {prior.get('files_removable', '?')} files")
+    planned = sum(int(d.get("lines", 0)) for d in manifest.get("deletions", [])
+                  if str(d.get("path", "")).endswith((".py", ".pyi")))
     for label, key in _COMPARED:
         was = prior.get(key)
-        click.echo(f"  {label}: {was if was is not None else '?'} -> {after[key]}")
+        line = f"  {label}: {was if was is not None else '?'} -> {after[key]}"
+        if key == "python_lines" and isinstance(was, int):
+            # the files' own count: the plan's deletions and the blank lines around them
+            line += (f" (-{was - after[key]} in the files: the plan's {planned} Python lines "
+                     "and the blank lines and block headers that went with them)")
+        click.echo(line)

@@ -4,7 +4,8 @@ Reads only the manifest and the files it edits; never imports or runs scanned co
 ``apply.py`` orchestrates (checks, plans, diff, atomic writes, reverse patch),
 ``apply_state.py`` remembers earlier runs (``.depgraph-apply.json``, reverse patches),
 ``python_edits.py`` edits Python through LibCST, ``text_edits.py`` deletes line ranges from
-any other file, ``command.py`` is the click command.
+any other file, ``git_commit.py`` makes ``--commit``'s git commits; the click command is
+``analyzer/cli/apply.py``.
 
 The names below load ``apply`` (and LibCST) on first use, so the CLI starts fast.
 """

@@ -111,8 +111,9 @@ class ApplyResult:
         verb = ("deleted", "edited", "removed") if written else \
             ("would delete", "would edit", "would remove")
         text = (f"{verb[0]} {deleted} files, {verb[1]} {edited} files, {verb[2]} "
-                f"{self.plan_lines} lines (the plan's count; the diff: {self.lines_removed}) "
-                f"({self.selected - self.already} entries")
+                f"{self.plan_lines} lines by the plan's count (the diff removes "
+                f"{self.lines_removed}: with the blank lines and block headers that go with "
+                f"them) ({self.selected - self.already} entries")
         text += f"; {self.already} already applied)" if self.already else ")"
         if self.patch_path is not None:
             text += f"\nreverse patch: {self.patch_path} (undo: patch -R -p1 < it)"
@@ -178,7 +179,9 @@ def plan(manifest: dict[str, Any], root: Path, feature: str | None, state: State
     work: list[tuple[str, bytes, bytes, list[dict[str, Any]], str]] = []
     for e in entries:
         safe_path(root, e["path"])
+    check_tree(manifest, root, state)
     every = _by_path(manifest["deletions"])
+    stale: list[str] = []  # files that are not as scanned: refused together, in one line
     for rel, group in sorted(_by_path(entries).items()):
         shas = {e["sha256"] for e in every[rel]}
         if len(shas) > 1:
@@ -192,13 +195,15 @@ def plan(manifest: dict[str, Any], root: Path, feature: str | None, state: State
             if kinds == {"delete_file"} and not target.exists():
                 result.already += len(group)
                 continue
-            raise ApplyError(f"stale manifest: {rel} is missing")
+            stale.append(f"{rel} is missing")
+            continue
         old = target.read_bytes()
         current = sha256(old)
         history = state.history(rel, expected, current)
         if history is None:
-            raise ApplyError(f"stale manifest: {rel} changed since the scan (sha256 {current[:12]}"
-                             f" != {expected[:12]}); re-run depgraph scan")
+            stale.append(f"{rel} changed since the scan (sha256 {current[:12]} != "
+                         f"{expected[:12]})")
+            continue
         handled = history.applied | set(history.skipped)
         pending = [e for e in group if entry_id(e) not in handled]
         result.already += len(group) - len(pending)
@@ -214,6 +219,12 @@ def plan(manifest: dict[str, Any], root: Path, feature: str | None, state: State
         else:
             base, todo = old, pending
         work.append((rel, old, base, todo, expected))
+    if stale:
+        files = len(_by_path(entries))
+        if len(stale) == 1:
+            raise ApplyError(f"stale manifest: {stale[0]}; re-run depgraph scan")
+        raise ApplyError(f"stale manifest: {len(stale)} of the {files} files it edits are not "
+                         f"as scanned (first: {stale[0]}); re-run depgraph scan")
     for (rel, old, _base, todo, expected), (new, skipped) in zip(
             work, _edit_all([(rel, base, todo) for rel, _old, base, todo, _e in work],
                             progress),
@@ -224,6 +235,24 @@ def plan(manifest: dict[str, Any], root: Path, feature: str | None, state: State
         (result.changes if new != old else result.unchanged).append(change)
     result.changes.sort(key=lambda c: c.path)  # deletions and edits in one path order
     return result
+
+
+def check_tree(manifest: dict[str, Any], root: Path, state: State) -> None:
+    """Refuse, in one line, a manifest made for another tree: none of the top-level packages
+    it recorded (``tree.packages``: each ``__init__.py`` at its relative path) is in
+    ``root``. A copy of the scanned tree anywhere passes (the paths are relative); a tree
+    where the manifest was applied before passes too (its state file knows the files). A
+    manifest from before ``tree`` existed is checked by its files' sha256 only."""
+    tree = manifest.get("tree")
+    if not isinstance(tree, dict) or not tree.get("packages") or state.files:
+        return
+    packages = [p for p in tree["packages"] if isinstance(p, dict)]
+    if any((root / str(p.get("init", ""))).is_file() for p in packages):
+        return
+    names = ", ".join(str(p.get("name")) for p in packages[:5])
+    raise ApplyError(f"manifest made for another tree: it was scanned from "
+                     f"{manifest.get('root', '?')} (packages {names}); {root} has none of "
+                     "them (scan this tree, or give --root the tree it was made for)")
 
 
 def _edit_all(jobs: list[tuple[str, bytes, list[dict[str, Any]]]],

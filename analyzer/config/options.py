@@ -26,6 +26,9 @@ class ScanOptions:
     # --parse-all: extract every file, not only those something can depend on (same result;
     # the reference the on-demand extraction is compared with)
     parse_all: bool = False
+    # --scope: "all" plans every deletion; "features" only what the dropped features take
+    # (their code, knock-ons and the dead code that goes with them: analyzer/pipeline/scope)
+    scope: str = "all"
     # --strict: stale profile entries are errors; decides the exit code, not the analysis
     strict: bool = field(default=False, metadata={"analysis": False})
 

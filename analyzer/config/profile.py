@@ -26,9 +26,23 @@ from analyzer.errors import suggest
 # --------------------------------------------------------------------------- loading
 
 
-def load_profile_text(text: str, source: str, table: tuple[str, ...] = ()) -> Profile:
-    """Parse and validate profile TOML. ``table`` selects a sub-table (``("tool", "depgraph")``)."""
-    from analyzer.config.validate import build_profile
+# keys of a config that are not the profile's: with only these (and ``extends``, ``name``,
+# ``description``), a config that extends a built-in keeps the built-in as its source
+OPTION_KEYS = frozenset({"roots", "exclude", "drop", "keep", "default_roots", "strict", "format",
+                         "out", "fail_on_removable", "jobs", "cache_dir", "scope", "extends",
+                         "name", "description"})
+
+
+def load_profile_text(text: str, source: str, table: tuple[str, ...] = (),
+                      scan_root: Path | None = None, seen: tuple[str, ...] = ()) -> Profile:
+    """Parse and validate profile TOML. ``table`` selects a sub-table (``("tool", "depgraph")``).
+
+    A config extends a base profile (:mod:`analyzer.config.extends`): the one its ``extends``
+    key names (a built-in name, or a TOML file relative to the config's folder), else the
+    built-in that detects ``scan_root`` (none without one); ``extends = false``: none. A
+    built-in profile extends nothing."""
+    from analyzer.config.extends import extend
+    from analyzer.config.validate import Locator, build_profile
 
     try:
         doc = tomllib.loads(text)
@@ -42,17 +56,60 @@ def load_profile_text(text: str, source: str, table: tuple[str, ...] = ()) -> Pr
         data = data[part]
     if not isinstance(data, dict):
         raise ProfileError(f"{source}:1: [{'.'.join(table)}] must be a table")
-    return build_profile(data, text, source, table, _default_name(source))
+    parent = None
+    if not source.startswith("builtin:"):
+        where = f"{source}:{Locator(text).line((*table, 'extends'))}"
+        parent = _base_profile(data.get("extends", True), where, source, scan_root,
+                               (*seen, source))
+    built = build_profile({k: v for k, v in data.items() if k != "extends"}, text, source,
+                          table, _default_name(source), parent)
+    if parent is None:
+        return built
+    merged = extend(parent, built, "name" in data, "description" in data)
+    if set(data) <= OPTION_KEYS and parent.source.startswith("builtin:"):
+        # only options on top of a built-in: its entries keep their own file and lines
+        import dataclasses
+
+        return dataclasses.replace(merged, source=parent.source, config=source,
+                                   extends="")
+    return merged
 
 
-def load_profile_file(path: Path) -> Profile:
-    """Load ``depgraph.toml`` (or any TOML profile); a ``pyproject.toml`` uses [tool.depgraph]."""
+def _base_profile(value: object, where: str, source: str, scan_root: Path | None,
+                  seen: tuple[str, ...]) -> Profile | None:
+    """The profile a config's ``extends`` value names (True: the detected built-in)."""
+    if value is False:
+        return None
+    if value is True:
+        name = detected_builtin(scan_root) if scan_root is not None else None
+        return builtin_profile(name) if name is not None else None
+    if not isinstance(value, str) or not value.strip():
+        raise ProfileError(f"{where}: extends must be a built-in profile name, a TOML file "
+                           f"or false, got {value!r}")
+    if value in builtin_names():
+        return builtin_profile(value)
+    path = Path(source).parent / value
+    if not (value.endswith(".toml") or "/" in value or "\\" in value):
+        names = builtin_names()
+        raise ProfileError(f"{where}: extends: no built-in profile {value!r}"
+                           f"{suggest(value, names)}; built-ins: {', '.join(names)}")
+    if not path.is_file():
+        raise ProfileError(f"{where}: extends: profile file {value} does not exist")
+    if str(path) in seen or str(path.resolve()) in {str(Path(s).resolve()) for s in seen}:
+        raise ProfileError(f"{where}: extends: {value} extends itself (a cycle)")
+    return load_profile_file(path, scan_root, seen)
+
+
+def load_profile_file(path: Path, scan_root: Path | None = None,
+                      seen: tuple[str, ...] = ()) -> Profile:
+    """Load ``depgraph.toml`` (or any TOML profile); a ``pyproject.toml`` uses [tool.depgraph].
+    ``scan_root``: the tree scanned, whose detected built-in a config extends by default."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ProfileError(f"{path}:0: cannot read profile: {exc}") from None
     table = ("tool", "depgraph") if Path(path).name == "pyproject.toml" else ()
-    return load_profile_text(text, str(path), table)
+    return load_profile_text(text, str(path), table, scan_root, seen)
 
 
 def builtin_names() -> list[str]:
@@ -93,12 +150,14 @@ def select_profile(scan_root: Path, explicit: str | None) -> Profile | None:
     ``explicit`` (``--profile``) is a file path or a built-in name. Otherwise, in order:
     ``scan_root/depgraph.toml``, ``[tool.depgraph]`` in ``scan_root/pyproject.toml``, the first
     built-in (by name) whose ``detect`` globs all match under ``scan_root``; else ``None``.
+    A file extends the built-in that detects ``scan_root`` unless it says otherwise
+    (``extends``).
     """
     root = Path(scan_root)
     if explicit is not None:
         candidate = Path(explicit)
         if candidate.is_file():
-            return load_profile_file(candidate)
+            return load_profile_file(candidate, root)
         if explicit in builtin_names():
             return builtin_profile(explicit)
         if candidate.suffix == ".toml" or "/" in explicit or "\\" in explicit:
@@ -108,7 +167,7 @@ def select_profile(scan_root: Path, explicit: str | None) -> Profile | None:
                            f"{suggest(explicit, names)}; built-ins: {', '.join(names)}")
     own = root / "depgraph.toml"
     if own.is_file():
-        return load_profile_file(own)
+        return load_profile_file(own, root)
     pyproject = root / "pyproject.toml"
     if pyproject.is_file():
         try:
@@ -116,7 +175,7 @@ def select_profile(scan_root: Path, explicit: str | None) -> Profile | None:
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
             doc = {}
         if isinstance(doc.get("tool"), dict) and "depgraph" in doc["tool"]:
-            return load_profile_file(pyproject)
+            return load_profile_file(pyproject, root)
     name = detected_builtin(root)
     return builtin_profile(name) if name is not None else None
 

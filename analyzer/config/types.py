@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 
 from analyzer.errors import ProfileError  # re-exported: the profile's error
 
-__all__ = ["OUTPUT_FORMATS", "REGISTRY_KINDS", "SELECT_MODES", "ConfigOptions", "Constant",
-           "Domain", "DynamicImportHint", "Feature", "KeepEntry", "PluginFamily", "Profile",
-           "ProfileError", "Registry"]
+__all__ = ["OUTPUT_FORMATS", "REGISTRY_KINDS", "SCOPES", "SELECT_MODES", "ConfigOptions",
+           "Constant", "Domain", "DynamicImportHint", "Feature", "KeepEntry", "PluginFamily",
+           "Profile", "ProfileError", "Registry"]
 
 REGISTRY_KINDS = ("decorator", "dict", "choices", "enum", "call", "values")
 SELECT_MODES = ("roots", "all", "companion")
@@ -116,6 +116,8 @@ class DynamicImportHint:
 
 # report formats a config may name (outputs/render.py FORMATS: the same names)
 OUTPUT_FORMATS = ("html", "json", "md", "sarif")
+# what a scan plans (config/options.py ScanOptions.scope, pipeline/scope.py)
+SCOPES = ("all", "features")
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,7 @@ class ConfigOptions:
     fail_on_removable: bool | None = None
     jobs: int | None = None
     cache_dir: str | None = None
+    scope: str | None = None  # "all" | "features"
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,11 @@ class Profile:
     # target, the method may go although its class's base lies outside the tree
     platform_methods: dict[str, str] = field(default_factory=dict)
     options: ConfigOptions = ConfigOptions()
+    # the profile this one extends ("builtin:sglang", a file path), "" for none; the config
+    # file a built-in was extended by when the config adds scan options only (then ``source``
+    # stays the built-in's, so its lines stay true)
+    extends: str = ""
+    config: str = ""
 
     def registry(self, name: str) -> Registry | None:
         return next((r for r in self.registries if r.name == name), None)

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from analyzer.config.types import (
     OUTPUT_FORMATS,
     REGISTRY_KINDS,
+    SCOPES,
     SELECT_MODES,
     ConfigOptions,
     Constant,
@@ -201,7 +202,9 @@ TOP_KEYS = ("name", "description", "detect", "entry_points", "test_paths", "plug
             "system_libraries", "never_delete", "dynamic_imports", "platform_methods",
             # scan options (ConfigOptions): the command line overrides them
             "roots", "exclude", "drop", "keep", "default_roots", "strict", "format", "out",
-            "fail_on_removable", "jobs", "cache_dir")
+            "fail_on_removable", "jobs", "cache_dir", "scope",
+            # the profile this config adds to (analyzer/config/extends.py)
+            "extends")
 FAMILY_KEYS = ("name", "package", "select", "recursive", "companion_of")
 REGISTRY_KEYS = ("name", "kind", "target", "key_arg", "key_keyword", "module_package", "keys")
 FEATURE_KEYS = ("description", "registry_keys", "paths", "identifiers", "constants",
@@ -335,14 +338,18 @@ class _Builder:
 
 
 def build_profile(data: dict[str, Any], text: str, source: str, base: tuple[str, ...],
-                  default_name: str) -> Profile:
-    """Validate a parsed profile table and build the :class:`Profile`."""
+                  default_name: str, parent: Profile | None = None) -> Profile:
+    """Validate a parsed profile table and build the :class:`Profile`. ``parent``: the
+    profile it extends, whose registries and features its names may refer to (the merge
+    itself is :func:`analyzer.config.extends.extend`)."""
     b = _Builder(text, source, base)
     b.keys(data, TOP_KEYS, ())
     registries = [_registry(b, t, ("registries", i)) for i, t in
                   enumerate(b.tables(data, "registries", ()))]
     b.unique(registries, "name", ("registries",), "registry")
-    reg_names = tuple(r.name for r in registries)
+    inherited = parent.registries if parent is not None else ()
+    kinds = {r.name: r.kind for r in (*inherited, *registries)}
+    reg_names = tuple(kinds)
     families = [_family(b, t, ("plugin_families", i)) for i, t in
                 enumerate(b.tables(data, "plugin_families", ()))]
     b.unique(families, "name", ("plugin_families",), "plugin family")
@@ -355,14 +362,15 @@ def build_profile(data: dict[str, Any], text: str, source: str, base: tuple[str,
     features = {}
     for fname, ftable in b.table(data, "features", ()).items():
         b.expect(ftable, (dict,), ("features", fname), "a table")
-        features[fname] = _feature(b, fname, ftable, ("features", fname),
-                                   {r.name: r.kind for r in registries})
+        features[fname] = _feature(b, fname, ftable, ("features", fname), kinds)
+    known = tuple(dict.fromkeys([*(parent.features if parent is not None else ()),
+                                 *features]))
     for fname, feature in features.items():
         for i, name in enumerate(feature.requires):
-            _known(b, name, tuple(features), ("features", fname, "requires", i), "feature")
+            _known(b, name, known, ("features", fname, "requires", i), "feature")
     drops = b.strings(data, "default_drops", ())
     for i, name in enumerate(drops):
-        _known(b, name, tuple(features), ("default_drops", i), "feature")
+        _known(b, name, known, ("default_drops", i), "feature")
     keep = [_keep(b, t, ("never_delete", i)) for i, t in
             enumerate(b.tables(data, "never_delete", ()))]
     hints = [_hint(b, t, ("dynamic_imports", i)) for i, t in
@@ -385,7 +393,7 @@ def build_profile(data: dict[str, Any], text: str, source: str, base: tuple[str,
         test_paths=b.strings(data, "test_paths", ()),
         system_libraries=b.strings(data, "system_libraries", ()),
         platform_methods=_platform_methods(b, b.table(data, "platform_methods", ())),
-        options=_options(b, data, tuple(features)),
+        options=_options(b, data, known),
     )
 
 
@@ -408,7 +416,8 @@ def _options(b: _Builder, data: dict[str, Any], features: tuple[str, ...]) -> Co
         out=b.string(data, "out", (), default="") or None,
         fail_on_removable=flag("fail_on_removable"),
         jobs=(b.integer(data, "jobs", (), 0) or None) if "jobs" in data else None,
-        cache_dir=b.string(data, "cache_dir", (), default="") or None)
+        cache_dir=b.string(data, "cache_dir", (), default="") or None,
+        scope=b.choice(data, "scope", (), SCOPES) if "scope" in data else None)
 
 
 def _platform_methods(b: _Builder, table: dict[str, Any]) -> dict[str, str]:

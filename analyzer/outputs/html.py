@@ -10,10 +10,10 @@ the ScanResult and the manifest totals, so the template only lays things out:
   ranges with a little context, at most ``MAX_EXCERPT`` lines per file; a whole-file
   deletion shows its head). A result without sources reads the file; one whose sha256 no
   longer matches the scan is flagged as changed;
-- the live BFS tree for the "why is this kept" lookup, as compact rows
-  ``[key, text, parent, edge kind, edge origin]`` from which the page rebuilds exactly the
-  chain :func:`analyzer.analysis.why.chain_steps` prints (only the modules, targets and files
-  are searchable when the graph has more than ``MAX_WHY_NODES`` live nodes);
+- the live BFS tree for the "why is this kept" lookup (``analyzer.outputs.why_index``, the
+  form the manifest records for ``why --manifest``), from which the page rebuilds exactly the
+  chain :func:`analyzer.analysis.why.chain_steps` prints, for every live module, class,
+  function, method, target, file and op;
 - per dropped feature, a column layout (inline SVG coordinates) of its items and the nodes
   outside it that touch them.
 
@@ -33,8 +33,15 @@ import jinja2
 from analyzer.graph.native import is_tu
 from analyzer.graph.python import NOT_FOLLOWED
 from analyzer.model import Deletion, is_behaviour_decision
-from analyzer.nodes import SUPER_ROOT, describe
-from analyzer.outputs.manifest import build_summary, shared_prefix, totals
+from analyzer.nodes import describe
+from analyzer.outputs.manifest import (
+    build_summary,
+    feature_part,
+    shared_prefix,
+    taken_along,
+    totals,
+)
+from analyzer.outputs.why_index import live_tree
 from analyzer.util.data import data_dir
 
 if TYPE_CHECKING:
@@ -46,9 +53,6 @@ CONTEXT = 2  # lines shown around a deleted range
 WHOLE_HEAD = 30  # lines shown of a file deleted whole
 LONG_RANGE = (25, 5)  # a longer range shows its first and last lines only
 MAX_LINE_CHARS = 300
-MAX_WHY_NODES = 20_000
-WHY_KINDS = ("module", "symbol", "target", "native_file", "op")
-WHY_KINDS_LARGE = ("module", "target", "native_file", "cmake_file")
 MAX_COLUMN = 30  # boxes per column of a feature's dependency view
 BOX_W, BOX_H, ROW_H, COL_GAP, PAD = 250, 20, 26, 90, 24
 
@@ -73,6 +77,9 @@ def view_model(result: ScanResult) -> dict[str, Any]:
         row["whole"] = row["whole"] or d.kind == "delete_file"
     files = [{"path": path, "lines": result.files[path].lines, **row}
              for path, row in sorted(per_file.items())]
+    share, _other = feature_part(result)
+    in_share = {id(d) for d in share}
+    along = taken_along(result)
     return {
         "root": str(result.root),
         "roots": result.root_names,
@@ -82,6 +89,12 @@ def view_model(result: ScanResult) -> dict[str, Any]:
         "before_after": before_after(result, tot),
         "files": files,
         "deletions": deletions,
+        # (deletion, "features" | "other"): the dropped features' share or other dead code
+        "deletion_rows": [(d, "features" if id(d) in in_share else "other")
+                          for d in deletions],
+        "scope": result.options.scope,
+        "along": {"files": sum(1 for d in along if d.kind == "delete_file"),
+                  "lines": sum(d.lines for d in along), "deletions": len(along)},
         "feature_names": sorted({d.feature for d in deletions if d.feature}),
         "categories": sorted({d.category for d in deletions}),
         "kept": result.plan.kept,
@@ -267,35 +280,9 @@ def _search_key(node: str, data: dict[str, Any]) -> str:
 
 
 def why_data(result: ScanResult) -> dict[str, Any]:
-    """The live BFS tree as rows ``[key, text, parent, edge kind, origin, searchable]``."""
-    graph, live = result.graph, result.liveness
-    kinds = WHY_KINDS if len(live.live) <= MAX_WHY_NODES else WHY_KINDS_LARGE
-    # blocked items are what a reader asks about: searchable whatever their kind
-    blocked = {i.node for f in result.features for i in f.blocked}
-    wanted = sorted(n for n in live.live if n in graph
-                    and (graph.nodes[n].get("kind") in kinds or n in blocked))
-    index: dict[str, int] = {}
-    rows: list[list[Any]] = []
-
-    def add(node: str) -> int:
-        if node in index:
-            return index[node]
-        up = live.parents.get(node)  # the chain's previous step, straight from the BFS tree
-        up = up if up is not None and up != SUPER_ROOT and up in live.live else None
-        parent = add(up) if up is not None else -1
-        kind = origin = ""
-        if up is not None:
-            e = graph.edges[up, node]
-            kind = e["kind"]
-            origin = f"{e['file']}:{e['line']}" if e.get("file") else "the build"
-        index[node] = len(rows)
-        rows.append([_search_key(node, graph.nodes[node]), describe(graph, node), parent,
-                     kind, origin, 0])
-        return index[node]
-
-    for node in wanted:
-        rows[add(node)][5] = 1
-    return {"rows": rows, "kinds": list(kinds), "searchable": len(wanted)}
+    """The live tree the why-search reads (``analyzer.outputs.why_index``): every live
+    module, class, function, method, target, file and op, with each root's reason."""
+    return live_tree(result)
 
 
 def _short(label: str, width: int = 36) -> str:

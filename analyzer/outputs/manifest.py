@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from analyzer import __version__
 from analyzer.graph.native import is_tu
-from analyzer.model import Deletion, is_behaviour_decision
+from analyzer.model import Deletion, goes_with, is_behaviour_decision
 
 if TYPE_CHECKING:
     from analyzer.analysis.blockers import Blocker
@@ -34,6 +34,8 @@ def manifest_dict(result: ScanResult, baseline: dict[str, Any] | None = None) ->
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "depgraph", "version": __version__},
         "root": str(result.root),
+        # the tree the manifest is for: `depgraph apply` refuses another (tree_identity)
+        "tree": tree_identity(result),
         "roots": result.root_names,
         "default_roots": [r for r in result.default_roots],
         "keep_targets": result.keep_targets,
@@ -59,8 +61,38 @@ def manifest_dict(result: ScanResult, baseline: dict[str, Any] | None = None) ->
         "verify_baseline_breaks": baseline.get("verify_baseline_breaks", []),
         # the extension modules the original's build makes
         "verify_baseline_extensions": baseline.get("verify_baseline_extensions", []),
+        # what `depgraph why --manifest` answers from (analyzer/outputs/why_index.py): the
+        # live tree with each root's reason, and the module of each Python file deleted whole
+        "why": why_section(result),
         "deletions": deletions,
     }
+
+
+def why_section(result: ScanResult) -> dict[str, Any]:
+    from analyzer.outputs.why_index import live_tree
+
+    deleted = {result.index.by_path[d.path]: d.path for d in result.plan.deletions
+               if d.kind == "delete_file" and d.path in result.index.by_path}
+    return {**live_tree(result), "deleted_modules": dict(sorted(deleted.items()))}
+
+
+def tree_identity(result: ScanResult) -> dict[str, Any]:
+    """What makes the scanned tree this tree, for ``depgraph apply`` to refuse a manifest
+    applied elsewhere: its top-level Python packages (each with the path of its
+    ``__init__.py``), the profile, and a fingerprint of every scanned file's path and sha256
+    (``files``: how many). A copy of the tree (same relative paths, same contents) is the same
+    tree wherever it lies; the files the manifest edits also carry their own sha256."""
+    import hashlib
+
+    packages = sorted((m.name, m.path) for m in result.index.modules.values()
+                      if m.is_package and "." not in m.name)
+    digest = hashlib.sha256()
+    for path, info in sorted(result.files.items()):
+        digest.update(f"{path}\0{info.sha256}\n".encode())
+    profile = result.profile.profile
+    return {"packages": [{"name": n, "init": p} for n, p in packages],
+            "profile": profile.name if profile is not None else None,
+            "files": len(result.files), "fingerprint": digest.hexdigest()}
 
 
 def shared_prefix(chains: list[list[str]]) -> list[list[str]]:
@@ -79,9 +111,12 @@ def shared_prefix(chains: list[list[str]]) -> list[list[str]]:
 
 
 def blocker_entry(b: Blocker) -> dict[str, Any]:
+    """``group``: ``default`` (a live default selects a dropped key: ``behind`` is the key;
+    the edit is changing it), ``code`` (``behind``: the key it is live only through, if
+    any) or ``test`` (a test importing the feature)."""
     return {"path": b.file, "line": b.line, "kind": b.kind, "from": _short(b.src),
             "enters": _short(b.dst), "blocks": [_short(n) for n in b.blocks],
-            "frees": len(b.frees), "edit": b.edit}
+            "frees": len(b.frees), "edit": b.edit, "group": b.group, "behind": b.behind}
 
 
 def _short(node: str) -> str:
@@ -122,9 +157,31 @@ def deletion_entry(d: Deletion) -> dict[str, Any]:
     return entry
 
 
+def feature_part(result: ScanResult) -> tuple[list[Deletion], list[Deletion]]:
+    """(the dropped features' share, other dead code): the share goes once every dropped
+    feature is applied (``goes_with``): the features' own deletions, their knock-ons and the
+    dead code that goes with them -- what ``--scope features`` plans; the rest is code the
+    roots do not reach for other reasons (other models, unused helpers)."""
+    dropped = frozenset(result.profile.drops)
+    share: list[Deletion] = []
+    other: list[Deletion] = []
+    for d in result.plan.deletions:
+        (share if dropped and goes_with(d.features, d.with_features, dropped)
+         else other).append(d)
+    return share, other
+
+
+def taken_along(result: ScanResult) -> list[Deletion]:
+    """Deletions of the dropped features' share shown under no dropped feature: dead code
+    that goes with them (a feature's deletion takes it along)."""
+    names = {f.name for f in result.features}
+    return [d for d in feature_part(result)[0] if d.feature not in names]
+
+
 def totals(result: ScanResult) -> dict[str, int]:
     py = [f for f in result.files.values() if f.language == "python"]
     dead_files = [d for d in result.plan.deletions if d.kind == "delete_file"]
+    share, other = feature_part(result)
     return {
         "python_files": len(py),
         "python_lines": sum(f.lines for f in py),
@@ -135,6 +192,14 @@ def totals(result: ScanResult) -> dict[str, int]:
         "files_removable": len(dead_files),
         "lines_removable": result.plan.removed_lines(),
         "deletions": len(result.plan.deletions),
+        # the same, apart: the dropped features' share (what --scope features plans) and
+        # other dead code; each pair adds up to the total above
+        "lines_features": sum(d.lines for d in share),
+        "files_features": sum(1 for d in share if d.kind == "delete_file"),
+        "deletions_features": len(share),
+        "lines_other": sum(d.lines for d in other),
+        "files_other": sum(1 for d in other if d.kind == "delete_file"),
+        "deletions_other": len(other),
         "parse_problems": len(result.problems),
         "native_files": sum(1 for f in result.files.values() if f.language == "cuda"),
         "cmake_files": sum(1 for f in result.files.values() if f.language == "cmake"),

@@ -11,6 +11,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from analyzer.analysis.blockers import Blocker
+    from analyzer.config.types import Profile
     from analyzer.pipeline.scan import ScanResult
 
 FORMATS = ("html", "json", "md", "sarif")
@@ -49,14 +51,53 @@ def _json_bytes(data: object) -> bytes:
     return (json.dumps(data, indent=2) + "\n").encode("utf-8")
 
 
+def profile_origin(profile: Profile) -> str:
+    """Where a profile comes from: its file, and the profile it extends or the config whose
+    options it carries."""
+    if profile.config:
+        return f"{profile.source}, options from {profile.config}"
+    if profile.extends:
+        return f"{profile.source}, extends {profile.extends}"
+    return profile.source
+
+
+def blocker_lines(blockers: list[Blocker], indent: str, shown: int = 2) -> list[str]:
+    """A feature's blockers on the terminal: every default that selects a dropped key (the
+    true edit), the ``shown`` most freeing places in live code, the rest counted, the tests
+    that import the feature grouped on one line."""
+    out: list[str] = []
+    defaults = [b for b in blockers if b.group == "default"]
+    code = [b for b in blockers if b.group == "code"]
+    tests = [b for b in blockers if b.group == "test"]
+    for b in defaults:
+        out.append(f"{indent}{b.edit.split(' (it selects')[0]} (selects the dropped key "
+                   f"{b.behind!r}; frees {len(b.frees)})")
+    for b in [b for b in code if b.frees][:shown]:
+        where = f"{b.file or 'the build'}{':' + str(b.line) if b.line else ''}"
+        behind = f"; live only through the key {b.behind!r}" if b.behind else ""
+        out.append(f"{indent}blocked at {where}: {b.edit.split(' at ')[0]} "
+                   f"(frees {len(b.frees)}{behind})")
+    rest = len(code) - min(shown, sum(1 for b in code if b.frees))
+    if rest:
+        alone = "" if any(b.frees for b in code[shown:]) else " (freeing nothing alone)"
+        out.append(f"{indent}+ {rest} more place{'s' if rest != 1 else ''} in live code"
+                   f"{alone}: the report lists them")
+    if tests:
+        files = sorted({b.file for b in tests})
+        head = ", ".join(files[:3]) + (f", +{len(files) - 3} more" if len(files) > 3 else "")
+        out.append(f"{indent}{len(files)} test{'s import' if len(files) != 1 else ' imports'}"
+                   f" it: {head}")
+    return out
+
+
 VERBOSE = "\x00v "  # prefix of stderr lines printed only with -v
 
 
 def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
-    """(stdout lines, stderr lines) of the console summary. The last stdout line ends with
+    """(stdout lines, stderr lines) of the console summary. The ``removable:`` line ends with
     ``{elapsed}``, filled in by the caller."""
     from analyzer.outputs.html import feature_totals
-    from analyzer.outputs.manifest import totals
+    from analyzer.outputs.manifest import taken_along, totals
 
     native = [p for p in result.problems if p.kind == "syntax-error"
               and not p.path.endswith((".py", ".pyi"))]
@@ -72,12 +113,14 @@ def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
     err.extend(f"warning: stale: {s}" for s in result.profile.stale)
     out: list[str] = []
     if result.profile.profile is not None:
-        out.append(f"profile {result.profile.profile.name} ({result.profile.profile.source}); "
+        out.append(f"profile {result.profile.profile.name} "
+                   f"({profile_origin(result.profile.profile)}); "
                    f"dropped: {', '.join(result.profile.drops) or 'nothing'}")
         for a in result.anchors:  # the profile's knowledge of a feature, out of date: first
             if a.out_of_date:
                 out.append(f"  OUT OF DATE: {a.summary()} -- the profile may not know this "
                            "tree; what the feature holds here may be missed")
+    t = totals(result)
     if result.features:
         tus = {row["name"]: row["tus"] for row in feature_totals(result)}
         out.append(f"  {'feature':<22} {'files':>6} {'lines':>8} {'TUs':>4} {'blocked':>8}")
@@ -87,13 +130,25 @@ def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
             anchored = next((a for a in result.anchors if a.feature == f.name), None)
             if anchored is not None and anchored.stale and not anchored.out_of_date:
                 out.append(f"      anchors {anchored.summary().partition(': ')[2]}")
-            for b in result.blockers.get(f.name, [])[:2]:
-                out.append(f"      blocked at {b.file or 'the build'}"
-                           f"{':' + str(b.line) if b.line else ''}: {b.edit.split(' at ')[0]} "
-                           f"(frees {len(b.frees)})")
-    t = totals(result)
+            out.extend(blocker_lines(result.blockers.get(f.name, []), "      "))
+        along = taken_along(result)
+        if along:
+            out.append(f"  {'(dead code with them)':<22} "
+                       f"{sum(1 for d in along if d.kind == 'delete_file'):>6} "
+                       f"{sum(d.lines for d in along):>8}")
     out.append(
-        f"{t['python_files']} Python files, {t['modules']} modules, {t['live_modules']} live; "
-        f"removable: {t['files_removable']} files, {t['lines_removable']} lines in "
-        f"{t['deletions']} deletions ({{elapsed}})")
+        f"{t['python_files']} Python files, {t['modules']} modules, {t['live_modules']} live")
+    out.append(f"removable: {t['files_removable']} files, {t['lines_removable']} lines in "
+               f"{t['deletions']} deletions ({{elapsed}})")
+    if result.profile.drops:
+        hint = ("--scope features: only these are planned" if result.options.scope == "features"
+                else "--scope features plans only these")
+        out.append(f"  dropped features: {t['files_features']:>6} files, "
+                   f"{t['lines_features']:>8} lines   ({hint})")
+        if result.options.scope == "features":
+            out.append("  other dead code:  not planned (--scope features)")
+        else:
+            out.append(f"  other dead code:  {t['files_other']:>6} files, "
+                       f"{t['lines_other']:>8} lines   (code the roots do not reach: other "
+                       "models, unused helpers)")
     return out, err

@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.analysis.anchors import FeatureAnchors, feature_anchors
-from analyzer.analysis.blockers import Blocker, feature_blockers
+from analyzer.analysis.blockers import Blocker, feature_blockers, feature_keys, present
 from analyzer.analysis.feature_columns import FeatureColumns, feature_columns
 from analyzer.analysis.features import FeatureReport, analyze_features, feature_nodes
 from analyzer.analysis.liveness import Liveness
+from analyzer.analysis.why import root_reasons
 from analyzer.config.options import ScanOptions
 from analyzer.config.profile import effective_cmake_options, merge_drops
 from analyzer.decide.profile_facts import ProfileUse, profile_use
@@ -34,6 +35,7 @@ from analyzer.model import Deletion, FileInfo, ParseProblem, Plan
 from analyzer.nodes import Graph, module_node, target_node
 from analyzer.pipeline.inputs import ScanError, ScanInputs, gather_inputs
 from analyzer.pipeline.rounds import Rounds
+from analyzer.pipeline.scope import scope_to_features
 from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.check import Conflict, check_plan
 from analyzer.plan.check_cache import CheckCache
@@ -82,6 +84,8 @@ class ScanResult:
     feature_columns: dict[str, FeatureColumns] = field(default_factory=dict)
     # feature -> the edges that keep its blocked items live, most freeing first
     blockers: dict[str, list[Blocker]] = field(default_factory=dict)
+    # root -> why it is one (analysis.why.root_reasons): the first step of every chain
+    root_reasons: dict[str, str] = field(default_factory=dict)
     # what the soundness rounds kept, and why (plan_check.Conflict)
     conflicts: list[Conflict] = field(default_factory=list)
     # Python modules counted without a parse (no parsed file can name them: dead whatever is
@@ -98,10 +102,13 @@ class RunSettings:
     jobs: int = 1
     cache_dir: Path | None = None
     progress: Callable[[Progress], None] | None = None
+    stage: Callable[[str], None] | None = None  # each stage entered (the progress line)
 
 
 def scan(path: Path, options: ScanOptions, settings: RunSettings = RunSettings()) -> ScanResult:
     """The whole pipeline on ``path``: inputs, then :func:`analyze`."""
+    if settings.stage is not None:
+        settings.stage("discover")
     return analyze(gather_inputs(path, options, cache_dir=settings.cache_dir), options, settings)
 
 
@@ -124,7 +131,7 @@ def analyze(inputs: ScanInputs, options: ScanOptions,
 
 
 def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings) -> ScanResult:
-    timer = StageTimer(inputs.timings)
+    timer = StageTimer(inputs.timings, settings.stage)
     use = profile_use(inputs.profile, merge_drops(inputs.profile, options.drop, options.keep))
     found = inputs.discovery
     with timer("extract"):
@@ -193,6 +200,9 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
                             {p: sources[p] for p in counted if p in sources},
                             {m.path: m.name for m in last.index.modules.values()})
         open_graph.clear()
+    if options.scope == "features":  # only what the dropped features take (pipeline/scope)
+        native_summary = scope_to_features(plan, native_summary, graph,
+                                           frozenset(f.name for f in use.features))
     sims.save()
     with timer("graph"):
         edge_store.save(edge_key, edges)
@@ -201,9 +211,13 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         features = analyze_features(graph, live, use.features,
                                     feature_nodes(graph, use.features, use.kept_features), plan)
         columns = {f.name: feature_columns(graph, live, f) for f in features}
-        blockers = {f.name: feature_blockers(graph, live, f) for f in features}
+        blockers = {f.name: _blockers(graph, live, f, use, sources, scope.tests)
+                    for f in features}
         anchors = feature_anchors(use.profile, use.features, tree.index, list(tree.files),
                                   last.native.project)
+        reasons = root_reasons(graph, live.roots, list(options.roots), found.root,
+                               last.default_roots, use.profile, scope.tests,
+                               scope.in_scope, scope.unparsed, plan.kept)
     return ScanResult(found.root, found, tree.files, last.index, graph, last.roots,
                       list(options.roots), last.default_roots, live, plan, last.native,
                       native_summary, list(last.keep_targets), use, features,
@@ -211,7 +225,16 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
                       sources, options=options, conflicts=last.conflicts,
                       lint_before=last.lint_before, breaks_before=last.breaks_before,
                       native_before=last.native_before, anchors=anchors,
-                      feature_columns=columns, blockers=blockers, counted=counted)
+                      feature_columns=columns, blockers=blockers, counted=counted,
+                      root_reasons=reasons)
+
+
+def _blockers(graph: Graph, live: Liveness, feature: FeatureReport, use: ProfileUse,
+              sources: dict[str, bytes], tests: frozenset[str]) -> list[Blocker]:
+    """A feature's blockers as the outputs show them (analysis/blockers.py): the defaults
+    that select its dropped keys first, then live code, then tests."""
+    return present(graph, live, feature, feature_blockers(graph, live, feature),
+                   feature_keys(use.features, feature.name, use.blocked_keys), sources, tests)
 
 
 def _counted_reached(result: ScanResult) -> frozenset[int]:

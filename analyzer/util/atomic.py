@@ -1,6 +1,10 @@
 """Shared: writing files so that nothing is ever half-written -- the one atomic write (temp file
 in the same folder, fsync, rename) of the codemod, the command line's outputs and the caches,
-and the exclusive create of a file that must never be overwritten (a reverse patch)."""
+and the exclusive create of a file that must never be overwritten (a reverse patch).
+
+A new file gets the permissions any program's new file gets (``0o666`` less the process's
+umask: ``rw-r--r--`` under the usual ``022``, readable by the group), not the temp file's
+``0o600``; a replaced file keeps its own mode."""
 
 from __future__ import annotations
 
@@ -9,10 +13,19 @@ import tempfile
 from pathlib import Path
 
 
+def new_file_mode() -> int:
+    """The mode of a new file: ``0o666`` less the current umask."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def _synced_temp(path: Path, data: bytes, sync: bool = True) -> str:
-    """A temp file next to ``path`` holding ``data`` (flushed to disk with ``sync``)."""
+    """A temp file next to ``path`` holding ``data`` (flushed to disk with ``sync``), with the
+    mode of a new file (mkstemp's is ``0o600``)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".depgraph")
     try:
+        os.fchmod(fd, new_file_mode())
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             if sync:

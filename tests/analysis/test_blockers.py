@@ -38,7 +38,7 @@ def test_blockers_sorted_by_what_they_free_and_reported_everywhere() -> None:
                      "kind": "import", "from": "minisgl.srt.utils.fa3_check",
                      "enters": "mini_kernel.flash_attn", "blocks": ["mini_kernel.flash_attn"],
                      "frees": 0, "edit": "delete the import of mini_kernel.flash_attn at "
-                     "python/minisgl/srt/utils/fa3_check.py:5"}
+                     "python/minisgl/srt/utils/fa3_check.py:5", "group": "code", "behind": ""}
     md = render_feature_markdown(result, "fa3")
     assert md.index("### What blocks it") < md.index("- files removed:")
     out = CliRunner().invoke(cli, ["why", str(MINI_SGLANG), "mini_kernel.flash_attn",

@@ -48,14 +48,44 @@ def test_scan_writes_manifest_and_report(tmp_path):
     assert "python/app/util.py" in html and 'id="total-lines">2<' in html
 
 
-def test_default_command_scans_the_bundled_sample(tmp_path, monkeypatch):
+def test_demo_scans_the_bundled_sample(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = invoke("scan")
+    result = invoke("scan", "--demo")
     assert result.exit_code == 0, result.output
     manifest = json.loads((tmp_path / "depgraph-out" / "manifest.json").read_text())
     assert manifest["roots"] == ["deepseek_v2"]
     assert manifest["root"] == str(MINI_SGLANG.resolve())
     assert (tmp_path / "depgraph-out" / "report.html").is_file()
+
+
+def test_demo_takes_no_path(tmp_path):
+    result = invoke("scan", "--demo", str(tmp_path))
+    assert result.exit_code == 2
+    assert "--demo scans the bundled sample repo" in result.output
+
+
+def test_scan_without_path_scans_the_current_folder(tmp_path, monkeypatch):
+    """As ruff, knip and vulture: no PATH is the current folder, with its depgraph.toml."""
+    repo = write_tree(tmp_path / "repo", {**GOOD, "depgraph.toml": 'roots = ["app.util"]\n'})
+    monkeypatch.chdir(repo)
+    result = invoke("scan", "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["root"] == str(repo.resolve())
+    assert manifest["roots"] == ["app.util"]  # the folder's own config was read
+    # unused() is now live (its module is a root): nothing of util.py goes
+    assert [d["path"] for d in manifest["deletions"]] == []
+
+
+def test_graph_and_verify_default_to_the_current_folder(tmp_path, monkeypatch):
+    repo = write_tree(tmp_path / "repo", GOOD)
+    monkeypatch.chdir(repo)
+    result = invoke("verify")
+    assert result.exit_code == 0, result.output
+    assert "verify: OK" in result.output
+    result = invoke("graph", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert "app.util:unused" in result.output
 
 
 @pytest.mark.parametrize(("args", "code", "message"), [
@@ -151,3 +181,36 @@ def test_fail_on_removable_and_format_selection(tmp_path):
     clean = write_tree(tmp_path / "clean", {**GOOD, "python/app/util.py":
                                             "def helper():\n    return 1\n"})
     assert invoke("scan", str(clean), "--out", str(out), "--fail-on-removable").exit_code == 0
+
+
+@pytest.mark.parametrize("command", ["scan", "apply", "why", "verify", "graph", "init"])
+def test_every_command_has_version_quiet_and_verbose(command: str) -> None:
+    from analyzer import __version__
+
+    result = invoke(command, "--version")
+    assert result.exit_code == 0 and result.output == f"depgraph, version {__version__}\n"
+    help_text = invoke(command, "--help").output
+    assert "-q, --quiet" in help_text and "-v, --verbose" in help_text
+
+
+def test_quiet_commands_print_nothing_but_the_answer(tmp_path, monkeypatch) -> None:
+    repo = write_tree(tmp_path / "repo", GOOD)
+    monkeypatch.chdir(repo)
+    scanned = invoke("scan", "-q", "--no-cache", "--out", str(tmp_path / "o"))
+    assert scanned.exit_code == 0 and scanned.output == ""
+    verified = invoke("verify", "-q", "--no-cache")
+    assert verified.exit_code == 0 and verified.output == "verify: OK\n"
+    applied = invoke("apply", "-q", str(tmp_path / "o" / "manifest.json"))
+    assert applied.exit_code == 0 and applied.stderr == ""
+    assert applied.stdout.startswith("--- a/python/app/util.py")  # the diff is the answer
+    inited = invoke("init", "-q", str(tmp_path))
+    assert inited.exit_code == 0 and inited.output == ""
+
+
+def test_scan_says_what_comes_next(tmp_path) -> None:
+    repo = write_tree(tmp_path / "repo", GOOD)
+    out = tmp_path / "out"
+    result = invoke("scan", str(repo), "--out", str(out), "--no-cache")
+    assert result.output.splitlines()[-1] == (
+        f"next: depgraph apply {out / 'manifest.json'} --stat   (review; then --write, or "
+        "--write --commit: a git commit per feature)")

@@ -25,8 +25,23 @@ def test_the_feature_table_with_blockers(tmp_path) -> None:
     assert "  fa3                         3       50    2        2" in lines
     assert "      blocked at python/minisgl/srt/utils/fa3_check.py:8: remove the use of " \
         "mini_kernel.flash_attn:is_fa3_supported (frees 1)" in lines
-    assert lines[-1] == f"wrote {tmp_path / 'o' / 'manifest.json'} and " \
-        f"{tmp_path / 'o' / 'report.html'}"
+    # the import frees nothing alone: counted, not listed
+    assert "      + 1 more place in live code (freeing nothing alone): the report lists them" \
+        in lines
+    assert f"wrote {tmp_path / 'o' / 'manifest.json'}, {tmp_path / 'o' / 'report.html'}" \
+        in lines
+
+
+def test_the_wrote_line_names_every_file(tmp_path) -> None:
+    out = run("--out", str(tmp_path / "o"), "--format", "json", "--format", "md",
+              "--format", "sarif")
+    assert out.exit_code == 0, out.output
+    # md: summary.md and one description per dropped feature (fa3, flashmla, ascend)
+    names = ["manifest.json", "summary.md", "summary-fa3.md", "summary-flashmla.md",
+             "summary-ascend.md", "depgraph.sarif"]
+    assert f"wrote {', '.join(str(tmp_path / 'o' / n) for n in names)}" \
+        in out.stdout.splitlines()
+    assert sorted(p.name for p in (tmp_path / "o").iterdir()) == sorted(names)
 
 
 def test_native_parse_problems_are_one_line_unless_verbose(tmp_path) -> None:

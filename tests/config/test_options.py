@@ -19,7 +19,7 @@ def test_cache_key_lists_the_analysis_fields_by_name() -> None:
     assert dict(FULL.cache_key()) == {
         "roots": ("deepseek_v2",), "use_default_roots": False, "excludes": ("bench/",),
         "keep_targets": ("common_*",), "profile": "sglang", "drop": ("fa3",),
-        "keep": ("ascend",), "use_profile": True, "parse_all": False}
+        "keep": ("ascend",), "use_profile": True, "parse_all": False, "scope": "all"}
 
 
 @pytest.mark.parametrize(("change", "same_key"), [
@@ -28,6 +28,7 @@ def test_cache_key_lists_the_analysis_fields_by_name() -> None:
     pytest.param({"drop": ()}, False, id="drop"),
     pytest.param({"use_profile": False}, False, id="no-profile"),
     pytest.param({"excludes": ()}, False, id="excludes"),
+    pytest.param({"scope": "features"}, False, id="scope"),
 ])
 def test_cache_key_changes_with_the_analysis(change: dict, same_key: bool) -> None:
     assert (FULL.replace(**change).cache_key() == FULL.cache_key()) is same_key

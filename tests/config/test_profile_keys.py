@@ -30,6 +30,8 @@ CASES: dict[tuple[str, str], tuple[str, str]] = {
     ("top", "keep_targets"): ('keep_targets = ["core_ops"]', ""),
     # without it, core_ops linking torch may need a target bench-sdk's CMake defines
     ("top", "system_libraries"): ('system_libraries = ["torch"]', ""),
+    # the extended profile's never_delete keeps app/graphs_npu.py
+    ("top", "extends"): ('extends = "more.toml"', ""),
     ("family", "name"): ('name = "models"', 'name = "model_zoo"'),
     ("family", "package"): ('package = "app.models"', 'package = "app.plugins"'),
     ("family", "select"): ('select = "roots"', 'select = "all"'),
@@ -82,6 +84,8 @@ CASES: dict[tuple[str, str], tuple[str, str]] = {
     ("top", "format"): ('format = ["json"]', ""),
     ("top", "out"): ('out = "-"', ""),
     ("top", "fail_on_removable"): ("fail_on_removable = false", "fail_on_removable = true"),
+    # other dead code (app/models/sub/tiny.py, unreachable) is no longer planned
+    ("top", "scope"): ('scope = "all"', 'scope = "features"'),
 }
 # keys that change how a scan runs, not what it finds: checked by the test below instead
 RUN_SETTINGS = {("top", "jobs"), ("top", "cache_dir")}

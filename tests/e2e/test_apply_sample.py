@@ -130,4 +130,9 @@ def test_feature_applies_only_its_entries(sample: tuple[Path, Path], tmp_path: P
     args = after["python/minisgl/srt/server_args.py"]
     assert b'["triton", "fa3", "ascend"]' in args
     code, _, err = run_apply(manifest, "--feature", "nope")
-    assert code == 2
+    assert code == 6  # as scan --drop nope: a profile error
+    code, _, err = run_apply(manifest, "--feature", "flashmal")
+    assert code == 6
+    assert err.strip() == ("depgraph: error: --feature: unknown feature 'flashmal' (did you "
+                           "mean 'flashmla'?) (manifest.json); features with deletions: "
+                           "ascend, fa3, flashmla")

@@ -27,11 +27,19 @@ def test_scan_apply_verify_print_the_same_line_total(tmp_path) -> None:
     assert '<b id="total-lines">214</b>' in (out / "report.html").read_text()
     applied = runner.invoke(main, ["apply", str(out / "manifest.json"), "--write"])
     assert applied.exit_code == 0, applied.output
-    assert "removed 214 lines (the plan's count; the diff: " in applied.stderr
+    assert "removed 214 lines by the plan's count (the diff removes " in applied.stderr
     verified = runner.invoke(main, ["verify", str(tree), "--no-cache", "--before",
                                     str(out / "manifest.json")])
     assert verified.exit_code == 0, verified.output
-    assert "  plan: 214 lines removed, 14 files" in verified.stdout.splitlines()
+    lines = verified.stdout.splitlines()
+    assert "  plan: 214 lines removed by the plan's count, 14 files" in lines
+    # the files' count: 455 Python lines before (manifest totals); the plan's Python
+    # deletions are 120 lines of them, the diff removes blank lines around them too
+    python = next(line for line in lines if line.startswith("  Python lines: 455 -> "))
+    after = int(python.split(" -> ")[1].split()[0])
+    assert python.endswith(f"(-{455 - after} in the files: the plan's 120 Python lines and "
+                           "the blank lines and block headers that went with them)")
+    assert 455 - after >= 120
 
 
 def test_apply_stat_lists_files_instead_of_the_diff(tmp_path) -> None:

@@ -36,7 +36,7 @@ def test_installed_package_runs_the_bundled_sample(tmp_path):
                     "templates/report.html.j2", "sample_repos/mini_sglang"):
             assert (installed / rel).exists(), rel
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    proc = subprocess.run([str(script), "scan", "--out", "out"], cwd=tmp_path, env=env,
+    proc = subprocess.run([str(script), "scan", "--demo", "--out", "out"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())

@@ -130,10 +130,15 @@ def test_dependency_view_screenshot(page: Any) -> None:
 
 
 def test_blockers_table_opens_the_blocker_line_and_the_chain(page: Any) -> None:
-    # mini_sglang's fa3 is kept by utils/fa3_check.py: its call (line 8) and its import (5)
+    # mini_sglang's fa3 is kept by utils/fa3_check.py: its call (line 8), which frees one
+    # item, and its import (5), which frees nothing alone: folded below the table
     table = page.locator("table.blockers[data-feature='fa3']")
     table.scroll_into_view_if_needed()
-    assert table.locator("tbody tr").count() == 2
+    assert table.locator("tbody tr").count() == 1
+    folded = page.locator("details.blockers-folded[data-feature='fa3']")
+    assert folded.locator("summary").text_content() == \
+        "1 more place in live code that frees nothing alone"
+    assert "fa3_check.py:5" in (folded.locator("tbody tr").text_content() or "")
     table.locator("a.open-file").first.click()
     assert page.is_visible("#file-panel")
     assert page.text_content("#panel-path") == "python/minisgl/srt/utils/fa3_check.py"
@@ -152,3 +157,30 @@ def test_dependency_view_boxes_lead_to_the_chain(page: Any) -> None:
     box.click()
     page.wait_for_function("document.querySelector('#why-chain').textContent.includes('root ')")
     assert page.input_value("#why-input") == box.get_attribute("data-why")
+
+
+def test_a_feature_row_filters_the_deletions(page: Any,
+                                            report: tuple[Path, dict[str, Any]]) -> None:
+    ds = [d for d in report[1]["deletions"] if d["feature"] == "fa3"]
+    page.click("#feature-totals tr[data-filter='fa3']")
+    _wait_rows(page, len(ds))
+    assert page.input_value("#feature-filter") == "fa3"
+    assert _int(page, "#visible-lines") == sum(d["lines"] for d in ds)
+    # the other dead code row: deletions that go with no dropped feature
+    other = [d for d in report[1]["deletions"] if not d["features"] and not d["with_features"]]
+    page.click("#feature-totals tr[data-filter='-']")
+    _wait_rows(page, len(other))
+    assert _int(page, "#visible-lines") == report[1]["totals"]["lines_other"]
+    page.select_option("#feature-filter", "")
+    _wait_rows(page, len(report[1]["deletions"]))
+
+
+def test_why_search_finds_classes_and_methods(page: Any) -> None:
+    page.fill("#why-input", "DeepseekV2ForCausalLM.forward")
+    page.wait_for_function("document.querySelector('#why-chain').textContent"
+                           ".startsWith('minisgl.srt.models.deepseek_v2:DeepseekV2ForCausalLM')")
+    chain = page.text_content("#why-chain").splitlines()
+    assert chain[0] == ("minisgl.srt.models.deepseek_v2:DeepseekV2ForCausalLM.forward "
+                        "(python/minisgl/srt/models/deepseek_v2.py:16) is live:")
+    assert chain[1].startswith("root minisgl.srt.models.deepseek_v2:DeepseekV2ForCausalLM")
+    assert chain[1].endswith("[a public definition of a root module (--roots deepseek_v2)]")

@@ -28,18 +28,49 @@ def test_markdown_feature_table_matches_result(result: ScanResult) -> None:
     assert md.startswith("## depgraph: dead-code report")
     # the sample's profile drops fa3, flashmla and ascend (depgraph.toml default_drops)
     assert [f.name for f in result.features] == ["fa3", "flashmla", "ascend"]
-    for f in result.features:
-        removable = sum(1 for i in f.items if i.status == "removable")
-        row = (f"| {f.name} | {f.files_removable} | {f.lines_removable} | {removable} | "
-               f"{len(f.blocked)} |")
-        assert row in md.splitlines()
-    # fa3 stays blocked: server_args.py imports mini_kernel.flash_attn
-    assert "<details><summary>`mini_kernel.flash_attn` (module) is blocked</summary>" in md
-    assert "-> mini_kernel.flash_attn (sgl-kernel/python/mini_kernel/flash_attn.py)" in md
+    lines = md.splitlines()
+    # mini_sglang (tests/e2e/test_scope.py): 214 lines, 163 of the dropped features (fa3 50,
+    # flashmla 101, ascend 8, and load_platform_ops' 4 going with ascend), 51 other dead code
+    assert "**Removable: 214 lines** (14 files, 42 deletions): the dropped features take " \
+        "**163 lines** (10 files); **51 lines** (4 files) are other dead code: code the " \
+        "roots do not reach (other models, unused helpers)." in lines
+    table = lines[lines.index("### Dropped features") + 2:]
+    assert table[:8] == [
+        "| feature | files | lines | TUs | blocked | top blocker |",
+        "|---|---:|---:|---:|---:|---|",
+        "| fa3 | 3 | 50 | 2 | 2 | `python/minisgl/srt/utils/fa3_check.py:8`: remove the use of "
+        "mini_kernel.flash_attn:is_fa3_supported |",
+        "| flashmla | 6 | 101 | 4 | 0 |  |",
+        "| ascend | 1 | 8 | 0 | 0 |  |",
+        "| (dead code with them) | 0 | 4 | | | |",
+        "| **dropped features** | **10** | **163** | | | |",
+        "| other dead code | 4 | 51 | | | |"]
+    # the blockers lead, before the other lists; the import (line 5) frees nothing alone
+    assert md.index("### What blocks them") < md.index("### Other dead code")
+    assert "+ 1 more place in live code (freeing nothing alone): " \
+        "[summary-fa3.md](summary-fa3.md)" in lines
     # build: flash_ops (CMakeLists.txt) and flashmla_ops (cmake/flashmla.cmake) are dead
-    assert "| flash_ops | sgl-kernel/CMakeLists.txt |" in md
-    assert "| flashmla_ops | sgl-kernel/cmake/flashmla.cmake |" in md
+    assert "| flash_ops | sgl-kernel/CMakeLists.txt | 2 | 0 |" in md
+    assert "| flashmla_ops | sgl-kernel/cmake/flashmla.cmake | 2 | 2 |" in md
     assert f"Translation units removed: {result.native_summary.tus_removed}" in md
+    assert "[summary-flashmla.md](summary-flashmla.md)" in md
+
+
+def test_markdown_stays_under_githubs_limit(result: ScanResult,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever the size: longer lists are cut first, the headline and table stay."""
+    import analyzer.outputs.markdown as markdown
+
+    full = render_markdown(result)
+    monkeypatch.setattr(markdown, "LIMIT", len(full) - 200)
+    shorter = render_markdown(result)
+    assert len(shorter) <= len(full) - 200
+    assert "| fa3 | 3 | 50 | 2 | 2 |" in shorter and "**Removable: 214 lines**" in shorter
+    assert "more files (report.html)" in shorter  # the other dead code's file list was cut
+    monkeypatch.setattr(markdown, "LIMIT", 500)
+    tiny = render_markdown(result)
+    assert len(tiny) <= 500 and tiny.endswith("see report.html)\n")
+    assert len(markdown.render_feature_markdown(result, "fa3")) <= 500
 
 
 def test_feature_markdown(result: ScanResult) -> None:
@@ -69,22 +100,38 @@ def test_sarif_structure(result: ScanResult) -> None:
     assert driver["name"] == "depgraph"
     assert driver["version"] == __version__
     rule_ids = [r["id"] for r in driver["rules"]]
-    assert len(run["results"]) == len(result.plan.deletions)
-    for res, d in zip(run["results"], result.plan.deletions, strict=True):
-        assert res["level"] == "note"
-        assert res["ruleId"] == d.category
+    for res in run["results"]:
         assert rule_ids[res["ruleIndex"]] == res["ruleId"]
-        assert res["message"]["text"] == d.reason
-        loc = res["locations"][0]["physicalLocation"]
-        assert loc["artifactLocation"]["uri"] == d.path
-        region = loc["region"]
-        assert 1 <= region["startLine"] <= region["endLine"]
-    # a whole-file deletion spans the file: llama.py has 16 lines
-    llama = next(r for r in run["results"] if r["locations"][0]["physicalLocation"]
-                 ["artifactLocation"]["uri"] == "python/minisgl/srt/models/llama.py")
-    assert llama["ruleId"] == "python-file"
-    assert llama["locations"][0]["physicalLocation"]["region"] == {"startLine": 1,
-                                                                   "endLine": 16}
+    # not a note per deletion: fa3's two blockers (utils/fa3_check.py:8 and :5) and the
+    # one behaviour decision (server_args.py:11: the arm that selected 'fa3'), at their lines
+    got = [(r["ruleId"], r["level"], r["locations"][0]["physicalLocation"]["artifactLocation"]
+            ["uri"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
+           for r in run["results"]]
+    assert got == [
+        ("blocked-by-code", "warning", "python/minisgl/srt/utils/fa3_check.py", 8),
+        ("blocked-by-code", "warning", "python/minisgl/srt/utils/fa3_check.py", 5),
+        ("behaviour-decision", "note", "python/minisgl/srt/server_args.py", 11)]
+    assert run["results"][0]["message"]["text"].startswith(
+        "Dropped feature fa3 is blocked here: remove the use of "
+        "mini_kernel.flash_attn:is_fa3_supported at python/minisgl/srt/utils/fa3_check.py:8")
+    props = run["properties"]
+    assert (props["lines_removable"], props["lines_features"], props["lines_other"]) == \
+        (214, 163, 51)
+    assert props["deletions_by_category"]["python-file"]["count"] == sum(
+        1 for d in result.plan.deletions if d.category == "python-file")
+
+
+def test_sarif_leads_with_the_default_that_selects_a_key() -> None:
+    from tests.helpers import SAMPLES
+
+    run = render_sarif(run_scan(SAMPLES / "blocker_story", []))["runs"][0]
+    first = run["results"][0]
+    assert first["ruleId"] == "blocked-by-default" and first["level"] == "warning"
+    assert first["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == \
+        "app/server_args.py"
+    tests = [r for r in run["results"] if r["ruleId"] == "blocked-by-test"]
+    assert [(r["level"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])
+            for r in tests] == [("note", "tests/test_fa3.py")]
 
 
 def test_dot_export(result: ScanResult) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from analyzer.analysis.why import chain_steps
-from analyzer.outputs.html import _search_key, render_html
+from analyzer.outputs.html import render_html
 from analyzer.pipeline.scan import ScanResult, run_scan
 from analyzer.pipeline.verify import manifest_of
 from tests.helpers import MINI_SGLANG, PY, SAMPLES, write_tree
@@ -171,27 +171,24 @@ def test_file_panel_data_marks_dead_ranges(
 
 
 def test_why_data_rebuilds_chain_steps(sample: tuple[ScanResult, dict[str, Any], Page]) -> None:
+    from analyzer.outputs.why_index import LiveTree
+
     result, _, page = sample
     why = json.loads(page.scripts["why-data"])
-    rows = why["rows"]
-    by_key = {_search_key(n, a): n for n, a in result.graph.nodes(data=True)}
-
-    def chain(i: int) -> list[str]:
-        path = []
-        while i >= 0:
-            path.append(i)
-            i = rows[i][2]
-        path.reverse()
-        return [f"root {rows[j][1]}" if k == 0 else f"  -> {rows[j][1]}  [{rows[j][3]} at "
-                f"{rows[j][4]}]" for k, j in enumerate(path)]
-
-    searchable = [i for i, r in enumerate(rows) if r[5]]
+    tree = LiveTree(why)
+    searchable = [i for i, r in enumerate(tree.rows) if r[7] == "1"]
     assert len(searchable) == why["searchable"] > 30
     for i in searchable:
-        assert chain(i) == chain_steps(result.graph, result.liveness, by_key[rows[i][0]])
-    keys = {rows[i][0] for i in searchable}
+        node = tree.rows[i][0]
+        assert tree.steps(i) == chain_steps(result.graph, result.liveness, node,
+                                            result.root_reasons)
+    keys = {tree.search_key(i) for i in searchable}
     assert {"minisgl.srt.server_args", "mini_kernel.flash_attn:is_fa3_supported"} <= keys
     assert not keys & {"minisgl.srt.layers.attention.flashmla_backend"}  # dead
+    # classes, functions and methods are searchable (the report said "may be dead")
+    assert "minisgl.srt.models.deepseek_v2:DeepseekV2ForCausalLM" in keys
+    assert any(k.startswith("minisgl.srt.models.deepseek_v2:DeepseekV2ForCausalLM.")
+               for k in keys)
 
 
 def test_dependency_view_marks_blocking_edges(
@@ -235,19 +232,6 @@ def test_hostile_names_are_escaped(tmp_path: Path) -> None:
     assert any(evil_cu in r[1] for r in files["CMakeLists.txt"]["rows"] if r[0])
 
 
-def test_blocked_items_stay_searchable_in_large_graphs(monkeypatch: pytest.MonkeyPatch,
-                                                        sample: tuple[ScanResult, dict[str, Any],
-                                                                      Page]) -> None:
-    import analyzer.outputs.html as html
-
-    result, _, _ = sample
-    monkeypatch.setattr(html, "MAX_WHY_NODES", 0)  # as on SGLang: symbols are not searchable
-    rows = html.why_data(result)["rows"]
-    keys = {r[0] for r in rows if r[5]}
-    assert "mini_kernel.flash_attn:is_fa3_supported" in keys  # blocked (fa3): kept searchable
-    assert "minisgl.srt.models.deepseek_v2:DeepseekV2ForCausalLM" not in keys
-
-
 def test_a_blocker_line_is_marked_in_a_file_with_deletions() -> None:
     from analyzer.outputs.html import file_excerpts
 
@@ -256,3 +240,15 @@ def test_a_blocker_line_is_marked_in_a_file_with_deletions() -> None:
     rows = file_excerpts(run_scan(SAMPLES / "method_selection", []))["pkg/draft.py"]["rows"]
     flags = {r[0]: r[2] for r in rows if r[0] is not None}
     assert flags[15] == 2 and flags[13] == 1 and flags[14] == 0
+
+
+@pytest.mark.parametrize("sample", ["mini_sglang", "blocker_story", "method_selection",
+                                    "value_selection"])
+def test_no_duplicate_ids(sample: str) -> None:
+    import re
+    from collections import Counter
+
+    html = render_html(run_scan(SAMPLES / sample, ["deepseek_v2"] if sample == "mini_sglang"
+                                else []))
+    ids = Counter(re.findall(r'\sid="([^"]+)"', html))
+    assert [i for i, n in ids.items() if n > 1] == []

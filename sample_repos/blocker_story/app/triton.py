@@ -1,0 +1,2 @@
+class TritonBackend:
+    name = "triton"
