@@ -45,8 +45,7 @@ from analyzer.outputs.why_index import live_tree
 from analyzer.util.data import data_dir
 
 if TYPE_CHECKING:
-    from analyzer.analysis.features import FeatureReport
-    from analyzer.pipeline.scan import ScanResult
+    from analyzer.result import FeatureReport, ScanResult
 
 MAX_EXCERPT = 200  # source lines kept per file
 CONTEXT = 2  # lines shown around a deleted range

@@ -18,8 +18,7 @@ from analyzer.graph.native import is_tu
 from analyzer.model import Deletion, goes_with, is_behaviour_decision
 
 if TYPE_CHECKING:
-    from analyzer.analysis.blockers import Blocker
-    from analyzer.pipeline.scan import ScanResult
+    from analyzer.result import Blocker, ScanResult
 
 
 SCHEMA_VERSION = 1

@@ -21,10 +21,8 @@ from analyzer.model import is_behaviour_decision
 from analyzer.outputs.manifest import feature_part, shared_prefix, taken_along, totals
 
 if TYPE_CHECKING:
-    from analyzer.analysis.blockers import Blocker
-    from analyzer.analysis.features import FeatureReport
     from analyzer.model import Deletion
-    from analyzer.pipeline.scan import ScanResult
+    from analyzer.result import Blocker, FeatureReport, ScanResult
 
 LIMIT = 60_000  # characters; GitHub takes 65,536 in a comment or a pull-request description
 BLOCKERS_SHOWN = 5  # places in live code per feature in summary.md (defaults always shown)

@@ -11,9 +11,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from analyzer.analysis.blockers import Blocker
     from analyzer.config.types import Profile
-    from analyzer.pipeline.scan import ScanResult
+    from analyzer.result import Blocker, ScanResult
 
 FORMATS = ("html", "json", "md", "sarif")
 DEFAULT_FORMATS = ("json", "html")

@@ -25,7 +25,7 @@ from analyzer.model import is_behaviour_decision
 from analyzer.outputs.manifest import totals
 
 if TYPE_CHECKING:
-    from analyzer.pipeline.scan import ScanResult
+    from analyzer.result import ScanResult
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"

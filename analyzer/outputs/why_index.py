@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from analyzer.pipeline.scan import ScanResult
+    from analyzer.result import ScanResult
 
 SEARCH_KINDS = ("module", "symbol", "method", "target", "native_file", "cmake_file", "op")
 _ROOT_VIRTUAL = "<roots>"  # analyzer.nodes.SUPER_ROOT (outputs read the graph's values only)

@@ -9,90 +9,40 @@ a ``ScanResult`` holding every stage's output, so the outputs only format, never
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from analyzer.analysis.anchors import FeatureAnchors, feature_anchors
+from analyzer.analysis.anchors import feature_anchors
 from analyzer.analysis.blockers import Blocker, feature_blockers, feature_keys, present
-from analyzer.analysis.feature_columns import FeatureColumns, feature_columns
+from analyzer.analysis.feature_columns import feature_columns
 from analyzer.analysis.features import FeatureReport, analyze_features, feature_nodes
 from analyzer.analysis.liveness import Liveness
 from analyzer.analysis.why import root_reasons
 from analyzer.config.options import ScanOptions
 from analyzer.config.profile import effective_cmake_options, merge_drops
 from analyzer.decide.profile_facts import ProfileUse, profile_use
-from analyzer.discover.walk import Discovery
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.demand import Demand, extract_on_demand
 from analyzer.extract.runner import ExtractedFile, Progress, ReadFile, extract_all
 from analyzer.extract.seeds import demand_for, may_answer_pattern
 from analyzer.graph.edge_store import EdgeStore, index_key
-from analyzer.graph.native import NativeIndex
-from analyzer.model import Deletion, FileInfo, ParseProblem, Plan
+from analyzer.model import Deletion, Plan
 from analyzer.nodes import Graph, module_node, target_node
 from analyzer.pipeline.inputs import ScanError, ScanInputs, gather_inputs
 from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.scope import scope_to_features
 from analyzer.pipeline.timing import StageTimer
-from analyzer.plan.check import Conflict, check_plan
+from analyzer.plan.check import check_plan
 from analyzer.plan.check_cache import CheckCache
 from analyzer.plan.feature_sets import assign_features
 from analyzer.plan.features import attribute_deletions
-from analyzer.plan.native import NativeSummary
-from analyzer.resolve.python import ModuleIndex
 from analyzer.resolve.tree import build_tree, deletion_scope
+from analyzer.result import ScanResult
 from analyzer.util.gc_pause import gc_paused
 
 __all__ = ["ScanError", "ScanInputs", "ScanResult", "analyze", "gather_inputs", "run_scan"]
-
-
-@dataclass
-class ScanResult:
-    root: Path
-    discovery: Discovery
-    files: dict[str, FileInfo]
-    index: ModuleIndex
-    graph: Graph
-    roots: list[str]  # graph nodes used as roots
-    root_names: list[str]  # as the user gave them
-    default_roots: list[str]  # entry points the repository declares
-    liveness: Liveness
-    plan: Plan
-    native: NativeIndex
-    native_summary: NativeSummary
-    keep_targets: list[str]
-    profile: ProfileUse
-    features: list[FeatureReport]
-    in_scope: set[str]
-    problems: list[ParseProblem]
-    unresolved: list[dict[str, object]]
-    timings: dict[str, float] = field(default_factory=dict)
-    sources: dict[str, bytes] = field(default_factory=dict)  # bytes as scanned, by path
-    options: ScanOptions = field(default_factory=ScanOptions)  # what the scan was asked
-    # path -> pyflakes' undefined names of the original (what the plan check already linted)
-    lint_before: dict[str, dict[str, int]] = field(default_factory=dict)
-    # the Python breaks the tree has before any pruning: what verify leaves out
-    breaks_before: Counter[tuple[str, str, str]] = field(default_factory=Counter)
-    # what the original build holds (analyzer.plan.check.native.native_baseline)
-    native_before: dict[str, Any] = field(default_factory=dict)
-    # per dropped feature: the profile's anchors of it this tree has (analysis.anchors)
-    anchors: list[FeatureAnchors] = field(default_factory=list)
-    # per dropped feature: its items by depth and the live nodes reaching in (report view)
-    feature_columns: dict[str, FeatureColumns] = field(default_factory=dict)
-    # feature -> the edges that keep its blocked items live, most freeing first
-    blockers: dict[str, list[Blocker]] = field(default_factory=dict)
-    # root -> why it is one (analysis.why.root_reasons): the first step of every chain
-    root_reasons: dict[str, str] = field(default_factory=dict)
-    # what the soundness rounds kept, and why (plan_check.Conflict)
-    conflicts: list[Conflict] = field(default_factory=list)
-    # Python modules counted without a parse (no parsed file can name them: dead whatever is
-    # decided; see analyzer.extract.demand)
-    counted: frozenset[str] = frozenset()
-    # counted files a first analysis turned out to depend on, parsed in a second one
-    reparsed: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

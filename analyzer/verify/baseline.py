@@ -12,7 +12,7 @@ from analyzer.verify.python import python_baseline
 
 if TYPE_CHECKING:
     from analyzer.extract.cache import FactsCache
-    from analyzer.pipeline.scan import ScanResult
+    from analyzer.result import ScanResult
 
 
 def verify_baseline(result: ScanResult, cache: FactsCache | None = None,

@@ -28,7 +28,7 @@ from analyzer.nodes import module_node
 from analyzer.verify.problem import VerifyProblem
 
 if typing.TYPE_CHECKING:
-    from analyzer.pipeline.scan import ScanResult
+    from analyzer.result import ScanResult
 
 CLI_SOURCE = "<command line>"
 _LINE = re.compile(r"^([^:]*):\d+: ")

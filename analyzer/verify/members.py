@@ -20,8 +20,8 @@ from analyzer.verify.problem import VerifyProblem
 
 if TYPE_CHECKING:
     from analyzer.analysis.liveness import Liveness
-    from analyzer.pipeline.scan import ScanResult
     from analyzer.resolve.python import ModuleIndex
+    from analyzer.result import ScanResult
 
 
 def defined_members(index: ModuleIndex) -> dict[str, list[str]]:

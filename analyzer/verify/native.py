@@ -13,7 +13,7 @@ from analyzer.plan.check.conflicts import new_breaks
 from analyzer.plan.check.native import NativeState, native_baseline, native_breaks, op_reads
 
 if TYPE_CHECKING:
-    from analyzer.pipeline.scan import ScanResult
+    from analyzer.result import ScanResult
     from analyzer.verify.problem import VerifyProblem
 
 

@@ -33,7 +33,7 @@ from analyzer.verify.problem import VerifyProblem
 
 if TYPE_CHECKING:
     from analyzer.extract.cache import FactsCache
-    from analyzer.pipeline.scan import ScanResult
+    from analyzer.result import ScanResult
 
 _CACHE_KIND = "verify-python"  # facts-cache entries of _file_facts
 
