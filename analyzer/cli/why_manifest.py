@@ -15,20 +15,17 @@ from __future__ import annotations
 
 import contextlib
 import difflib
-import json
 from pathlib import Path
 from typing import Any
 
+from analyzer.cli.verify import read_manifest
 from analyzer.errors import InputError, RootError
 from analyzer.outputs.why_index import LiveTree
 
 
 def load(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"cannot read manifest {path}: {exc}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("deletions"), list):
+    data = read_manifest(path)
+    if not isinstance(data.get("deletions"), list):
         raise InputError(f"{path} is not a depgraph manifest")
     if not isinstance(data.get("why"), dict):
         raise InputError(f"{path} records no why data (written by an older depgraph): "
