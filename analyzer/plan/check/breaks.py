@@ -30,7 +30,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
-from analyzer.extract.python_facts import TRY_IMPORT_ERROR, TYPE_CHECKING, ImportFact
+from analyzer.extract.python_facts import TRY_IMPORT_ERROR, TYPE_CHECKING, ImportedName, ImportFact
 from analyzer.model import Ranges
 from analyzer.plan.check.lint import FileLint, unbound_reads
 from analyzer.plan.check.view import PythonView
@@ -111,27 +111,44 @@ def _reexporters(view: PythonView) -> set[str]:
     another name or by ``*``), transitively: a chain through one of them reads the class."""
     if not view.lost_attrs:
         return set()
-    targets = {(m, c) for m, c in view.lost_attrs}
+    classes: dict[str, set[str]] = {}  # module -> the classes it holds that lost an attribute
+    for m, c in view.lost_attrs:
+        classes.setdefault(m, set()).add(c)
+    froms = [(name, source, names) for name, mod in view.index.modules.items()
+             for source, names in _from_imports(view.index, name, mod)]
     out: set[str] = set()
     grew = True
     while grew:
         grew = False
-        for name, mod in view.index.modules.items():
-            for fact in mod.facts.imports:
-                if not fact.is_from:
+        for name, source, names in froms:
+            have = classes.get(source)
+            if not have:
+                continue
+            for n in names:
+                if n.name == "*":
+                    new = set(have)
+                elif n.name in have:
+                    new = {n.alias or n.name}
+                else:
                     continue
-                source = view.index.absolute(name, fact)
-                for n in fact.names:
-                    found = [(name, c) for m, c in targets if m == source
-                             and (n.name == "*" or n.name == c)]
-                    if n.name != "*":
-                        found = [(name, n.alias or n.name) for _ in found]
-                    for t in found:
-                        if t not in targets:
-                            targets.add(t)
-                            out.add(name)
-                            grew = True
+                mine = classes.setdefault(name, set())
+                if not new <= mine:
+                    mine |= new
+                    out.add(name)
+                    grew = True
     return out
+
+
+def _from_imports(index: ModuleIndex, name: str,
+                  mod: PyModule) -> tuple[tuple[str, tuple[ImportedName, ...]], ...]:
+    """A module's ``from ... import`` statements as (absolute source, names) (a function of
+    its facts: computed once per scan)."""
+    known = mod.derived.get("from_imports")
+    if known is None:
+        known = tuple((index.absolute(name, f), tuple(f.names))
+                      for f in mod.facts.imports if f.is_from)
+        mod.derived["from_imports"] = known
+    return known
 
 
 def _touches(named: str, above: set[str], changed: set[str]) -> bool:
