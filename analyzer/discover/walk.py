@@ -123,6 +123,25 @@ def module_name(path: str, python_roots: tuple[str, ...]) -> str | None:
     return ".".join(parts)
 
 
+def file_module_name(path: str, python_roots: tuple[str, ...]) -> str | None:
+    """:func:`module_name`, or for a file no import can name (a part below its root is no
+    identifier: ``test/registered/8-gpu-models/test_x.py``, ``scripts/cli-so.py``) its dotted
+    path as it is. Such a file runs as a script or a test; nothing imports it by that name, but
+    its own imports are reads like any module's (a plan that deletes what it imports must
+    take it along or keep the import's target)."""
+    name = module_name(path, python_roots)
+    if name is not None or not path.endswith(".py"):
+        return name
+    best = max((r for r in python_roots if r == "" or path.startswith(r + "/")),
+               key=len, default=None)
+    if best is None:
+        return None
+    parts = (path[len(best) + 1:] if best else path)[: -len(".py")].split("/")
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts) if parts and all(parts) else None
+
+
 def _parent(rel: str) -> str:
     return rel.rpartition("/")[0]
 

@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from analyzer.discover.walk import module_name
+from analyzer.discover.walk import file_module_name
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.python_facts import ImportFact, PythonFacts
+from analyzer.extract.python_fstrings import OWN_NAME
 from analyzer.extract.runner import (
     ExtractedFile,
     Progress,
@@ -117,9 +118,10 @@ def module_candidates(name: str, is_package: bool, facts: PythonFacts
         elif is_package and rest:  # a package reading its own submodule's attribute
             add(f"{name}.{head}")
     for s in facts.strings:
-        add(s.value)
+        value = s.value.replace(OWN_NAME, name)  # import_module(f"{__name__}.x")
+        add(value)
         if walks or s.call is not None:  # walked here, or handed to a walker
-            walked.add(s.value)
+            walked.add(value)
     for exported in facts.all_names or ():
         if is_package:
             add(f"{name}.{exported}")
@@ -155,7 +157,7 @@ class _Modules:
         for i, source in enumerate(sources):
             if source.language != "python":
                 continue
-            name = module_name(source.path, python_roots)
+            name = file_module_name(source.path, python_roots)
             if name is None or name in self.by_name:
                 continue
             self.by_name[name] = i

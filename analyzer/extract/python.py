@@ -44,6 +44,7 @@ from analyzer.extract.python_facts import (
     Reference,
     StringRef,
 )
+from analyzer.extract.python_fstrings import expand_fstring
 from analyzer.extract.python_names import (
     param_getattr,
     skeletons,
@@ -606,8 +607,10 @@ class _Extractor:
                 continue
             first = args.named_children[0]
             value = _string_value(first) if first.type == "string" else None
-            if value:
-                out.append(StringRef(value, "import_module", self._scope_of(func), _line(func)))
+            # import_module(f"{__name__}.{group}") in a loop over literal names: each of them
+            values = [value] if value else expand_fstring(first, self.root) or []
+            out.extend(StringRef(v, "import_module", self._scope_of(func), _line(func))
+                       for v in values)
         return out
 
     def _package_walks(self, calls: list[tuple[ts.Node, ts.Node]]) -> list[PackageWalk]:

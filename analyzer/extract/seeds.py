@@ -26,7 +26,7 @@ from analyzer.config.globs import path_matches
 from analyzer.config.types import Profile
 from analyzer.discover import entry_points
 from analyzer.discover.test_files import is_test_path
-from analyzer.discover.walk import Discovery, module_name
+from analyzer.discover.walk import Discovery, file_module_name
 from analyzer.extract.demand import Demand
 from analyzer.extract.python_facts import PythonFacts
 from analyzer.extract.runner import ReadFile
@@ -38,7 +38,7 @@ _WILDCARDS = re.compile(r"[*?\[\]]")
 def demand_for(found: Discovery, reads: list[ReadFile], roots: tuple[str, ...],
                profile: Profile | None, entry_files: dict[str, bytes | str]) -> Demand:
     files = found.files
-    module_of = [module_name(f.path, found.python_roots) if f.language == "python" else None
+    module_of = [file_module_name(f.path, found.python_roots) if f.language == "python" else None
                  for f in files]
     names: dict[str, int] = {}
     for i, n in enumerate(module_of):

@@ -263,10 +263,13 @@ class ModuleIndex:
     def _sibling(self, importer: str, module: str) -> str | None:
         """A bare ``import name`` that no top-level module answers, from a module no regular
         package holds (a script, a test pytest runs with its folder on ``sys.path``): the
-        file beside it (``from test_ocr import Case`` in ``tests/xpu/``)."""
+        file beside it (``from test_ocr import Case`` in ``tests/xpu/``). A top-level
+        namespace package of that name (a folder ``utils/`` without ``__init__.py`` under a
+        source root) loses to the file: Python takes a namespace package only when no entry
+        of ``sys.path`` has a module of the name."""
         head = module.partition(".")[0]
         package = importer.rpartition(".")[0]
-        if not package or head in self.top_level:
+        if not package or head in self.modules or head in self.extensions:
             return None
         parts = package.split(".")
         if any(".".join(parts[:i]) in self.modules for i in range(1, len(parts) + 1)):

@@ -10,10 +10,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from analyzer.discover.test_files import is_test_path
-from analyzer.discover.walk import Discovery, module_name
+from analyzer.discover.walk import Discovery, file_module_name
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.extract.cuda import CudaFacts
+from analyzer.extract.python_fstrings import with_own_name
 from analyzer.extract.runner import ExtractedFile
 from analyzer.model import FileInfo, ParseProblem
 from analyzer.resolve import cmake as cmake_eval
@@ -77,11 +78,12 @@ def build_tree(found: Discovery, extracted: list[ExtractedFile],
         if ex.language == "cmake":
             cmake_facts[ex.path] = ex.facts
             continue
-        name = module_name(ex.path, found.python_roots)
+        name = file_module_name(ex.path, found.python_roots)
         if name is None:
             continue
         is_package = ex.path.endswith("/__init__.py") or ex.path == "__init__.py"
-        modules.append(PyModule(name, ex.path, is_package, ex.facts))
+        # import_module(f"{__name__}.x") names x under this module: its name is known here
+        modules.append(PyModule(name, ex.path, is_package, with_own_name(ex.facts, name)))
     modules = _dedupe(modules, problems)
     project = evaluate_cmake(cmake_facts, files, cmake_options, cache)
     problems.extend(project.problems)

@@ -314,3 +314,17 @@ def test_emptying_a_namespace_package_a_kept_string_names_breaks_it(tmp_path: Pa
     lines = verified(tmp_path, tree, result, wrong)
     assert "tests/test_plugins.py:7: dotted path 'app.test.external_models' names nothing in " \
         "the tree (package app.test exists)" in lines
+
+
+# -- 11. a computed import of the module's own listed submodules --------------------------------
+def test_a_package_importing_its_listed_groups_keeps_them(tmp_path: Path) -> None:
+    tree, result = scanned(tmp_path, "own_name_imports")
+    # app/ops/__init__.py imports app.ops.alpha and app.ops.beta (f"{__name__}.{_group}" over
+    # the tuple _GROUPS); nothing imports app.ops.gamma
+    assert deleted(result) == {("app/ops/gamma.py", None, None)}
+    wrong = planted(result, kind="delete_file", path="app/ops/alpha.py", category="python-file")
+    assert convicted(result, wrong, "py:app.ops.alpha") == [
+        "importlib.import_module('app.ops.alpha') names nothing in the tree"]
+    lines = verified(tmp_path, tree, result, wrong)
+    assert "app/ops/__init__.py:11: importlib.import_module('app.ops.alpha') names nothing in " \
+        "the tree" in lines

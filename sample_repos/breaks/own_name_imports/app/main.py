@@ -1,0 +1,3 @@
+import app.ops
+
+print(app.ops.__all__)

@@ -1,0 +1,3 @@
+from app.ops.beta.kernels import shift
+
+__all__ = ["shift"]

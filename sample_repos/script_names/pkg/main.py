@@ -1,0 +1,4 @@
+from pkg.core import run
+from utils.fmt import pretty
+
+print(pretty(run()))

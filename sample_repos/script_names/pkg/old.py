@@ -1,0 +1,2 @@
+def legacy():
+    return 0

@@ -1,0 +1,4 @@
+from utils import FOLDERS
+
+for folder in FOLDERS:
+    print(folder)

@@ -1,0 +1,4 @@
+from pkg.old import legacy
+
+FOLDERS = ["a", "b"]
+VERSION = legacy()

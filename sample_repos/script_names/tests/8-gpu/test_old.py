@@ -1,0 +1,5 @@
+from pkg.old import legacy
+
+
+def test_legacy():
+    assert legacy() == 0

@@ -1,0 +1,2 @@
+def pretty(value):
+    return f"<{value}>"
