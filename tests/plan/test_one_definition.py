@@ -254,6 +254,30 @@ def test_cmake_variable_a_kept_target_reads_keeps_its_set(tmp_path: Path) -> Non
         "tree sets any more" in lines
 
 
+def test_a_cmake_variable_of_cmake_itself_needs_no_set_of_the_tree(tmp_path: Path) -> None:
+    tree = tmp_path / "tree"
+    shutil.copytree(BREAKS / "cmake_variable", tree)
+    with (tree / "CMakeLists.txt").open("a") as f:  # lines 15-18
+        f.write('if(ENABLE_EXTRA)\n    set(CMAKE_BUILD_TYPE Release)\nendif()\n'
+                'message(STATUS "Build type: ${CMAKE_BUILD_TYPE}")\n')
+    result = run_scan(tree, [])
+    # CMAKE_BUILD_TYPE, which line 18 reads, is CMake's (-D, the cache): a plan deleting the
+    # only set() of it in the tree (lines 15-17) breaks nothing, for the check and for verify
+    wrong = planted(result, kind="delete_range", path="CMakeLists.txt", start_line=15,
+                    end_line=17, category="cmake-block", feature="extra")
+    build = Build(result.native.cmake, result.native.facts, frozenset(result.files),
+                  {p: f.lines for p, f in result.files.items()}, result.sources,
+                  dict(result.native.project.forced))
+    assert native_plan_breaks(Plan([*result.plan.deletions, wrong]), build, result.index,
+                              result.native_before, result.breaks_before) == []
+    result.plan.deletions.append(wrong)
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps(manifest_of(result)))
+    run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
+    out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
+    assert out.exit_code == 0, out.output
+
+
 # -- 9. a name bound in every arm of a folded platform test keeps the arm that runs -----------
 def test_folding_the_arms_that_never_run_loses_no_name(tmp_path: Path) -> None:
     tree, result = scanned(tmp_path, "folded_binding")

@@ -375,7 +375,10 @@ def _check_targets(state: NativeState, baseline: dict[str, Any]) -> list[Break]:
     missing = _gone_fetches(native, baseline)
     gone_fetch_vars = {v for f in baseline["fetches"] if f["name"] in missing
                        for v in f["derived"]}
-    unset = defined_before - defined_now - gone_fetch_vars
+    # CMake's own variables (CMAKE_BUILD_TYPE ...) come from CMake, a toolchain or -D whether
+    # or not a set() of the tree remains
+    unset = {v for v in defined_before - defined_now - gone_fetch_vars
+             if not v.startswith("CMAKE_")}
     out: list[Break] = []
     for name, entry in before.items():
         if name not in targets and entry.get("kept"):
