@@ -251,6 +251,28 @@ def _check_ops(state: NativeState, baseline: dict[str, Any]) -> list[Break]:
     return out
 
 
+def read_cmake_files(native: NativeIndex) -> set[str]:
+    """The CMake files a configure of the tree may read: every ``CMakeLists.txt`` and what an
+    ``include()``/``add_subdirectory()`` of a file it reads names, transitively (a ``.cmake``
+    file whose last include went is read by nothing). An include in the tree that did not
+    resolve may name any file: then every file counts as read."""
+    edges: dict[str, list[str]] = {}
+    for e in native.project.includes:
+        if e.to_file is None and not e.raw.startswith(("$", "/")) and "/" not in e.raw:
+            continue  # a module of CMake's own (include(FetchContent))
+        if e.to_file is None:
+            return set(native.cmake)  # an include not resolved: any file may be read
+        edges.setdefault(e.from_file, []).append(e.to_file)
+    todo = [p for p in native.cmake if p.rsplit("/", 1)[-1] == "CMakeLists.txt"]
+    seen = set(todo)
+    while todo:
+        for q in edges.get(todo.pop(), ()):
+            if q not in seen:
+                seen.add(q)
+                todo.append(q)
+    return seen
+
+
 # -- fetched repositories -----------------------------------------------------------------------
 def _fetch_states(native: NativeIndex) -> dict[str, set[str]]:
     """Per fetched repository: ``declared`` (a ``FetchContent_Declare``/``ExternalProject_Add``
@@ -336,7 +358,10 @@ def _check_fetches(state: NativeState, baseline: dict[str, Any]) -> list[Break]:
                              f"targets) is gone, but {', '.join(sorted(linking))} link "
                              f"libraries no in-tree target defines ({', '.join(libs)})",
                              "fetch", f))
+    read = read_cmake_files(native)
     for path, facts in sorted(native.cmake.items()):
+        if path not in read:
+            continue  # a .cmake file nothing includes any more: CMake never reads it
         for c in facts.commands:
             if (path, c.start_line) in owned:
                 continue
@@ -404,7 +429,10 @@ def _check_targets(state: NativeState, baseline: dict[str, Any]) -> list[Break]:
     # are the target's: reported above)
     owned = {_where(t) for t in project.targets} | {
         (r.file, r.start_line) for t in project.targets for r in t.config_ranges}
+    read = read_cmake_files(native)
     for path, facts in sorted(native.cmake.items()):
+        if path not in read:
+            continue  # a .cmake file nothing includes any more: CMake never reads it
         for c in facts.commands:
             if (path, c.start_line) in owned:
                 continue
