@@ -271,6 +271,29 @@ class Rounds:
                 for b, keeps in native_plan_breaks(last.plan, build, last.index, baseline, before)
                 for keep in keeps]
 
+    def native_share_breaks(self, last: Planned, share: list[Deletion]
+                            ) -> list[tuple[str, int, Deletion | None, str | None]]:
+        """The native breaks of the build a share of ``last``'s plan leaves (one feature's
+        deletions, applied alone), as (path, line, the deletion to blame or None, the node it
+        removes or None): what ``plan.feature_sets`` learns a deletion needs from."""
+        baseline, before = self._original_build(last)
+        build = Build(self.tree.cmake_facts, self.tree.native_facts, frozenset(self.tree.files),
+                      {p: f.lines for p, f in self.tree.files.items()}, self.sources,
+                      dict(self.tree.project.forced), self._system_libraries, self._parsed,
+                      self._builds)
+        out: list[tuple[str, int, Deletion | None, str | None]] = []
+        for b, keeps in native_plan_breaks(Plan(share), build, last.index, baseline, before):
+            for keep in keeps:
+                if keep.node is not None:
+                    out.append((b.path, b.line, None, keep.node))
+                elif keep.line is not None:
+                    path, line = keep.line
+                    out.extend((b.path, b.line, d, None) for d in share if d.path == path and (
+                        d.kind == "delete_file" if line == 0 else
+                        d.start_line is not None
+                        and d.start_line <= line <= (d.end_line or d.start_line)))
+        return out
+
     def _original_build(self, last: Planned
                         ) -> tuple[dict[str, Any], Counter[tuple[str, str, str]]]:
         """What the original build holds, and the native breaks it already has (computed

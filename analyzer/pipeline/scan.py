@@ -142,7 +142,8 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
 
         def check(share: list[Deletion]) -> list[tuple[str, int, Deletion | None, str | None]]:
             return [(c.path, c.line, c.deletion, c.root) for c in check_plan(
-                Plan(share), last.index, sources, rounds.baseline, sims.simulation)]
+                Plan(share), last.index, sources, rounds.baseline, sims.simulation)
+            ] + rounds.native_share_breaks(last, share)
 
         with timer("plan"):
             assign_features(plan, open_graph, [f.name for f in use.features], check,

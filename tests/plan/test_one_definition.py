@@ -352,3 +352,19 @@ def test_a_package_importing_its_listed_groups_keeps_them(tmp_path: Path) -> Non
     lines = verified(tmp_path, tree, result, wrong)
     assert "app/ops/__init__.py:11: importlib.import_module('app.ops.alpha') names nothing in " \
         "the tree" in lines
+
+
+# -- 8b. a native knock-on: a file whose only include another feature's fold removes ---------
+def test_a_cmake_file_whose_include_another_feature_folds_waits_for_it(tmp_path: Path) -> None:
+    tree, result = scanned(tmp_path, "native_knock_on")
+    # cpu owns cmake/cpu_extension.cmake and csrc/cpu.cc; the include (line 7) goes with the
+    # tpu fold of lines 6-9: the file goes once both are applied
+    by_path = {(d.path, d.start_line): set(d.features) for d in result.plan.deletions}
+    assert by_path[("CMakeLists.txt", 6)] == {"tpu"}
+    assert by_path[("cmake/cpu_extension.cmake", None)] == {"cpu", "tpu"}
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps(manifest_of(result)))
+    run_apply(manifest, write=True, feature="cpu", patch_out=tmp_path / "undo.patch")
+    assert (tree / "cmake" / "cpu_extension.cmake").is_file()
+    out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
+    assert out.exit_code == 0, out.output

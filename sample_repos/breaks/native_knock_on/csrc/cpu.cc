@@ -1,0 +1,1 @@
+int cpu() { return 0; }

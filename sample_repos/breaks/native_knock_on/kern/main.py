@@ -1,0 +1,3 @@
+from kern import common_ops
+
+print(common_ops)
