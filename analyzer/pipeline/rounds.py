@@ -263,13 +263,18 @@ class Rounds:
         """The native breaks of the build ``last``'s plan leaves (the checks verify runs),
         each with what to keep."""
         baseline, before = self._original_build(last)
-        build = Build(self.tree.cmake_facts, self.tree.native_facts, frozenset(self.tree.files),
-                      {p: f.lines for p, f in self.tree.files.items()}, self.sources,
-                      dict(self.tree.project.forced), self._system_libraries, self._parsed,
-                      self._builds)
+        build = self._build()
         return [Conflict(b.path, b.line, b.what, root=keep.node, keep_line=keep.line)
                 for b, keeps in native_plan_breaks(last.plan, build, last.index, baseline, before)
                 for keep in keeps]
+
+    def _build(self) -> Build:
+        """The tree's build as the native plan checks read it (memo of the builds a plan's
+        native half leaves shared)."""
+        return Build(self.tree.cmake_facts, self.tree.native_facts, frozenset(self.tree.files),
+                     {p: f.lines for p, f in self.tree.files.items()}, self.sources,
+                     dict(self.tree.project.forced), self._system_libraries, self._parsed,
+                     self._builds)
 
     def native_share_breaks(self, last: Planned, share: list[Deletion]
                             ) -> list[tuple[str, int, Deletion | None, str | None]]:
@@ -277,10 +282,7 @@ class Rounds:
         deletions, applied alone), as (path, line, the deletion to blame or None, the node it
         removes or None): what ``plan.feature_sets`` learns a deletion needs from."""
         baseline, before = self._original_build(last)
-        build = Build(self.tree.cmake_facts, self.tree.native_facts, frozenset(self.tree.files),
-                      {p: f.lines for p, f in self.tree.files.items()}, self.sources,
-                      dict(self.tree.project.forced), self._system_libraries, self._parsed,
-                      self._builds)
+        build = self._build()
         out: list[tuple[str, int, Deletion | None, str | None]] = []
         for b, keeps in native_plan_breaks(Plan(share), build, last.index, baseline, before):
             for keep in keeps:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -273,6 +274,18 @@ def read_cmake_files(native: NativeIndex) -> set[str]:
     return seen
 
 
+def _read_commands(native: NativeIndex, owned: set[tuple[str, int]]
+                   ) -> Iterator[tuple[str, CMakeCommand]]:
+    """(path, command) of each command of a file CMake reads, but those in ``owned``."""
+    read = read_cmake_files(native)
+    for path, facts in sorted(native.cmake.items()):
+        if path not in read:
+            continue  # a .cmake file nothing includes any more: CMake never reads it
+        for c in facts.commands:
+            if (path, c.start_line) not in owned:
+                yield path, c
+
+
 # -- fetched repositories -----------------------------------------------------------------------
 def _fetch_states(native: NativeIndex) -> dict[str, set[str]]:
     """Per fetched repository: ``declared`` (a ``FetchContent_Declare``/``ExternalProject_Add``
@@ -358,29 +371,23 @@ def _check_fetches(state: NativeState, baseline: dict[str, Any]) -> list[Break]:
                              f"targets) is gone, but {', '.join(sorted(linking))} link "
                              f"libraries no in-tree target defines ({', '.join(libs)})",
                              "fetch", f))
-    read = read_cmake_files(native)
-    for path, facts in sorted(native.cmake.items()):
-        if path not in read:
-            continue  # a .cmake file nothing includes any more: CMake never reads it
-        for c in facts.commands:
-            if (path, c.start_line) in owned:
-                continue
-            for f, entry in sorted(gone.items()):
-                # what FetchContent sets, anywhere; variables set from it, where they are used
-                names = set(entry.get("primary", ()))
-                if defined_var(c) is None:
-                    names |= {v for v in entry["derived"] if not v.startswith("ENV{")}
-                var = next((v for a in c.args for v in _var_names(a.value) if v[1] in names),
-                           None)
-                if var is not None:
-                    out.append(Break("cmake-fetch", path, c.start_line, f"{c.name}() uses "
-                                     f"{var[0]} of fetched repository {f}, whose {missing[f]} "
-                                     "is gone", "fetch", f))
-                elif c.name.startswith("fetchcontent_") and c.args and c.args[0].value == f \
-                        and missing[f] == "declaration":
-                    out.append(Break("cmake-fetch", path, c.start_line, f"{c.name}({f}) names "
-                                     "a repository whose FetchContent_Declare is gone",
-                                     "fetch", f))
+    for path, c in _read_commands(native, owned):
+        for f, entry in sorted(gone.items()):
+            # what FetchContent sets, anywhere; variables set from it, where they are used
+            names = set(entry.get("primary", ()))
+            if defined_var(c) is None:
+                names |= {v for v in entry["derived"] if not v.startswith("ENV{")}
+            var = next((v for a in c.args for v in _var_names(a.value) if v[1] in names),
+                       None)
+            if var is not None:
+                out.append(Break("cmake-fetch", path, c.start_line, f"{c.name}() uses "
+                                 f"{var[0]} of fetched repository {f}, whose {missing[f]} "
+                                 "is gone", "fetch", f))
+            elif c.name.startswith("fetchcontent_") and c.args and c.args[0].value == f \
+                    and missing[f] == "declaration":
+                out.append(Break("cmake-fetch", path, c.start_line, f"{c.name}({f}) names "
+                                 "a repository whose FetchContent_Declare is gone",
+                                 "fetch", f))
     return out
 
 
@@ -429,20 +436,14 @@ def _check_targets(state: NativeState, baseline: dict[str, Any]) -> list[Break]:
     # are the target's: reported above)
     owned = {_where(t) for t in project.targets} | {
         (r.file, r.start_line) for t in project.targets for r in t.config_ranges}
-    read = read_cmake_files(native)
-    for path, facts in sorted(native.cmake.items()):
-        if path not in read:
-            continue  # a .cmake file nothing includes any more: CMake never reads it
-        for c in facts.commands:
-            if (path, c.start_line) in owned:
-                continue
-            for a in c.args:
-                for var in VAR_REF.findall(a.value):
-                    if var in unset and (path, c.start_line, var) not in reported:
-                        reported.add((path, c.start_line, var))
-                        out.append(Break("cmake-var", path, c.start_line, f"{c.name}() uses "
-                                         f"${{{var}}}, which nothing in the tree sets any more",
-                                         "variable", var))
+    for path, c in _read_commands(native, owned):
+        for a in c.args:
+            for var in VAR_REF.findall(a.value):
+                if var in unset and (path, c.start_line, var) not in reported:
+                    reported.add((path, c.start_line, var))
+                    out.append(Break("cmake-var", path, c.start_line, f"{c.name}() uses "
+                                     f"${{{var}}}, which nothing in the tree sets any more",
+                                     "variable", var))
     return out
 
 
