@@ -92,3 +92,20 @@ def same_python_graph(a, b) -> None:
     assert a.reexported == b.reexported
     assert a.reexported_by == b.reexported_by
     assert a.graph.graph["decisions"] == b.graph.graph["decisions"]
+
+
+def apply_and_verify(tmp_path: Path, tree: Path, result, feature: str | None = None):
+    """Write ``result``'s manifest, apply it to ``tree`` (``feature``: that feature only) and
+    run ``depgraph verify --before`` on it: the click result."""
+    import json
+
+    from click.testing import CliRunner
+
+    from analyzer.cli.verify import verify_command
+    from analyzer.codemod.apply import run_apply as apply_manifest
+    from analyzer.pipeline.verify import manifest_of
+
+    manifest = tmp_path / "manifest.json"
+    manifest.write_text(json.dumps(manifest_of(result)))
+    apply_manifest(manifest, write=True, feature=feature, patch_out=tmp_path / "undo.patch")
+    return CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])

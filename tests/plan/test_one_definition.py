@@ -21,7 +21,7 @@ from analyzer.pipeline.scan import ScanResult, run_scan
 from analyzer.pipeline.verify import manifest_of
 from analyzer.plan.check import Unbuilt, check_plan
 from analyzer.plan.check.native_view import Build, Keep, native_plan_breaks
-from tests.helpers import SAMPLES
+from tests.helpers import SAMPLES, apply_and_verify
 
 BREAKS = SAMPLES / "breaks"
 
@@ -271,10 +271,7 @@ def test_a_cmake_variable_of_cmake_itself_needs_no_set_of_the_tree(tmp_path: Pat
     assert native_plan_breaks(Plan([*result.plan.deletions, wrong]), build, result.index,
                               result.native_before, result.breaks_before) == []
     result.plan.deletions.append(wrong)
-    manifest = tmp_path / "manifest.json"
-    manifest.write_text(json.dumps(manifest_of(result)))
-    run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
-    out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
+    out = apply_and_verify(tmp_path, tree, result)
     assert out.exit_code == 0, out.output
 
 
@@ -286,10 +283,7 @@ def test_folding_the_arms_that_never_run_loses_no_name(tmp_path: Path) -> None:
     assert deleted(result) == {("app/quant.py", 5, 11), ("app/topk.py", 8, 11),
                                ("app/kernels.py", 5, 6), ("app/common.py", None, None)}
     assert result.conflicts == []
-    manifest = tmp_path / "manifest.json"
-    manifest.write_text(json.dumps(manifest_of(result)))
-    run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
-    out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
+    out = apply_and_verify(tmp_path, tree, result)
     assert out.exit_code == 0, out.output
 
 
@@ -362,9 +356,6 @@ def test_a_cmake_file_whose_include_another_feature_folds_waits_for_it(tmp_path:
     by_path = {(d.path, d.start_line): set(d.features) for d in result.plan.deletions}
     assert by_path[("CMakeLists.txt", 6)] == {"tpu"}
     assert by_path[("cmake/cpu_extension.cmake", None)] == {"cpu", "tpu"}
-    manifest = tmp_path / "manifest.json"
-    manifest.write_text(json.dumps(manifest_of(result)))
-    run_apply(manifest, write=True, feature="cpu", patch_out=tmp_path / "undo.patch")
+    out = apply_and_verify(tmp_path, tree, result, feature="cpu")
     assert (tree / "cmake" / "cpu_extension.cmake").is_file()
-    out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
     assert out.exit_code == 0, out.output

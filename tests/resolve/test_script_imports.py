@@ -3,17 +3,14 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from analyzer.cli.verify import verify_command
-from analyzer.codemod.apply import run_apply
 from analyzer.pipeline.scan import run_scan
-from analyzer.pipeline.verify import manifest_of
-from tests.helpers import SAMPLES
+from tests.helpers import SAMPLES, apply_and_verify
 
 
 def test_bare_imports_and_path_strings(tmp_path: Path) -> None:
@@ -33,10 +30,7 @@ def test_bare_imports_and_path_strings(tmp_path: Path) -> None:
         ("tests/xpu/ocr_case.py", None, None),
         ("tests/xpu/test_ocr.py", None, None),
     }
-    manifest = tmp_path / "manifest.json"
-    manifest.write_text(json.dumps(manifest_of(result)))
-    run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
-    out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
+    out = apply_and_verify(tmp_path, tree, result)
     assert out.exit_code == 0, out.output
 
 

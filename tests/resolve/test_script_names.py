@@ -3,17 +3,14 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from analyzer.cli.verify import verify_command
-from analyzer.codemod.apply import run_apply
 from analyzer.pipeline.scan import run_scan
-from analyzer.pipeline.verify import manifest_of
-from tests.helpers import SAMPLES
+from tests.helpers import SAMPLES, apply_and_verify
 
 
 def test_unnamed_tests_and_scripts_beside_a_namespace_package_go_with_what_they_use(
@@ -31,10 +28,7 @@ def test_unnamed_tests_and_scripts_beside_a_namespace_package_go_with_what_they_
         ("scripts/sync/utils.py", None),
         ("scripts/sync/run.py", None),
     }
-    manifest = tmp_path / "manifest.json"
-    manifest.write_text(json.dumps(manifest_of(result)))
-    run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
-    out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
+    out = apply_and_verify(tmp_path, tree, result)
     assert out.exit_code == 0, out.output
 
 
