@@ -7,6 +7,7 @@ from __future__ import annotations
 import fnmatch
 
 from analyzer.config.globs import path_matches
+from analyzer.config.types import KeepEntry
 from analyzer.decide.profile_facts import ProfileUse
 from analyzer.nodes import Graph, module_node, symbol_node
 from analyzer.resolve.python import ModuleIndex
@@ -43,10 +44,32 @@ def all_family_modules(use: ProfileUse, index: ModuleIndex) -> list[str]:
 def never_delete_nodes(use: ProfileUse, graph: Graph) -> tuple[list[str], list[str]]:
     """The ``never_delete`` entries as nodes, and those that match nothing (stale)."""
     stale: list[str] = []
-    if use.profile is None:
-        return [], stale
     nodes: list[str] = []
-    for entry in use.profile.never_delete:
+    for entry, hits in never_delete_hits(use, graph):
+        if not hits and use.profile is not None:
+            stale.append(f"{use.profile.source}:{entry.line}: never_delete entry "
+                         f"{entry.symbol or entry.path} matches nothing (stale)")
+        nodes.extend(hits)
+    return nodes, stale
+
+
+def never_delete_hits(use: ProfileUse, graph: Graph) -> list[tuple[KeepEntry, list[str]]]:
+    """Each ``never_delete`` entry of the profile with the nodes it names (the files of
+    the path globs found in one pass over the graph)."""
+    if use.profile is None:
+        return []
+    entries = use.profile.never_delete
+    globs = [e.path for e in entries if not e.symbol and e.path]
+    by_glob: dict[str, list[str]] = {g: [] for g in globs}
+    if globs:
+        for n, d in graph.nodes(data=True):
+            if d.get("kind") in ("module", "native_file", "cmake_file"):
+                path = d.get("path", "")
+                for g in by_glob:
+                    if path_matches(path, (g,)):
+                        by_glob[g].append(n)
+    out: list[tuple[KeepEntry, list[str]]] = []
+    for entry in entries:
         hits: list[str] = []
         if entry.symbol:
             mod, _, sym = entry.symbol.partition(":")
@@ -55,14 +78,9 @@ def never_delete_nodes(use: ProfileUse, graph: Graph) -> tuple[list[str], list[s
             else:
                 hits = [module_node(mod)] if module_node(mod) in graph else []
         elif entry.path:
-            hits = [n for n, d in graph.nodes(data=True)
-                    if d.get("kind") in ("module", "native_file", "cmake_file")
-                    and path_matches(d.get("path", ""), (entry.path,))]
-        if not hits:
-            stale.append(f"{use.profile.source}:{entry.line}: never_delete entry "
-                         f"{entry.symbol or entry.path} matches nothing (stale)")
-        nodes.extend(hits)
-    return nodes, stale
+            hits = list(by_glob[entry.path])
+        out.append((entry, hits))
+    return out
 
 
 def _symbols_in_graph(graph: Graph, module: str, pattern: str) -> list[str]:

@@ -21,6 +21,7 @@ from analyzer.analysis.profile_roots import (
     all_family_modules,
     entry_point_nodes,
     keep_target_names,
+    never_delete_hits,
     never_delete_nodes,
     stale_feature_patterns,
     without_dropped,
@@ -61,6 +62,13 @@ from analyzer.resolve.python import ModuleIndex
 from analyzer.resolve.tree import Scope, Tree, evaluate_cmake
 
 MAX_ROUNDS = 60
+
+
+def _dbg(msg: str) -> None:
+    import os
+    import sys
+    if os.environ.get("DEPGRAPH_DEBUG_ROUNDS"):
+        print(msg, file=sys.stderr)
 
 
 @dataclass
@@ -217,14 +225,17 @@ class Rounds:
             retained = kept_roots(last.plan, graph)
             new_roots = {r for r in retained if not last.liveness.is_live(r)} - self.state.roots
             if new_roots:  # code that stays but nothing live uses: what it uses stays too
+                _dbg(f"round {_round}: {len(new_roots)} new roots")
                 self.state.roots |= new_roots
                 continue
             present = self._present(last)
             if present:  # folds that assumed a module gone, which stays: it exists
+                _dbg(f"round {_round}: {len(present)} present")
                 self.state.regions |= present
                 continue
             with self.timer("check"):
                 if self._selected(last):
+                    _dbg(f"round {_round}: selected")
                     continue
                 self.sims.prefetch(edits_by_path(last.plan), self.sources)
                 conflicts = check_plan(last.plan, last.index, self.sources, self.baseline,
@@ -233,6 +244,7 @@ class Rounds:
                 with self.timer("check"):
                     conflicts = self._native_conflicts(last)
             unforced = len(self.state.unforced)
+            _dbg(f"round {_round}: {len(conflicts)} conflicts")
             if self.state.absorb(conflicts, last.index):
                 if len(self.state.unforced) != unforced:
                     self._reevaluate_build()
@@ -245,6 +257,7 @@ class Rounds:
                 break
             # the plan's own import deletions: without their edges, more may be dead (the
             # fixpoint: a re-scan of the applied tree finds nothing more)
+            _dbg(f"round {_round}: {len(freed)} freed")
             self.freed |= freed
         else:  # out of rounds: the plan is checked once more, and whatever breaks is dropped
             assert last is not None
@@ -466,13 +479,8 @@ class Rounds:
 
     def _never_kept(self, graph: Graph) -> list[Kept]:
         """What ``never_delete`` keeps, with the profile's reason, for the report."""
-        profile = self.use.profile
         out: list[Kept] = []
-        if profile is None:
-            return out
-        for entry in profile.never_delete:
-            nodes, _stale = never_delete_nodes(dataclasses.replace(
-                self.use, profile=dataclasses.replace(profile, never_delete=(entry,))), graph)
+        for entry, nodes in never_delete_hits(self.use, graph):
             for node in nodes:
                 data = graph.nodes[node]
                 out.append(Kept(data.get("path", ""), data.get("start_line", 0),

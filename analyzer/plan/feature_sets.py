@@ -127,6 +127,7 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
     # a deletion's own features: its feature, or those a fold relied on together
     own = [{f for f in (d.feature, *d.features) if f in everything} for d in deletions]
     full_only: set[int] = set()  # needs what no share of the plan can give: the whole plan
+    checked: dict[tuple[Deletion, ...], list[tuple[str, int, Deletion | None, str | None]]] = {}
     for _round in range(MAX_REFINEMENTS):
         _apply_sets(deletions, needs, order, [everything if i in full_only else s
                                               for i, s in enumerate(own)], own, freed)
@@ -138,7 +139,12 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
         for share in [*(frozenset({f}) for f in order), frozenset(everything)]:
             chosen = [d for d in deletions if selected(d, share)]
             picked = set(chosen)
-            for path, line, deletion, node in check(chosen):
+            # the check reads the edits, not what features they carry: a share that is the
+            # same edits as in an earlier refinement has the same breaks
+            edits = tuple(_bare(d) for d in chosen)
+            if edits not in checked:
+                checked[edits] = check(chosen)
+            for path, line, deletion, node in checked[edits]:
                 culprits = ([position[_bare(deletion)]] if deletion is not None
                             and _bare(deletion) in position else [] if deletion is not None else
                             where.removing(open_graph.nodes[node])

@@ -23,8 +23,6 @@ in-tree modules whose name is unused (importing runs the module: a possible side
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable
-from typing import Any
 
 from analyzer.analysis.liveness import Liveness
 from analyzer.decide.guards import DeadRegion
@@ -79,7 +77,8 @@ def plan_peripheral(graph: Graph, live: Liveness, index: ModuleIndex,
     stays, so it is returned as a root: what remaining code uses must remain."""
     selectors = selectors or {}
     roots: list[str] = []
-    waiting: list[PyModule] = []  # not live, nothing they use goes (yet)
+    waiting: list[tuple[PyModule, list[tuple[str, object]]]] = []  # not live, nothing
+    # they use goes (yet); with what they use
     gone: set[str] = set()
     for name in sorted(index.modules):
         mod = index.modules[name]
@@ -89,10 +88,11 @@ def plan_peripheral(graph: Graph, live: Liveness, index: ModuleIndex,
         if live.is_live(me) or mod.path in unparsed:
             roots.append(me)
             continue
-        dead = sorted(_dead_uses(graph, mod, lambda dst, data: data.get("path") not in
-                                 peripheral and not live.is_live(dst)))
+        used = _used(graph, mod)
+        dead = sorted(dst for dst, path in used if path not in peripheral
+                      and not live.is_live(dst))
         if not dead and mod.path not in selectors:
-            waiting.append(mod)
+            waiting.append((mod, used))
             continue
         reason = ("uses code the plan deletes: " + ", ".join(d[3:] for d in dead[:3])
                   + (" ..." if len(dead) > 3 else "")) if dead else selectors[mod.path]
@@ -101,16 +101,16 @@ def plan_peripheral(graph: Graph, live: Liveness, index: ModuleIndex,
     grew = True
     while grew:
         grew = False
-        for mod in list(waiting):
-            dead = sorted(_dead_uses(graph, mod, lambda _dst, data: data.get("path") in gone))
+        for mod, used in list(waiting):
+            dead = sorted(dst for dst, path in used if path in gone)
             if dead:
-                waiting.remove(mod)
+                waiting.remove((mod, used))
                 _delete_peripheral(plan, files[mod.path], mod.path, "uses files the plan "
                                    "deletes: " + ", ".join(d[3:] for d in dead[:3])
                                    + (" ..." if len(dead) > 3 else ""))
                 gone.add(mod.path)
                 grew = True
-    roots.extend(module_node(mod.name) for mod in waiting)
+    roots.extend(module_node(mod.name) for mod, _used in waiting)
     return sorted(roots)
 
 
@@ -119,26 +119,29 @@ def _delete_peripheral(plan: Plan, info: FileInfo, path: str, reason: str) -> No
                                    category="test-file"))
 
 
-def _dead_uses(graph: Graph, mod: PyModule,
-               counts: Callable[[str, dict[str, Any]], bool]) -> set[str]:
+def _used(graph: Graph, mod: PyModule) -> list[tuple[str, object]]:
     """In-tree modules and definitions that ``mod`` uses (imports, references, from any of
-    its scopes) and that ``counts`` (node, its data) picks."""
+    its scopes), each with its path."""
     me = module_node(mod.name)
     sources = [me, *(symbol_node(mod.name, d.name) for d in mod.facts.definitions),
                *(symbol_node(mod.name, f"{m.cls}.{m.name}") for m in mod.facts.method_defs)]
-    out: set[str] = set()
+    out: list[tuple[str, object]] = []
+    seen: set[str] = set()
+    adj = graph.adj
     for src in dict.fromkeys(sources):
         if src not in graph:
             continue
-        for dst in graph.successors(src):
+        for dst, edge in adj[src].items():
+            if dst in seen:
+                continue
             data = graph.nodes[dst]
             if data.get("kind") not in ("module", "symbol", "method"):
                 continue
-            if graph.edges[src, dst]["kind"] in ("defined_in", "parent_package",
-                                                 "type_checking", "member", "module_value"):
+            if edge["kind"] in ("defined_in", "parent_package", "type_checking", "member",
+                                "module_value"):
                 continue  # (a module used as a value may use any definition: not this one)
-            if counts(dst, data):
-                out.add(dst)
+            seen.add(dst)
+            out.append((dst, data.get("path")))
     return out
 
 

@@ -14,6 +14,7 @@ The callers are found in the bytes of every Python file (the function's name fol
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import tree_sitter as ts
@@ -29,21 +30,26 @@ ParamValues = dict[tuple[str, str, int], frozenset[str] | None]
 
 def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes]) -> ParamValues:
     """The values of every ``ParamGetattr`` of the tree, from its function's callers."""
-    out: ParamValues = {}
-    for name in sorted(index.modules):
-        for pg in getattr(index.modules[name].facts, "param_getattrs", ()):
-            out[(name, pg.scope, pg.line)] = caller_values(pg, sources)
-    return out
+    wanted = [(name, pg) for name in sorted(index.modules)
+              for pg in getattr(index.modules[name].facts, "param_getattrs", ())]
+    uses = function_uses({pg.function.encode() for _name, pg in wanted}, sources)
+    return {(name, pg.scope, pg.line): _values(pg, uses.get(pg.function.encode(), {}))
+            for name, pg in wanted}
 
 
 def caller_values(pg: ParamGetattr, sources: Mapping[str, bytes]) -> frozenset[str] | None:
     """What the callers of ``pg.function`` pass for ``pg.param`` (see the module docstring)."""
     name = pg.function.encode()
+    return _values(pg, function_uses({name}, sources).get(name, {}))
+
+
+# path -> the argument lists of the calls in that file (None: the name is used otherwise)
+FileUses = dict[str, list[ts.Node] | None]
+
+
+def _values(pg: ParamGetattr, uses: FileUses) -> frozenset[str] | None:
     values: set[str] = set()
-    for path, data in sources.items():
-        if not path.endswith((".py", ".pyi")) or name not in data:
-            continue
-        calls = _uses(path, data, name)
+    for calls in uses.values():
         if calls is None:
             return None  # handed on as a value: its callers cannot be seen
         for args in calls:
@@ -54,22 +60,57 @@ def caller_values(pg: ParamGetattr, sources: Mapping[str, bytes]) -> frozenset[s
     return frozenset(values)
 
 
-def _uses(path: str, data: bytes, name: bytes) -> list[ts.Node] | None:
-    """The argument lists of every call of ``name`` (by its last name) in ``data``; None when
-    the name is used otherwise (not in a call, its own ``def`` or an import)."""
-    root, data, _problems = tsu.parse_source(path, data, "python")
-    if root is None:
-        return None
-    out: list[ts.Node] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        stack.extend(node.named_children)
-        if node.type != "identifier" or data[node.start_byte:node.end_byte] != name:
+def function_uses(names: set[bytes], sources: Mapping[str, bytes]) -> dict[bytes, FileUses]:
+    """For each function name, its uses in the Python files naming it (as a word): each
+    file is parsed once, whatever the number of names, and only the places the name occurs
+    are read. A name used otherwise somewhere is None there, and no further file is read
+    for it (its callers cannot be seen anyway)."""
+    out: dict[bytes, FileUses] = {}
+    if not names:
+        return out
+    word = re.compile(rb"(?<![A-Za-z0-9_])(?:" + b"|".join(
+        re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n))) + rb")(?![A-Za-z0-9_])")
+    open_names = set(names)  # not yet seen used otherwise
+    for path, data in sources.items():
+        if not open_names:
+            break
+        if not path.endswith((".py", ".pyi")):
             continue
+        if not any(m.group() in open_names for m in word.finditer(data)):
+            continue
+        root, parsed, _problems = tsu.parse_source(path, data, "python")
+        hits = [(m.start(), m.group()) for m in word.finditer(parsed)
+                if m.group() in open_names]
+        for name, calls in _uses(root, parsed, hits).items():
+            if calls is None:
+                out[name] = {path: None}
+                open_names.discard(name)
+            else:
+                out.setdefault(name, {})[path] = calls
+    return out
+
+
+def _uses(root: ts.Node | None, data: bytes, hits: list[tuple[int, bytes]]
+          ) -> dict[bytes, list[ts.Node] | None]:
+    """For each name at the byte offsets ``hits`` (a function's last name, where it occurs
+    in ``data``): the argument lists of every call of it; None when the name is used
+    otherwise (not in a call, its own ``def`` or an import). An unparsed file (``root``
+    None): None for each."""
+    if root is None:
+        return dict.fromkeys(name for _at, name in hits)
+    out: dict[bytes, list[ts.Node] | None] = {name: [] for _at, name in hits}
+    for at, name in hits:
+        calls = out[name]
+        if calls is None:
+            continue  # already used otherwise
+        node = root.descendant_for_byte_range(at, at + len(name))
+        if node is None or node.type != "identifier" or node.start_byte != at \
+                or node.end_byte != at + len(name):
+            continue  # in a string, a comment or a longer name
         parent = node.parent
         if parent is None:
-            return None
+            out[name] = None
+            continue
         callee = parent if parent.type == "attribute" and \
             parent.child_by_field_name("attribute") == node else node
         call = callee.parent
@@ -77,13 +118,14 @@ def _uses(path: str, data: bytes, name: bytes) -> list[ts.Node] | None:
                 "function") == callee:
             args = call.child_by_field_name("arguments")
             if args is None or args.type != "argument_list":
-                return None
-            out.append(args)
+                out[name] = None
+                continue
+            calls.append(args)
         elif (parent.type in ("function_definition", "class_definition") and \
                 parent.child_by_field_name("name") == node) or _in_import(parent):
             continue
         else:
-            return None
+            out[name] = None
     return out
 
 

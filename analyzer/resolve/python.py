@@ -122,8 +122,12 @@ class ModuleIndex:
         # (module, name) pairs whose import binding resolution went through outside a
         # module's recorded edges (the graph stage attributes those to their module)
         self.reexports_used: set[tuple[str, str]] = set()
+        # what pure functions of the modules' facts computed (the checks' tables): shared by
+        # the copies of ``with_dead_lines``, whose modules are the same
+        self.tree_memo: dict[str, Any] = {}
         # memo tables of the pure lookups (cleared when dead_lines changes)
         self._is_module: dict[str, bool] = {}
+        self._absolute: dict[tuple[str, int, str], str | None] = {}
         self._path_modules: dict[str, str] = {}
         self._lookups: dict[tuple[str, str, str], list[Binding] | str | None] = {}
         self._attrs: dict[tuple[str, str], Target] = {}
@@ -248,6 +252,14 @@ class ModuleIndex:
 
     def absolute(self, importer: str, fact: ImportFact) -> str | None:
         """Absolute dotted name of the module an import statement names."""
+        key = (importer, fact.level, fact.module)
+        try:
+            return self._absolute[key]
+        except KeyError:
+            found = self._absolute[key] = self._absolute_of(importer, fact)
+            return found
+
+    def _absolute_of(self, importer: str, fact: ImportFact) -> str | None:
         if fact.level == 0:
             return self._sibling(importer, fact.module) or fact.module
         mod = self.modules.get(importer)

@@ -100,10 +100,26 @@ def affected_modules(view: PythonView) -> list[str]:
     for name, mod in view.index.modules.items():
         if name in view.deleted:
             continue
-        if mod.path in view.gone or any(_touches(n, above, changed)
-                                        for n in named_modules(view.index, mod)):
+        if mod.path in view.gone:
+            out.append(name)
+            continue
+        # a named module that is changed or a package holding one, or inside a changed one
+        named, inside = _named_and_above(view.index, mod)
+        if not named.isdisjoint(above) or not inside.isdisjoint(changed):
             out.append(name)
     return sorted(out)
+
+
+def _named_and_above(index: ModuleIndex, mod: PyModule) -> tuple[frozenset[str], frozenset[str]]:
+    """The dotted names a module names (:func:`named_modules`), and every proper prefix of
+    one (the packages they are in)."""
+    known = mod.derived.get("named_and_above")
+    if known is None:
+        named = named_modules(index, mod)
+        inside = {".".join(parts[:i]) for n in named
+                  for parts in (n.split("."),) for i in range(1, len(parts))}
+        known = mod.derived["named_and_above"] = (named, frozenset(inside))
+    return known
 
 
 def _reexporters(view: PythonView) -> set[str]:
@@ -149,13 +165,6 @@ def _from_imports(index: ModuleIndex, name: str,
                       for f in mod.facts.imports if f.is_from)
         mod.derived["from_imports"] = known
     return known
-
-
-def _touches(named: str, above: set[str], changed: set[str]) -> bool:
-    if named in above:  # a changed module, or a package holding one
-        return True
-    parts = named.split(".")
-    return any(".".join(parts[:i]) in changed for i in range(1, len(parts)))
 
 
 def named_modules(index: ModuleIndex, mod: PyModule) -> frozenset[str]:
@@ -440,16 +449,24 @@ def member_breaks(view: PythonView, before: dict[str, list[str]],
 
 
 def defined_methods(index: ModuleIndex, deleted_methods: Iterable[str] = (),
-                    deleted_modules: frozenset[str] = frozenset()) -> dict[str, list[str]]:
+                    deleted_modules: frozenset[str] = frozenset(),
+                    names: Iterable[str] | None = None) -> dict[str, list[str]]:
     """Method name -> the classes (``module:Class``) that define it (methods of top-level
     classes), less ``deleted_methods`` (``module:Class.method``) and what deleted modules
-    define."""
+    define; only of the method ``names`` given (default: all)."""
+    everything: dict[str, list[str]] | None = index.tree_memo.get("defined_methods")
+    if everything is None:
+        found: dict[str, set[str]] = {}
+        for name, mod in index.modules.items():
+            for m in mod.facts.method_defs:
+                found.setdefault(m.name, set()).add(f"{name}:{m.cls}")
+        everything = index.tree_memo["defined_methods"] = {k: sorted(v)
+                                                          for k, v in found.items()}
     gone = set(deleted_methods)
-    out: dict[str, set[str]] = {}
-    for name, mod in index.modules.items():
-        if name in deleted_modules:
-            continue
-        for m in mod.facts.method_defs:
-            if f"{name}:{m.cls}.{m.name}" not in gone:
-                out.setdefault(m.name, set()).add(f"{name}:{m.cls}")
-    return {k: sorted(v) for k, v in out.items()}
+    wanted = everything if names is None else {n: everything[n] for n in names
+                                                if n in everything}
+    if not gone and not deleted_modules:
+        return dict(wanted)
+    out = {n: [c for c in classes if c.partition(":")[0] not in deleted_modules
+               and f"{c}.{n}" not in gone] for n, classes in wanted.items()}
+    return {n: classes for n, classes in out.items() if classes}

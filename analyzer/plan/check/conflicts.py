@@ -79,8 +79,13 @@ def plan_breaks(plan: Plan, index: ModuleIndex, sources: dict[str, bytes],
     view = planned_view(plan, index, sims, frozenset(unbuilt or ()))
     deleted_methods = [d.symbol for d in plan.deletions if d.category == "python-symbol"
                        and d.symbol and "." in d.symbol.partition(":")[2]]
-    found = python_breaks(view, affected_modules(view), defined_methods(index),
-                          defined_methods(index, deleted_methods, view.deleted))
+    # the member check compares the methods each class defines before and after: only the
+    # names a deleted method or module defines can differ
+    names = {s.rpartition(".")[2] for s in deleted_methods} | {
+        m.name for name in view.deleted if name in index.modules
+        for m in index.modules[name].facts.method_defs}
+    found = python_breaks(view, affected_modules(view), defined_methods(index, names=names),
+                          defined_methods(index, deleted_methods, view.deleted, names))
     return new_breaks(found, baseline), view
 
 
