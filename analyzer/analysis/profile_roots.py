@@ -68,25 +68,31 @@ def never_delete_hits(use: ProfileUse, graph: Graph) -> list[tuple[KeepEntry, li
                 for g in by_glob:
                     if path_matches(path, (g,)):
                         by_glob[g].append(n)
+    prefixes = {symbol_node(e.symbol.partition(":")[0], "") for e in entries
+                if e.symbol and e.symbol.partition(":")[2]}
+    by_prefix: dict[str, list[str]] = {p: [] for p in prefixes}  # the symbols of a module
+    if prefixes:
+        for n in graph.nodes:
+            module, colon, _name = n[3:].partition(":")
+            if colon and n.startswith("py:"):
+                hit = by_prefix.get(f"py:{module}:")
+                if hit is not None:
+                    hit.append(n)
     out: list[tuple[KeepEntry, list[str]]] = []
     for entry in entries:
         hits: list[str] = []
         if entry.symbol:
             mod, _, sym = entry.symbol.partition(":")
             if sym:
-                hits = _symbols_in_graph(graph, mod, sym)
+                prefix = symbol_node(mod, "")
+                hits = [n for n in by_prefix[prefix]
+                        if fnmatch.fnmatchcase(n[len(prefix):], sym)]
             else:
                 hits = [module_node(mod)] if module_node(mod) in graph else []
         elif entry.path:
             hits = list(by_glob[entry.path])
         out.append((entry, hits))
     return out
-
-
-def _symbols_in_graph(graph: Graph, module: str, pattern: str) -> list[str]:
-    prefix = symbol_node(module, "")
-    return [n for n in graph.nodes if n.startswith(prefix)
-            and fnmatch.fnmatchcase(n[len(prefix):], pattern)]
 
 
 def without_dropped(roots: list[str], graph: Graph, use: ProfileUse) -> list[str]:

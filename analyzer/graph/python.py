@@ -293,6 +293,15 @@ def enumerated_class(index: ModuleIndex, module: str, scope: str, chain: str) ->
     return symbol_node(base.module, base.name)
 
 
+def _enumerates(mod: PyModule) -> bool:
+    """The module enumerates attributes (``dir``, ``vars``, ``__dict__``, ``getmembers``: a
+    member use ``*``; a fact of its own, computed once)."""
+    known = mod.derived.get("enumerates")
+    if known is None:
+        known = mod.derived["enumerates"] = any(u.name == "*" for u in mod.facts.member_uses)
+    return bool(known)
+
+
 def _add_methods(index: ModuleIndex, graph: Graph, options: GraphOptions) -> None:
     """Method nodes of top-level classes, each with its class's ``member`` edge and, when
     only code that names it can call it, its gate (see the module docstring)."""
@@ -346,8 +355,7 @@ def _open_ended_classes(index: ModuleIndex) -> set[str]:
     the tree, a base or keyword depgraph cannot read) or that code may enumerate (their module
     or an in-tree base's module uses ``dir``/``vars``/``__dict__``/``getmembers``)."""
     memo: dict[str, bool] = {}
-    enumerating = {name for name, mod in index.modules.items()
-                   if any(u.name == "*" for u in mod.facts.member_uses)}
+    enumerating = {name for name, mod in index.modules.items() if _enumerates(mod)}
 
     def open_ended(module: str, cls: str, depth: int = 0) -> bool:
         key = f"{module}:{cls}"

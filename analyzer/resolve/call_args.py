@@ -68,26 +68,32 @@ def function_uses(names: set[bytes], sources: Mapping[str, bytes]) -> dict[bytes
     out: dict[bytes, FileUses] = {}
     if not names:
         return out
-    word = re.compile(rb"(?<![A-Za-z0-9_])(?:" + b"|".join(
-        re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n))) + rb")(?![A-Za-z0-9_])")
     open_names = set(names)  # not yet seen used otherwise
+    word = _words(open_names)
     for path, data in sources.items():
         if not open_names:
             break
-        if not path.endswith((".py", ".pyi")):
-            continue
-        if not any(m.group() in open_names for m in word.finditer(data)):
+        if not path.endswith((".py", ".pyi")) or word.search(data) is None:
             continue
         root, parsed, _problems = tsu.parse_source(path, data, "python")
-        hits = [(m.start(), m.group()) for m in word.finditer(parsed)
-                if m.group() in open_names]
+        hits = [(m.start(), m.group()) for m in word.finditer(parsed)]
+        closed = False
         for name, calls in _uses(root, parsed, hits).items():
             if calls is None:
                 out[name] = {path: None}
                 open_names.discard(name)
+                closed = True
             else:
                 out.setdefault(name, {})[path] = calls
+        if closed and open_names:
+            word = _words(open_names)
     return out
+
+
+def _words(names: set[bytes]) -> re.Pattern[bytes]:
+    """A pattern matching any of ``names`` as a whole word."""
+    return re.compile(rb"(?<![A-Za-z0-9_])(?:" + b"|".join(
+        re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n))) + rb")(?![A-Za-z0-9_])")
 
 
 def _uses(root: ts.Node | None, data: bytes, hits: list[tuple[int, bytes]]

@@ -418,8 +418,14 @@ def member_breaks(view: PythonView, before: dict[str, list[str]],
         return module not in view.deleted and mod is not None \
             and mod.defs.get(cls) == "class" and cls not in view.lost_names.get(module, ())
 
-    lost = {name: [c for c in classes if c not in after.get(name, ()) and remains(c)]
-            for name, classes in before.items()}
+    def lost_classes(name: str, classes: list[str]) -> list[str]:
+        now = after.get(name)
+        if not now:
+            return [c for c in classes if remains(c)]
+        kept = set(now)
+        return [c for c in classes if c not in kept and remains(c)]
+
+    lost = {name: lost_classes(name, classes) for name, classes in before.items()}
     lost = {name: classes for name, classes in lost.items() if classes}
     if not lost:
         return []
