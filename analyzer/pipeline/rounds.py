@@ -64,13 +64,6 @@ from analyzer.resolve.tree import Scope, Tree, evaluate_cmake
 MAX_ROUNDS = 60
 
 
-def _dbg(msg: str) -> None:
-    import os
-    import sys
-    if os.environ.get("DEPGRAPH_DEBUG_ROUNDS"):
-        print(msg, file=sys.stderr)
-
-
 @dataclass
 class Planned:
     """The last round: what the rest of the pipeline reports on."""
@@ -225,17 +218,14 @@ class Rounds:
             retained = kept_roots(last.plan, graph)
             new_roots = {r for r in retained if not last.liveness.is_live(r)} - self.state.roots
             if new_roots:  # code that stays but nothing live uses: what it uses stays too
-                _dbg(f"round {_round}: {len(new_roots)} new roots")
                 self.state.roots |= new_roots
                 continue
             present = self._present(last)
             if present:  # folds that assumed a module gone, which stays: it exists
-                _dbg(f"round {_round}: {len(present)} present")
                 self.state.regions |= present
                 continue
             with self.timer("check"):
                 if self._selected(last):
-                    _dbg(f"round {_round}: selected")
                     continue
                 self.sims.prefetch(edits_by_path(last.plan), self.sources)
                 conflicts = check_plan(last.plan, last.index, self.sources, self.baseline,
@@ -244,7 +234,6 @@ class Rounds:
                 with self.timer("check"):
                     conflicts = self._native_conflicts(last)
             unforced = len(self.state.unforced)
-            _dbg(f"round {_round}: {len(conflicts)} conflicts")
             if self.state.absorb(conflicts, last.index):
                 if len(self.state.unforced) != unforced:
                     self._reevaluate_build()
@@ -257,7 +246,6 @@ class Rounds:
                 break
             # the plan's own import deletions: without their edges, more may be dead (the
             # fixpoint: a re-scan of the applied tree finds nothing more)
-            _dbg(f"round {_round}: {len(freed)} freed")
             self.freed |= freed
         else:  # out of rounds: the plan is checked once more, and whatever breaks is dropped
             assert last is not None

@@ -1,0 +1,61 @@
+"""What the callers of a function pass for a parameter (``analyzer.resolve.call_args``):
+every file naming the function as a word is read once, only where the name occurs; a name
+inside a longer name, a string or a comment is no use of it; a use other than a call or an
+import makes the values unknown."""
+
+from __future__ import annotations
+
+from analyzer.extract.python_names import ParamGetattr
+from analyzer.resolve.call_args import caller_values, function_uses
+
+DEFINITION = b'''
+import torch
+
+
+def debug_op(op, name, namespace="sglang"):
+    return getattr(torch.ops, namespace)
+'''
+
+# (the parameter is the third one a caller passes; its default is "sglang")
+PG = ParamGetattr(obj="torch.ops", function="debug_op", scope="debug_op", line=6,
+                  param="namespace", position=2, default="sglang", has_default=True)
+
+
+def test_literal_arguments_and_the_default_are_the_values() -> None:
+    sources = {
+        "pkg/ops.py": DEFINITION,
+        "pkg/a.py": b'from pkg.ops import debug_op\n\ndebug_op(x, "add", namespace="custom")\n',
+        "pkg/b.py": b'import pkg.ops as o\n\no.debug_op(x, "mul")\n',
+        "pkg/c.py": b'debug_op(x, "sub", "mine")\n',
+    }
+    assert caller_values(PG, sources) == frozenset({"custom", "sglang", "mine"})
+
+
+def test_longer_names_strings_and_comments_are_no_uses() -> None:
+    sources = {
+        "pkg/ops.py": DEFINITION,
+        "pkg/a.py": b'debug_op(x, "add")\n',
+        # none of these is a use of debug_op: a longer name, a string, a comment, bytes of
+        # another file type
+        "pkg/d.py": b'f = debug_op_table\nprint("debug_op")\n# debug_op is handy\n',
+        "csrc/ops.cu": b"debug_op = 1;\n",
+    }
+    assert caller_values(PG, sources) == frozenset({"sglang"})
+
+
+def test_a_use_other_than_a_call_makes_the_values_unknown() -> None:
+    sources = {
+        "pkg/ops.py": DEFINITION,
+        "pkg/a.py": b'debug_op(x, "add", namespace="custom")\n',
+        "pkg/e.py": b"handlers = [debug_op]\n",
+    }
+    assert caller_values(PG, sources) is None
+    # another function named in the same files is answered on its own
+    uses = function_uses({b"debug_op", b"other"}, {**sources, "pkg/f.py": b"other(1)\n"})
+    assert uses[b"debug_op"] == {"pkg/e.py": None}
+    assert set(uses[b"other"]) == {"pkg/f.py"}
+
+
+def test_a_call_through_a_splat_makes_the_values_unknown() -> None:
+    sources = {"pkg/ops.py": DEFINITION, "pkg/a.py": b"debug_op(*args)\n"}
+    assert caller_values(PG, sources) is None
