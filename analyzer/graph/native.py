@@ -409,10 +409,18 @@ def is_external_library(item: str, in_tree: set[str],
         and not any(fnmatchcase(item, p) for p in system_libraries)
 
 
-def python_imports(index: ModuleIndex) -> set[str]:
+def python_imports(index: ModuleIndex) -> frozenset[str]:
     """Every dotted name some Python file of the tree imports (``import a.b``: ``a.b``;
     ``from a import b``: ``a`` and ``a.b``) or passes to ``importlib.import_module``, wherever
-    it sits (dead, folded or guarded code included): how Python would load a module."""
+    it sits (dead, folded or guarded code included): how Python would load a module. A
+    function of the modules' facts: computed once per tree."""
+    known: frozenset[str] | None = index.tree_memo.get("python_imports")
+    if known is None:
+        known = index.tree_memo["python_imports"] = frozenset(_python_imports(index))
+    return known
+
+
+def _python_imports(index: ModuleIndex) -> set[str]:
     out: set[str] = set()
     for name, mod in index.modules.items():
         for fact in mod.facts.imports:
@@ -426,7 +434,7 @@ def python_imports(index: ModuleIndex) -> set[str]:
     return out
 
 
-def _keep_unknown_targets(graph: Graph, native: NativeIndex, imported: set[str]) -> None:
+def _keep_unknown_targets(graph: Graph, native: NativeIndex, imported: frozenset[str]) -> None:
     """Targets nothing is shown to load are kept whole (sources and their ops); so are targets
     created by a function call that cannot be removed alone."""
     project = native.project
@@ -473,7 +481,7 @@ def _keep_unknown_targets(graph: Graph, native: NativeIndex, imported: set[str])
                                   "ops"})
 
 
-def _loader_known(graph: Graph, name: str, imported: set[str]) -> bool:
+def _loader_known(graph: Graph, name: str, imported: frozenset[str]) -> bool:
     """Python imports the module (or the build-created package) it is installed as, or
     another target links or depends on it."""
     node = target_node(name)

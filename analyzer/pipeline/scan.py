@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from analyzer.analysis.anchors import feature_anchors
+from analyzer.analysis.anchors import FeatureAnchors, feature_anchors
 from analyzer.analysis.blockers import Blocker, feature_blockers, feature_keys, present
-from analyzer.analysis.feature_columns import feature_columns
+from analyzer.analysis.feature_columns import FeatureColumns, feature_columns
 from analyzer.analysis.features import FeatureReport, analyze_features, feature_nodes
 from analyzer.analysis.liveness import Liveness
 from analyzer.analysis.why import root_reasons
@@ -55,11 +55,13 @@ class RunSettings:
     stage: Callable[[str], None] | None = None  # each stage entered (the progress line)
 
 
-def scan(path: Path, options: ScanOptions, settings: RunSettings = RunSettings()) -> ScanResult:
+def scan(path: Path, options: ScanOptions, settings: RunSettings = RunSettings(), *,
+         report: bool = True) -> ScanResult:
     """The whole pipeline on ``path``: inputs, then :func:`analyze`."""
     if settings.stage is not None:
         settings.stage("discover")
-    return analyze(gather_inputs(path, options, cache_dir=settings.cache_dir), options, settings)
+    return analyze(gather_inputs(path, options, cache_dir=settings.cache_dir), options, settings,
+                   report=report)
 
 
 def run_scan(path: Path, root_names: list[str], *, jobs: int = 1,
@@ -74,13 +76,18 @@ def run_scan(path: Path, root_names: list[str], *, jobs: int = 1,
 
 
 def analyze(inputs: ScanInputs, options: ScanOptions,
-            settings: RunSettings = RunSettings()) -> ScanResult:
-    """Extract -> resolve -> decide -> graph -> liveness -> plan over inputs already read."""
+            settings: RunSettings = RunSettings(), *, report: bool = True) -> ScanResult:
+    """Extract -> resolve -> decide -> graph -> liveness -> plan over inputs already read.
+    ``report=False``: what only the outputs read is not computed -- the features each
+    deletion goes with (unless ``--scope features`` plans by them), the features' report,
+    blockers, anchors and why each root is one (what ``depgraph verify`` needs is the
+    rest)."""
     with gc_paused():
-        return _analyze(inputs, options, settings)
+        return _analyze(inputs, options, settings, report)
 
 
-def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings) -> ScanResult:
+def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
+             report: bool = True) -> ScanResult:
     timer = StageTimer(inputs.timings, settings.stage)
     use = profile_use(inputs.profile, merge_drops(inputs.profile, options.drop, options.keep))
     found = inputs.discovery
@@ -93,7 +100,7 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings) ->
     extracted: dict[int, ExtractedFile] = {}  # what a pass parsed, for the next one
     while True:
         result = _analyze_extracted(inputs, options, settings, use, reads, cache, demand,
-                                    timer, extracted)
+                                    timer, extracted, report)
         touched = _counted_reached(result)
         if demand is None or not touched:
             result.reparsed = frozenset(reparsed)
@@ -107,7 +114,7 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings) ->
 def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
                        use: ProfileUse, reads: list[ReadFile], cache: FactsCache | None,
                        demand: Demand | None, timer: StageTimer,
-                       extracted: dict[int, ExtractedFile]) -> ScanResult:
+                       extracted: dict[int, ExtractedFile], report: bool = True) -> ScanResult:
     found = inputs.discovery
     with timer("extract"):
         if demand is None:
@@ -137,7 +144,8 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         graph, live, plan, use = last.graph, last.liveness, last.plan, last.use
         native_summary = last.native_summary
         attribute_deletions(plan, graph, use.features, last.native.project)
-    if use.features:  # what each deletion goes with (apply --feature): the open graph's uses
+    if use.features and (report or options.scope == "features"):  # what each deletion goes
+        #                                      with (apply --feature): the open graph's uses
         open_graph = rounds.open_graph()
 
         def check(share: list[Deletion]) -> list[tuple[str, int, Deletion | None, str | None]]:
@@ -159,16 +167,23 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         edge_store.save(edge_key, edges)
     with timer("plan"):
         plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
-        features = analyze_features(graph, live, use.features,
-                                    feature_nodes(graph, use.features, use.kept_features), plan)
-        columns = {f.name: feature_columns(graph, live, f) for f in features}
-        blockers = {f.name: _blockers(graph, live, f, use, sources, scope.tests)
-                    for f in features}
-        anchors = feature_anchors(use.profile, use.features, tree.index, list(tree.files),
-                                  last.native.project)
-        reasons = root_reasons(graph, live.roots, list(options.roots), found.root,
-                               last.default_roots, use.profile, scope.tests,
-                               scope.in_scope, scope.unparsed, plan.kept)
+    features: list[FeatureReport] = []
+    columns: dict[str, FeatureColumns] = {}
+    blockers: dict[str, list[Blocker]] = {}
+    anchors: list[FeatureAnchors] = []
+    reasons: dict[str, str] = {}
+    if report:
+        with timer("plan"):
+            features = analyze_features(graph, live, use.features, feature_nodes(
+                graph, use.features, use.kept_features), plan)
+            columns = {f.name: feature_columns(graph, live, f) for f in features}
+            blockers = {f.name: _blockers(graph, live, f, use, sources, scope.tests)
+                        for f in features}
+            anchors = feature_anchors(use.profile, use.features, tree.index,
+                                      list(tree.files), last.native.project)
+            reasons = root_reasons(graph, live.roots, list(options.roots), found.root,
+                                   last.default_roots, use.profile, scope.tests,
+                                   scope.in_scope, scope.unparsed, plan.kept)
     return ScanResult(found.root, found, tree.files, last.index, graph, last.roots,
                       list(options.roots), last.default_roots, live, plan, last.native,
                       native_summary, list(last.keep_targets), use, features,

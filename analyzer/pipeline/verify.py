@@ -45,7 +45,7 @@ def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None =
     while result is None:
         try:
             result = scan(path, options.replace(keep_targets=tuple(kept)),
-                          settings or RunSettings())
+                          settings or RunSettings(), report=False)
         except RootError as exc:
             m = _UNKNOWN_TARGET.search(str(exc))
             if m is None or m.group(1) not in kept:
