@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from analyzer.extract import treesitter as tsu
+from analyzer.extract.fact import Fact
 from analyzer.model import ParseProblem
 
 _IDENT_CALL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*[ \t]*\(")
@@ -33,15 +34,15 @@ _BRACKET_OPEN = re.compile(r"\[(=*)\[")
 _WS = re.compile(r"\s+")
 
 
-@dataclass(frozen=True)
-class CMakeArg:
+@dataclass(frozen=True, slots=True)
+class CMakeArg(Fact):
     value: str  # unquoted: as written; quoted / [[bracket]]: the content without delimiters
     quoted: bool
     line: int
 
 
-@dataclass(frozen=True)
-class CMakeCommand:
+@dataclass(frozen=True, slots=True)
+class CMakeCommand(Fact):
     name: str  # lower-cased
     args: tuple[CMakeArg, ...]
     start_line: int
@@ -49,8 +50,8 @@ class CMakeCommand:
     conditions: tuple[str, ...]  # enclosing if/elseif/else conditions, outermost first
 
 
-@dataclass(frozen=True)
-class CmakeFacts:
+@dataclass(frozen=True, slots=True)
+class CmakeFacts(Fact):
     path: str
     commands: tuple[CMakeCommand, ...]
     problems: tuple[ParseProblem, ...]

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from analyzer.extract import treesitter as tsu
+from analyzer.extract.fact import Fact
 from analyzer.model import ParseProblem
 
 BLOCK_TORCH = "TORCH_LIBRARY"
@@ -64,15 +65,15 @@ _SCOPE_TYPES = {"namespace_definition", "class_specifier", "struct_specifier", "
 _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "0": "\0", "r": "\r"}
 
 
-@dataclass(frozen=True)
-class IncludeFact:
+@dataclass(frozen=True, slots=True)
+class IncludeFact(Fact):
     target: str  # as written between the delimiters
     system: bool  # angle brackets
     line: int
 
 
-@dataclass(frozen=True)
-class FunctionFact:
+@dataclass(frozen=True, slots=True)
+class FunctionFact(Fact):
     name: str  # unqualified, template arguments stripped
     qualified_name: str  # enclosing namespaces/classes joined with "::"
     start_line: int
@@ -80,8 +81,8 @@ class FunctionFact:
     is_definition: bool
 
 
-@dataclass(frozen=True)
-class OpRegistration:
+@dataclass(frozen=True, slots=True)
+class OpRegistration(Fact):
     namespace: str  # first argument of the TORCH_LIBRARY* block
     op_name: str  # schema before "(", overload kept ("foo.out")
     schema: str | None  # full schema when the string has a "(" signature
@@ -94,8 +95,8 @@ class OpRegistration:
     macro: str = ""  # the block macro as written (TORCH_LIBRARY_EXPAND, ...); "" = ``block``
 
 
-@dataclass(frozen=True)
-class MacroDefine:
+@dataclass(frozen=True, slots=True)
+class MacroDefine(Fact):
     """``#define NAME`` / ``#define NAME(A, B) body``: ``params`` is None for object-like
     macros; ``body`` (whitespace collapsed) when it names a ``TORCH_LIBRARY*`` macro or the
     macro is function-like and short."""
@@ -106,16 +107,16 @@ class MacroDefine:
     line: int
 
 
-@dataclass(frozen=True)
-class PybindModule:
+@dataclass(frozen=True, slots=True)
+class PybindModule(Fact):
     name: str
     line: int
     functions: tuple[str, ...]  # m.def("fn", ...) names
     classes: tuple[str, ...] = ()  # py::class_<T>(m, "Name") / py::enum_<T>(m, "Name") names
 
 
-@dataclass(frozen=True)
-class CudaFacts:
+@dataclass(frozen=True, slots=True)
+class CudaFacts(Fact):
     path: str
     includes: tuple[IncludeFact, ...]
     functions: tuple[FunctionFact, ...]
@@ -125,8 +126,8 @@ class CudaFacts:
     defines: tuple[MacroDefine, ...] = ()
 
 
-@dataclass(frozen=True)
-class _Tok:
+@dataclass(frozen=True, slots=True)
+class _Tok(Fact):
     kind: str
     text: str
     start: int  # byte offset (the scanner works on latin-1 text: one char per byte)

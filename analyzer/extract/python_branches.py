@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 import tree_sitter as ts
 
 from analyzer.extract import treesitter as tsu
+from analyzer.extract.fact import Fact
 from analyzer.extract.python_nodes import (
     _catches_import_error,
     _chain,
@@ -29,8 +30,8 @@ from analyzer.extract.python_nodes import (
 )
 
 
-@dataclass(frozen=True)
-class Cond:
+@dataclass(frozen=True, slots=True)
+class Cond(Fact):
     """A condition as a small expression tree (serialisable: strings and tuples only).
 
     ``kind``: ``name`` (value: dotted chain; zero-argument calls inside a chain are kept as
@@ -49,8 +50,8 @@ class Cond:
     children: tuple[Cond, ...] = ()
 
 
-@dataclass(frozen=True)
-class Clause:
+@dataclass(frozen=True, slots=True)
+class Clause(Fact):
     """One clause of a ``Branch``: ``if``/``elif``/``else`` of an if statement, the ``if``
     (true) and ``else`` arms of a conditional expression, or ``try``/``except``/``else``/
     ``finally`` of a try statement (``cond`` of an except clause: the caught names; None for a
@@ -71,8 +72,8 @@ class Clause:
     body_stmts: tuple[int, ...] = ()  # if/elif/else: first lines of the body's statements
 
 
-@dataclass(frozen=True)
-class Branch:
+@dataclass(frozen=True, slots=True)
+class Branch(Fact):
     """An ``if`` statement (kind ``if``), a conditional expression ``a if c else b`` (kind
     ``ifexp``; byte spans locate arms sharing a line) or a ``try`` statement whose except
     clauses catch ImportError (kind ``try_import``)."""
@@ -96,8 +97,8 @@ class Branch:
     handler_binds: bool = False
 
 
-@dataclass(frozen=True)
-class ModuleAssign:
+@dataclass(frozen=True, slots=True)
+class ModuleAssign(Fact):
     """A module-level unconditional ``NAME = expr`` (or ``NAME: T = expr``)."""
 
     name: str

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from analyzer.extract.fact import Fact
 from analyzer.extract.python_branches import Branch, Cond, ModuleAssign
 from analyzer.extract.python_literals import (
     CallFact,
@@ -28,16 +29,16 @@ TRY_IMPORT_ERROR = "try_import_error"
 CONDITIONAL = "conditional"
 
 
-@dataclass(frozen=True)
-class ImportedName:
+@dataclass(frozen=True, slots=True)
+class ImportedName(Fact):
     """One name of a ``from m import name as alias`` (``name == "*"`` for a star import)."""
 
     name: str
     alias: str | None
 
 
-@dataclass(frozen=True)
-class ImportFact:
+@dataclass(frozen=True, slots=True)
+class ImportFact(Fact):
     """One imported module of an import statement (``import a, b`` gives two facts)."""
 
     module: str  # dotted module as written, without leading dots ("" in `from . import x`)
@@ -54,16 +55,16 @@ class ImportFact:
     sole_in_if: tuple[int, int] | None = None
 
 
-@dataclass(frozen=True)
-class Decorator:
+@dataclass(frozen=True, slots=True)
+class Decorator(Fact):
     name: str  # dotted callee, e.g. "register_attention_backend" or "CustomOp.register"
     is_call: bool
     string_args: tuple[str, ...]
     line: int
 
 
-@dataclass(frozen=True)
-class Definition:
+@dataclass(frozen=True, slots=True)
+class Definition(Fact):
     """A top-level binding: function, class or assignment (incl. those under top-level if/try)."""
 
     name: str
@@ -79,8 +80,8 @@ class Definition:
     body_size: int = 0  # classes: the statements directly in the body (docstring included)
 
 
-@dataclass(frozen=True)
-class MethodDef:
+@dataclass(frozen=True, slots=True)
+class MethodDef(Fact):
     """A function directly in a top-level class body: a graph node of its own, so code only a
     dead method reaches is dead with it."""
 
@@ -94,8 +95,8 @@ class MethodDef:
     returns: Cond | None = None
 
 
-@dataclass(frozen=True)
-class MemberUse:
+@dataclass(frozen=True, slots=True)
+class MemberUse(Fact):
     """What may name a method: an attribute read (``x.name``), a bare name read in a class
     body, an identifier-like string literal (``getattr(x, "name")``), or the skeleton of a
     computed name in ``getattr``/``hasattr`` (``f"forward_{p}"`` gives ``forward_*``). ``*``
@@ -106,8 +107,8 @@ class MemberUse:
     lines: tuple[int, ...]  # every line of the scope (method, or top-level scope) reading it
 
 
-@dataclass(frozen=True)
-class Reference:
+@dataclass(frozen=True, slots=True)
+class Reference(Fact):
     """A dotted name chain read in a scope (``a.b.c`` from ``a.b.c(x)``)."""
 
     chain: str
@@ -122,8 +123,8 @@ class Reference:
     value_lines: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
-class StringRef:
+@dataclass(frozen=True, slots=True)
+class StringRef(Fact):
     """A string literal that may spell a module or symbol, or a dynamic import of one."""
 
     value: str
@@ -133,8 +134,8 @@ class StringRef:
     call: str | None = None  # dotted callee when the string is a positional call argument
 
 
-@dataclass(frozen=True)
-class PackageWalk:
+@dataclass(frozen=True, slots=True)
+class PackageWalk(Fact):
     """A call that lists modules or folders, or imports a computed name: the signs of a module
     that loads packages dynamically."""
 
@@ -154,8 +155,8 @@ class PackageWalk:
         return self.prefix[:-1] if self.prefix.endswith(".") else self.prefix.rpartition(".")[0]
 
 
-@dataclass(frozen=True)
-class PythonFacts:
+@dataclass(frozen=True, slots=True)
+class PythonFacts(Fact):
     path: str
     line_count: int
     imports: tuple[ImportFact, ...]
@@ -184,8 +185,8 @@ class PythonFacts:
     type_test_appends: tuple[TypeTestAppend, ...] = ()
 
 
-@dataclass(frozen=True)
-class AttrAssign:
+@dataclass(frozen=True, slots=True)
+class AttrAssign(Fact):
     """An assignment to an attribute (``self.use_nsa = is_deepseek_nsa(config)``,
     ``args.device = "npu"``) or to a name in a class body (``use_nsa = False``): what may set
     an instance attribute. ``cond`` is the value as a condition tree when the statement
@@ -198,8 +199,8 @@ class AttrAssign:
     line: int
 
 
-@dataclass(frozen=True)
-class ProducedString:
+@dataclass(frozen=True, slots=True)
+class ProducedString(Fact):
     """A short string literal that code hands on as a value: assigned (``self.backend =
     "fa3"``), a parameter default, a keyword argument or a return value, possibly through a
     conditional expression or a tuple. A registry key produced by live code may be selected

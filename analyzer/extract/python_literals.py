@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import tree_sitter as ts
 
 from analyzer.extract import treesitter as tsu
+from analyzer.extract.fact import Fact
 from analyzer.extract.python_nodes import _chain, _end_line, _line, _string_value
 
 _CONTAINERS = {"dictionary": "dict", "list": "list", "tuple": "tuple", "set": "set"}
@@ -26,8 +27,8 @@ _BEFORE = re.compile(rb"[ \t]*")
 _AFTER = re.compile(rb"[ \t]*,?[ \t]*(#[^\n]*)?")
 
 
-@dataclass(frozen=True)
-class LiteralEntry:
+@dataclass(frozen=True, slots=True)
+class LiteralEntry(Fact):
     key: str | None  # dict key / string element / enum member name
     value: str | None  # string value (dict value, enum member value), if a string literal
     start_line: int
@@ -36,8 +37,8 @@ class LiteralEntry:
     module: str | None = None  # dict value `("module", "Class")`: its first string
 
 
-@dataclass(frozen=True)
-class Literal:
+@dataclass(frozen=True, slots=True)
+class Literal(Fact):
     name: str  # the assigned name, or the Enum class name
     kind: str  # "dict" | "list" | "tuple" | "set" | "enum"
     start_line: int
@@ -45,8 +46,8 @@ class Literal:
     entries: tuple[LiteralEntry, ...]
 
 
-@dataclass(frozen=True)
-class Display:
+@dataclass(frozen=True, slots=True)
+class Display(Fact):
     """A dict display anywhere in the file with at least two string keys (``backend_map =
     {"fa3": self._create_fa3_backend, ...}`` in a method, ``defaultdict(f, {"npu": ...})``)."""
 
@@ -56,8 +57,8 @@ class Display:
     entries: tuple[LiteralEntry, ...]
 
 
-@dataclass(frozen=True)
-class ChainElement:
+@dataclass(frozen=True, slots=True)
+class ChainElement(Fact):
     """An element of a ``ChainDisplay``: the chain as written, its line, and whether the
     codemod can name it by text (the chain occurs once on its line, written without spaces)."""
 
@@ -66,8 +67,8 @@ class ChainElement:
     unique: bool
 
 
-@dataclass(frozen=True)
-class ChainDisplay:
+@dataclass(frozen=True, slots=True)
+class ChainDisplay(Fact):
     """A list, tuple or set display whose elements are attribute chains (and ``*splats``):
     ``[Backend.FLASH_ATTN, Backend.FLASHMLA, *sparse]`` in a priority list, ``x in
     (Backend.FA, Backend.ROCM_FA)``. An element naming a dropped enum member can go when others
@@ -123,8 +124,8 @@ def chain_displays(data: bytes, nodes: list[ts.Node], scope_of: Callable[[ts.Nod
     return out
 
 
-@dataclass(frozen=True)
-class ChainComparison:
+@dataclass(frozen=True, slots=True)
+class ChainComparison(Fact):
     """``x == Backend.FA3`` (``!=``, ``is``, ``is not``) outside any condition -- a keyword
     argument (``is_rocm_aiter=(backend == Backend.ROCM_FA)``), an assignment, a return -- on
     one line, written once on it: with the member dropped it folds to its value."""
@@ -212,8 +213,8 @@ def displays(data: bytes, nodes: list[ts.Node], scope_of: Callable[[ts.Node], st
     return out
 
 
-@dataclass(frozen=True)
-class CallFact:
+@dataclass(frozen=True, slots=True)
+class CallFact(Fact):
     callee: str  # dotted chain
     string_args: tuple[str | None, ...]  # positional arguments: the string, or None
     start_line: int

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from analyzer.extract.fact import Fact
 from analyzer.extract.python_nodes import _chain, _string_value
 
 MAX_SHAPES = 16  # more alternatives than this: the computed part is "*"
@@ -193,8 +194,8 @@ def _walk_identifiers(node: ts.Node) -> list[ts.Node]:
     return out
 
 
-@dataclass(frozen=True)
-class ParamGetattr:
+@dataclass(frozen=True, slots=True)
+class ParamGetattr(Fact):
     """``getattr(obj, p)`` where ``p`` is a parameter of the enclosing function: the name
     read is whatever the callers pass (``debug_torch_op(op, name, namespace="sglang")`` does
     ``getattr(torch.ops, namespace)``). ``position``: the parameter's index among the
@@ -286,8 +287,8 @@ def _template(data: bytes, node: ts.Node) -> tuple[str, str] | None:
     return "".join(parts), names.pop()
 
 
-@dataclass(frozen=True)
-class TypeTestAppend:
+@dataclass(frozen=True, slots=True)
+class TypeTestAppend(Fact):
     """``types.append(C)`` where ``types`` is a list of its function that only type tests read
     (``isinstance(x, tuple(types))``): the statement adds nothing but a class to test against.
     When nothing live can construct ``C``, no object is one: the statement can go (a cascade
