@@ -340,7 +340,7 @@ def chain_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[B
     gone (``ops.npu_norm``, ``Backend.NPU``)."""
     if not view.lost_names and not view.lost_attrs:
         return []
-    watched = set().union(*view.lost_names.values(), *view.lost_attrs.values())
+    watched = view.lost_anywhere()
     index = view.index
     elements = view.gone_elements.get(mod.path, set())
     out: list[Break] = []
@@ -430,15 +430,23 @@ def member_breaks(view: PythonView, before: dict[str, list[str]],
     if not lost:
         return []
     out: list[Break] = []
+    lost_by_module: dict[str, list[str]] = {}  # module -> the lost names its classes had
+    for n, cs in lost.items():
+        for m in dict.fromkeys(c.partition(":")[0] for c in cs):
+            lost_by_module.setdefault(m, []).append(n)
+    matching: dict[str, list[str]] = {}  # skeleton -> the lost names it matches
     for mod, gone in view.remaining():
         for use in mod.facts.member_uses:
             if use.name == "*":
-                hit = [n for n, cs in lost.items() if any(c.startswith(mod.name + ":")
-                                                          for c in cs)]
+                hit = lost_by_module.get(mod.name, [])
             elif "*" in use.name:
                 resolved = resolved_member_names(mod, use.scope, use.lines, use.name)
-                hit = ([n for n in resolved if n in lost] if resolved is not None
-                       else [n for n in lost if fnmatchcase(n, use.name)])
+                if resolved is not None:
+                    hit = [n for n in resolved if n in lost]
+                else:
+                    if use.name not in matching:
+                        matching[use.name] = [n for n in lost if fnmatchcase(n, use.name)]
+                    hit = matching[use.name]
             else:
                 hit = [use.name] if use.name in lost else []
             if not hit:

@@ -47,6 +47,7 @@ class PythonView:
     # extension modules the original tree builds that the remaining build does not
     extensions_gone: frozenset[str] = frozenset()
     _namespaces: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
+    _lost_anywhere: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
     def remaining(self) -> Iterator[tuple[PyModule, Ranges | None]]:
         """Each module that remains, with the lines the plan removes from it."""
@@ -73,6 +74,14 @@ class PythonView:
             known = self._namespaces[name] = any(
                 m in index.modules and m not in self.deleted
                 for m in index.submodules(name, recursive=True))
+        return known
+
+    def lost_anywhere(self) -> frozenset[str]:
+        """Every name lost from a module or a class (the chain check's quick test)."""
+        known = self._lost_anywhere
+        if known is None:
+            known = self._lost_anywhere = frozenset().union(*self.lost_names.values(),
+                                                            *self.lost_attrs.values())
         return known
 
     def removed(self, path: str, line: int) -> bool:
