@@ -101,10 +101,11 @@ def plan_peripheral(graph: Graph, live: Liveness, index: ModuleIndex,
     grew = True
     while grew:
         grew = False
-        for mod, used in list(waiting):
+        for item in list(waiting):
+            mod, used = item
             dead = sorted(dst for dst, path in used if path in gone)
             if dead:
-                waiting.remove((mod, used))
+                waiting.remove(item)
                 _delete_peripheral(plan, files[mod.path], mod.path, "uses files the plan "
                                    "deletes: " + ", ".join(d[3:] for d in dead[:3])
                                    + (" ..." if len(dead) > 3 else ""))
