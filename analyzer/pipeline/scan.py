@@ -144,8 +144,8 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         graph, live, plan, use = last.graph, last.liveness, last.plan, last.use
         native_summary = last.native_summary
         attribute_deletions(plan, graph, use.features, last.native.project)
-    if use.features and (report or options.scope == "features"):  # what each deletion goes
-        #                                      with (apply --feature): the open graph's uses
+    # what each deletion goes with (apply --feature): the open graph's uses
+    if use.features and (report or options.scope == "features"):
         open_graph = rounds.open_graph()
 
         def check(share: list[Deletion]) -> list[tuple[str, int, Deletion | None, str | None]]:
