@@ -31,7 +31,7 @@ import dataclasses
 import re
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from analyzer.analysis.liveness import compute_liveness
 from analyzer.model import Deletion, Plan, goes_with
@@ -177,14 +177,29 @@ def _unparsed_uses(deletions: Sequence[Deletion], unparsed: Mapping[str, bytes],
             by_tail[module.rpartition(".")[2].encode()].add(i)
     if not by_tail:
         return {}
-    pattern = re.compile(rb"\b(" + b"|".join(re.escape(t) for t in sorted(by_tail)) + rb")\b")
+    named = _word_finder(by_tail)
     out: dict[int, set[int]] = defaultdict(set)
     for path, y in files.items():
-        for tail in set(m.group(1) for m in pattern.finditer(unparsed[path])):
+        for tail in named(unparsed[path]):
             for x in by_tail[tail]:
                 if x != y:
                     out[x].add(y)
     return out
+
+
+_WORD = re.compile(rb"[A-Za-z0-9_]+")
+
+
+def _word_finder(tails: Collection[bytes]) -> Callable[[bytes], set[bytes]]:
+    """A function giving the ``tails`` that bytes hold as a whole word (``\\b`` on both
+    sides). Tails of word characters only are looked up among the words of the bytes (linear
+    in their size, whatever the number of tails); any other tail makes it one pattern of
+    them all."""
+    if all(_WORD.fullmatch(t) for t in tails):
+        wanted = frozenset(tails)
+        return lambda data: set(_WORD.findall(data)) & wanted
+    pattern = re.compile(rb"\b(" + b"|".join(re.escape(t) for t in sorted(tails)) + rb")\b")
+    return lambda data: {m.group(1) for m in pattern.finditer(data)}
 
 
 def _bare(d: Deletion) -> Deletion:
