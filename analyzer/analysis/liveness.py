@@ -55,17 +55,26 @@ def successors(graph: Graph) -> Mapping[str, Mapping[str, dict[str, object]]]:
     return succ if isinstance(succ, dict) else graph.adj
 
 
-# graph -> (its node count, its gated nodes' gates): a graph is built once and traversed by
-# several rounds; gates are set when a method's node is made, so the same nodes have them
-_GATES: WeakKeyDictionary[Graph, tuple[int, dict[str, str]]] = WeakKeyDictionary()
+def node_data(graph: Graph) -> Mapping[str, dict[str, object]]:
+    """Node -> its attributes: the DiGraph's own dict (what ``graph.nodes[n]`` reads through
+    a view), for the loops that look up every node."""
+    nodes = getattr(graph, "_node", None)
+    return nodes if isinstance(nodes, dict) else graph.nodes
+
+
+# graph -> (its node count and version, its gated nodes' gates): a graph is traversed by
+# several rounds; gates are set when a method's node is made, or when the rounds' graph is
+# patched (``analyzer.graph.rounds_graph``: its version counts the patches)
+_GATES: WeakKeyDictionary[Graph, tuple[tuple[int, object], dict[str, str]]] = \
+    WeakKeyDictionary()
 
 
 def _gates(graph: Graph) -> dict[str, str]:
-    count = graph.number_of_nodes()
+    key = (graph.number_of_nodes(), graph.graph.get("version"))
     known = _GATES.get(graph)
-    if known is None or known[0] != count:
-        known = _GATES[graph] = (count, {n: str(d["gate"]) for n, d in graph.nodes(data=True)
-                                         if d.get("gate")})
+    if known is None or known[0] != key:
+        known = _GATES[graph] = (key, {n: str(d["gate"]) for n, d in graph.nodes(data=True)
+                                       if d.get("gate")})
     return known[1]
 
 

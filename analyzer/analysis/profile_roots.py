@@ -41,11 +41,14 @@ def all_family_modules(use: ProfileUse, index: ModuleIndex) -> list[str]:
     return out
 
 
-def never_delete_nodes(use: ProfileUse, graph: Graph) -> tuple[list[str], list[str]]:
-    """The ``never_delete`` entries as nodes, and those that match nothing (stale)."""
+def never_delete_nodes(use: ProfileUse, graph: Graph,
+                       found: list[tuple[KeepEntry, list[str]]] | None = None
+                       ) -> tuple[list[str], list[str]]:
+    """The ``never_delete`` entries as nodes, and those that match nothing (stale);
+    ``found``: :func:`never_delete_hits` of the graph, when the caller has them."""
     stale: list[str] = []
     nodes: list[str] = []
-    for entry, hits in never_delete_hits(use, graph):
+    for entry, hits in found if found is not None else never_delete_hits(use, graph):
         if not hits and use.profile is not None:
             stale.append(f"{use.profile.source}:{entry.line}: never_delete entry "
                          f"{entry.symbol or entry.path} matches nothing (stale)")

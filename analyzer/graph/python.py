@@ -171,54 +171,123 @@ def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None,
     """The Python graph of ``index``. Decisions the options caused are kept in
     ``graph.graph["decisions"]`` as evidence. With ``memo``, modules whose inputs are those
     of the last build replay its edges (:class:`EdgeMemo`)."""
-    options = options or GraphOptions()
+    return build_layer(index, options or GraphOptions(), memo or EdgeMemo()).python
+
+
+@dataclass
+class Layer:
+    """A built Python graph with what a later build patches it from: each module's record
+    (the edges it holds), how many modules need each node edges make, the method nodes and
+    the key every record was made under (``analyzer.graph.rounds_graph`` patches it)."""
+
+    python: PythonGraph
+    records: dict[str, _ModuleRecord]
+    made: dict[str, int]  # node an edge needs (``_MADE_NODES``) -> modules whose ops add it
+    methods: list[tuple[str, dict[str, object]]]
+    members: dict[tuple[str, str], dict[str, object]]  # class -> method edges, as made
+    global_key: tuple[object, ...]
+
+
+def build_layer(index: ModuleIndex, options: GraphOptions, memo: EdgeMemo) -> Layer:
+    """:func:`build_python_graph`, with what a later build needs to patch it
+    (:func:`module_layer`)."""
     graph: Graph = nx.DiGraph(decisions=[])
-    unresolved: list[dict[str, object]] = []
     for name in sorted(index.modules):
-        mod = index.modules[name]
-        graph.add_node(module_node(name), kind="module", module=name, path=mod.path,
-                       is_package=mod.is_package, lines=mod.facts.line_count,
-                       main_guard=mod.facts.main_guard_line is not None)
-        for d in mod.facts.definitions:
-            if d.kind in ("function", "class") and mod.defs.get(d.name) in ("function", "class"):
-                node = symbol_node(name, d.name)
-                if node not in graph:
-                    graph.add_node(node, kind="symbol", module=name, name=d.name,
-                                   symbol_kind=d.kind, path=mod.path, start_line=d.start_line,
-                                   end_line=d.end_line, nested=d.nested)
-    _add_methods(index, graph, options)
+        add_nodes(graph, _module_nodes(index.modules[name]))
+    methods, members = method_graph(index, graph, options)
+    add_nodes(graph, methods)
+    add_edges(graph, members)
     for ext, target in sorted(index.extensions.items()):
         graph.add_node(module_node(ext), kind="extension", module=ext, target=target)
     for package in sorted(index.installed_packages):
         graph.add_node(module_node(package), kind="installed_package", module=package)
-    gated = frozenset(str(d["method"]) for _, d in graph.nodes(data=True)
-                      if d.get("kind") == "method" and d.get("gate"))
-    subclasses = subclass_index(index)
-    memo = memo if memo is not None else EdgeMemo()
-    # (the dropped features' names decide which methods are gated: ``gated`` says so)
-    global_key = (options.restricted_families, options.frozen_imports, gated, subclasses)
+    global_key = layer_key(index, options, methods)
     if memo.global_key != global_key:
         memo.reset(global_key)
+    layer = Layer(PythonGraph(graph, [], frozenset(), {}), {}, {}, methods,
+                  {(u, v): attrs for u, v, attrs in members}, global_key)
+    return module_layer(layer, index, options, memo)
+
+
+def layer_key(index: ModuleIndex, options: GraphOptions,
+              methods: list[tuple[str, dict[str, object]]]) -> tuple[object, ...]:
+    """What every module's edges depend on (:attr:`EdgeMemo.global_key`): the options the
+    whole tree reads, the gated method names (the dropped features' names decide them) and
+    the subclasses of each class."""
+    gated = frozenset(str(attrs["method"]) for _, attrs in methods if attrs.get("gate"))
+    return (options.restricted_families, options.frozen_imports, gated, subclass_index(index))
+
+
+def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: EdgeMemo
+                 ) -> Layer:
+    """Every module's edges in ``layer``'s graph: a module whose record there is the one the
+    memo answers keeps its edges; any other has them removed, then its record replayed (or
+    its edges resolved and recorded). Nodes only removed edges needed go too."""
+    graph = layer.python.graph
+    gated = layer.global_key[2]
+    subclasses = layer.global_key[3]
+    assert isinstance(gated, frozenset) and isinstance(subclasses, dict)
     memo.replayed = memo.computed = 0
+    unresolved: list[dict[str, object]] = []
     reexported: dict[tuple[str, str], set[str]] = {}
+    made = layer.made
     for name in sorted(index.modules):
         local = (options.dead_lines.get(name, ()), tuple(index.dead_reads.get(name, ())))
         record = memo.find(name, local, index, options)
-        if record is not None:
-            _replay(graph, record.ops)
-            graph.graph["decisions"].extend(record.decisions)
-            memo.replayed += 1
-        else:
-            record = _module_edges(index, graph, index.modules[name], options, gated,
-                                   subclasses)
-            memo.keep(name, local, record)
-            memo.computed += 1
+        old = layer.records.get(name)
+        if record is None or record is not old:
+            if old is not None:
+                _remove_ops(graph, old.ops, made, layer.members)
+            if record is not None:
+                _replay(graph, record.ops)
+            else:
+                record = _module_edges(index, graph, index.modules[name], options, gated,
+                                       subclasses)
+                memo.keep(name, local, record)
+                memo.computed += 1
+            for node, dst, _ in record.ops:
+                if dst is None:
+                    made[node] = made.get(node, 0) + 1
+            layer.records[name] = record
         memo.records[name] = (local, record)
         unresolved.extend(record.unresolved)
         for pair in record.reexports:
             reexported.setdefault(pair, set()).add(name)
-    return PythonGraph(graph, unresolved, frozenset(index.reexports_used),
-                       {pair: frozenset(by) for pair, by in reexported.items()})
+    memo.replayed = len(index.modules) - memo.computed
+    unused = [node for node, n in made.items() if n == 0]
+    for node in unused:
+        del made[node]
+    graph.remove_nodes_from(unused)
+    graph.graph["decisions"] = [d for name in sorted(index.modules)
+                                for d in layer.records[name].decisions]
+    layer.python = PythonGraph(graph, unresolved, frozenset(index.reexports_used),
+                               {pair: frozenset(by) for pair, by in reexported.items()})
+    return layer
+
+
+def _remove_ops(graph: Graph, ops: list[tuple[str, str | None, dict[str, object]]],
+                made: dict[str, int], members: dict[tuple[str, str], dict[str, object]]
+                ) -> None:
+    """Take a module's recorded edges out of the graph (each edge's source is one of the
+    module's own nodes, so no other module's edge goes with them; a ``member`` edge the
+    module's edges updated gets its own attributes back), counting the nodes they needed one
+    module less."""
+    succ: dict[str, dict[str, dict[str, object]]] = graph._succ  # type: ignore[attr-defined]
+    pred: dict[str, dict[str, dict[str, object]]] = graph._pred  # type: ignore[attr-defined]
+    for src, dst, _ in ops:
+        if dst is None:
+            made[src] -= 1
+            continue
+        data = succ[src].get(dst)
+        if data is None:
+            continue
+        member = members.get((src, dst))
+        if member is not None:
+            data.clear()
+            data.update(member)
+        else:
+            del succ[src][dst]
+            del pred[dst][src]
 
 
 def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: GraphOptions,
@@ -247,10 +316,54 @@ def _replay(graph: Graph, ops: list[tuple[str, str | None, dict[str, object]]]) 
         if dst is not None:
             edges.append((src, dst, attrs))
         elif src not in graph:
-            graph.add_edges_from(edges)
+            add_edges(graph, edges)
             edges.clear()
             graph.add_node(src, **attrs)
-    graph.add_edges_from(edges)
+    add_edges(graph, edges)
+
+
+def add_nodes(graph: Graph, nodes: list[tuple[str, dict[str, object]]]) -> None:
+    """``graph.add_nodes_from(nodes)`` for (node, attributes) pairs, with the same result (a
+    node already there has its attributes updated), on the DiGraph's own dicts (see
+    :func:`add_edges`)."""
+    succ: dict[str, dict[str, dict[str, object]]] = graph._succ  # type: ignore[attr-defined]
+    pred: dict[str, dict[str, dict[str, object]]] = graph._pred  # type: ignore[attr-defined]
+    data: dict[str, dict[str, object]] = graph._node  # type: ignore[attr-defined]
+    for node, attrs in nodes:
+        known = data.get(node)
+        if known is None:
+            succ[node] = {}
+            pred[node] = {}
+            data[node] = dict(attrs)
+        else:
+            known.update(attrs)
+
+
+def add_edges(graph: Graph, edges: list[tuple[str, str, dict[str, object]]]) -> None:
+    """``graph.add_edges_from(edges)`` for (u, v, attributes) triples, with the same result
+    (nodes made bare in the order met, a repeated edge's attributes updated), written against
+    the DiGraph's own dicts: replaying the recorded edges is the graph stage's hot loop
+    (~430,000 edges a build on the largest trees), and networkx's general method spends most
+    of it on the cases it must accept (2-tuples, None nodes, default attributes)."""
+    # DiGraph's storage, the dicts its views read (not in types-networkx)
+    succ: dict[str, dict[str, dict[str, object]]] = graph._succ  # type: ignore[attr-defined]
+    pred: dict[str, dict[str, dict[str, object]]] = graph._pred  # type: ignore[attr-defined]
+    nodes: dict[str, dict[str, object]] = graph._node  # type: ignore[attr-defined]
+    for u, v, attrs in edges:
+        out = succ.get(u)
+        if out is None:
+            out = succ[u] = {}
+            pred[u] = {}
+            nodes[u] = {}
+        if v not in succ:
+            succ[v] = {}
+            pred[v] = {}
+            nodes[v] = {}
+        data = out.get(v)
+        if data is None:
+            out[v] = pred[v][u] = dict(attrs)
+        else:
+            data.update(attrs)
 
 
 def subclass_index(index: ModuleIndex) -> dict[str, list[tuple[str, str]]]:
@@ -302,7 +415,9 @@ def _enumerates(mod: PyModule) -> bool:
     return bool(known)
 
 
-def _add_methods(index: ModuleIndex, graph: Graph, options: GraphOptions) -> None:
+def method_graph(index: ModuleIndex, graph: Graph, options: GraphOptions
+                  ) -> tuple[list[tuple[str, dict[str, object]]],
+                             list[tuple[str, str, dict[str, object]]]]:
     """Method nodes of top-level classes, each with its class's ``member`` edge and, when
     only code that names it can call it, its gate (see the module docstring)."""
     open_ended = _open_ended_classes(index)
@@ -316,8 +431,31 @@ def _add_methods(index: ModuleIndex, graph: Graph, options: GraphOptions) -> Non
             nodes.append((node, {**attrs, "gate": None if always else attribute_node(method)}))
             edges.append((cls, node, {"kind": "member", "file": attrs["path"],
                                       "line": attrs["start_line"]}))
-    graph.add_nodes_from(nodes)
-    graph.add_edges_from(edges)
+    return nodes, edges
+
+
+def _module_nodes(mod: PyModule) -> list[tuple[str, dict[str, object]]]:
+    """(node, attributes) of a module and of its top-level functions and classes (the first
+    definition of a name): a function of its facts, computed once per scan."""
+    known = mod.derived.get("module_nodes")
+    if known is not None:
+        return known  # type: ignore[no-any-return]
+    name = mod.name
+    out: list[tuple[str, dict[str, object]]] = [(module_node(name), {
+        "kind": "module", "module": name, "path": mod.path, "is_package": mod.is_package,
+        "lines": mod.facts.line_count, "main_guard": mod.facts.main_guard_line is not None})]
+    seen: set[str] = set()
+    for d in mod.facts.definitions:
+        if d.kind in ("function", "class") and mod.defs.get(d.name) in ("function", "class"):
+            node = symbol_node(name, d.name)
+            if node not in seen:
+                seen.add(node)
+                out.append((node, {"kind": "symbol", "module": name, "name": d.name,
+                                   "symbol_kind": d.kind, "path": mod.path,
+                                   "start_line": d.start_line, "end_line": d.end_line,
+                                   "nested": d.nested}))
+    mod.derived["module_nodes"] = out
+    return out
 
 
 def _method_nodes(mod: PyModule, graph: Graph
@@ -377,8 +515,11 @@ def _open_ended_classes(index: ModuleIndex) -> set[str]:
         memo[key] = result
         return result
 
-    return {symbol_node(name, m.cls) for name, mod in index.modules.items()
-            for m in mod.facts.method_defs if open_ended(name, m.cls)}
+    # each class once, in the order first met (the depth cut-off depends on where a chain
+    # is entered)
+    classes = dict.fromkeys((name, m.cls) for name, mod in index.modules.items()
+                            for m in mod.facts.method_defs)
+    return {symbol_node(name, cls) for name, cls in classes if open_ended(name, cls)}
 
 
 class _ModuleEdges:

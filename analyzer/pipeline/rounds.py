@@ -29,6 +29,7 @@ from analyzer.analysis.profile_roots import (
 from analyzer.analysis.roots import resolve_roots, resolve_targets
 from analyzer.config.globs import path_matches
 from analyzer.config.options import ScanOptions
+from analyzer.config.types import KeepEntry
 from analyzer.decide.guards import DeadRegion, fold_all
 from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_context, profile_use
 from analyzer.decide.registries import decide_registries, module_entries
@@ -39,6 +40,7 @@ from analyzer.extract.cmake import CmakeFacts
 from analyzer.graph.native import NativeIndex, add_native_graph
 from analyzer.graph.profile_edges import add_profile_edges
 from analyzer.graph.python import EdgeMemo, build_python_graph
+from analyzer.graph.rounds_graph import RoundGraph
 from analyzer.model import Deletion, Kept, ParseProblem, Plan
 from analyzer.nodes import Graph, module_node, symbol_node, target_node
 from analyzer.pipeline.inputs import ScanInputs
@@ -209,6 +211,10 @@ class Rounds:
         # the last round's liveness before its retained tests: (graph, roots and tiers, later
         # roots, liveness), continued when the next round only adds later roots
         self._live: tuple[Graph, tuple[object, ...], frozenset[str], Liveness] | None = None
+        self._never_hits: tuple[Graph, object, list[tuple[KeepEntry, list[str]]]] | None \
+            = None
+        # the rounds' graph, patched from round to round (the open graph is built apart)
+        self._graphs = RoundGraph()
 
     def run(self) -> Planned:
         last: Planned | None = None
@@ -339,11 +345,9 @@ class Rounds:
             last_key, last = self._built
             if key == last_key:  # element by element, identity first
                 return last
-            # the last round's graph: its views hold it in cycles the paused collector
-            # would not free; emptied, its memory is freed now
-            last.graph.clear()
-        with self.timer("graph"):
-            stage = self._build_graph(self.use, self.tree, self.regions, self.state, self.freed)
+        with self.timer("graph"):  # (the last round's graph, patched: RoundGraph)
+            stage = self._build_graph(self.use, self.tree, self.regions, self.state, self.freed,
+                                      self._graphs)
         self._built = (key, stage)
         return stage
 
@@ -363,9 +367,11 @@ class Rounds:
             return self._build_graph(use, tree, regions, _Retained(), set()).graph
 
     def _build_graph(self, use: ProfileUse, tree: Tree, folded: dict[str, list[DeadRegion]],
-                     kept: _Retained, freed: set[tuple[str, int, int]]) -> _GraphStage:
+                     kept: _Retained, freed: set[tuple[str, int, int]],
+                     graphs: RoundGraph | None = None) -> _GraphStage:
         """Decide -> graph: ``folded`` regions (less those ``kept``), registry entries of the
-        dropped keys (less those kept) and ``freed`` import statements make no edges."""
+        dropped keys (less those kept) and ``freed`` import statements make no edges.
+        ``graphs``: the rounds' graph, patched into this one (None: a graph of its own)."""
         scope = self.scope
         regions = {m: live for m, rs in folded.items()
                    if (live := [r for r in rs if (tree.index.modules[m].path, r.start_line,
@@ -385,7 +391,8 @@ class Rounds:
         options, stale = graph_options(use, index, {m: tuple(sorted(r))
                                                     for m, r in dead.items()},
                                        scope.frozen, self.options.keep)
-        built = build_python_graph(index, options, self._edges)
+        built = (graphs.build(index, options, self._edges) if graphs is not None
+                 else build_python_graph(index, options, self._edges))
         graph = built.graph
         graph.graph["decisions"].extend(registry.decisions)
         graph.graph["decisions"].extend(
@@ -455,7 +462,7 @@ class Rounds:
         with the same roots and more later ones (code the check kept) continues the last
         traversal from the new ones: rounds only ever keep more."""
         key = (tuple(roots), tuple(tuple(t) for t in tiers), graph.number_of_nodes(),
-               graph.number_of_edges())
+               graph.number_of_edges(), graph.graph.get("version"))
         memo = self._live
         if memo is not None and memo[0] is graph and memo[1] == key and memo[2] <= set(later):
             live = extend_liveness(graph, memo[3], [r for r in later if r not in memo[2]])
@@ -468,12 +475,21 @@ class Rounds:
     def _never_kept(self, graph: Graph) -> list[Kept]:
         """What ``never_delete`` keeps, with the profile's reason, for the report."""
         out: list[Kept] = []
-        for entry, nodes in never_delete_hits(self.use, graph):
+        for entry, nodes in self._never_delete_hits(graph):
             for node in nodes:
                 data = graph.nodes[node]
                 out.append(Kept(data.get("path", ""), data.get("start_line", 0),
                                 node.split(":", 1)[1], f"never_delete: {entry.reason}"))
         return out
+
+    def _never_delete_hits(self, graph: Graph) -> list[tuple[KeepEntry, list[str]]]:
+        """:func:`never_delete_hits` of ``graph``, once per graph (the roots and the report
+        read them)."""
+        memo = self._never_hits
+        key = (graph.number_of_nodes(), graph.graph.get("version"))
+        if memo is None or memo[0] is not graph or memo[1] != key:
+            memo = self._never_hits = (graph, key, never_delete_hits(self.use, graph))
+        return memo[2]
 
     def _roots(self, graph: Graph, index: ModuleIndex, native: NativeIndex
                ) -> tuple[list[str], list[str], tuple[str, ...], list[str], list[list[str]]]:
@@ -488,7 +504,7 @@ class Rounds:
         default_roots = without_dropped(declared + profile_entries, graph, use)
         kept, kept_stale = keep_target_names(use, options.keep_targets,
                                              [t.name for t in tree.project.targets])
-        never, never_stale = never_delete_nodes(use, graph)
+        never, never_stale = never_delete_nodes(use, graph, self._never_delete_hits(graph))
         named = resolve_roots(list(options.roots), graph, found.root)
         rest = (resolve_targets(kept, graph, native)
                 + without_dropped(all_family_modules(use, index), graph, use)

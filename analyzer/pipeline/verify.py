@@ -61,7 +61,8 @@ def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None =
         baseline = {_LINE.sub(r"\1: ", s) for s in before.get("verify_baseline", [])}
         problems = [p for p in check(result, edited, shared=False)
                     if _LINE.sub(r"\1: ", str(p)) not in baseline]
-        problems.extend(check_against_manifest(result, before, path))
+        problems.extend(check_against_manifest(result, before, path,
+                                               (settings or RunSettings()).jobs))
     problems.extend(VerifyProblem(CLI_SOURCE, 0, f"kept target {name!r} (--keep-target) is "
                                   "defined by no CMake file") for name in missing)
     return Verification(result, sorted(set(problems)))

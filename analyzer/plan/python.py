@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from analyzer.analysis.liveness import Liveness
+from analyzer.analysis.liveness import Liveness, node_data, successors
 from analyzer.decide.guards import DeadRegion
 from analyzer.extract.python_facts import TRY_IMPORT_ERROR, ImportFact
 from analyzer.model import Deletion, FileInfo, Kept, Plan, Ranges
@@ -101,16 +101,18 @@ def plan_peripheral(graph: Graph, live: Liveness, index: ModuleIndex,
     grew = True
     while grew:
         grew = False
-        for item in list(waiting):
-            mod, used = item
+        still: list[tuple[PyModule, list[tuple[str, object]]]] = []
+        for mod, used in waiting:
             dead = sorted(dst for dst, path in used if path in gone)
-            if dead:
-                waiting.remove(item)
-                _delete_peripheral(plan, files[mod.path], mod.path, "uses files the plan "
-                                   "deletes: " + ", ".join(d[3:] for d in dead[:3])
-                                   + (" ..." if len(dead) > 3 else ""))
-                gone.add(mod.path)
-                grew = True
+            if not dead:
+                still.append((mod, used))
+                continue
+            _delete_peripheral(plan, files[mod.path], mod.path, "uses files the plan "
+                               "deletes: " + ", ".join(d[3:] for d in dead[:3])
+                               + (" ..." if len(dead) > 3 else ""))
+            gone.add(mod.path)
+            grew = True
+        waiting = still
     roots.extend(module_node(mod.name) for mod, _used in waiting)
     return sorted(roots)
 
@@ -128,22 +130,28 @@ def _used(graph: Graph, mod: PyModule) -> list[tuple[str, object]]:
                *(symbol_node(mod.name, f"{m.cls}.{m.name}") for m in mod.facts.method_defs)]
     out: list[tuple[str, object]] = []
     seen: set[str] = set()
-    adj = graph.adj
+    adj, nodes = successors(graph), node_data(graph)
     for src in dict.fromkeys(sources):
-        if src not in graph:
+        if src not in adj:
             continue
         for dst, edge in adj[src].items():
             if dst in seen:
                 continue
-            data = graph.nodes[dst]
-            if data.get("kind") not in ("module", "symbol", "method"):
+            data = nodes[dst]
+            if data.get("kind") not in _USED_KINDS:
                 continue
-            if edge["kind"] in ("defined_in", "parent_package", "type_checking", "member",
-                                "module_value"):
+            if edge["kind"] in _NOT_USES:
                 continue  # (a module used as a value may use any definition: not this one)
             seen.add(dst)
             out.append((dst, data.get("path")))
     return out
+
+
+_USED_KINDS = frozenset({"module", "symbol", "method"})
+# edges that are no use of their target by the file: a definition's own module, the packages
+# a module is in, typing-only imports, a class's methods, a module used as a value
+_NOT_USES = frozenset({"defined_in", "parent_package", "type_checking", "member",
+                       "module_value"})
 
 
 def plan_folded(live: Liveness, index: ModuleIndex, files: dict[str, FileInfo],

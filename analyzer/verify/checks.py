@@ -40,18 +40,19 @@ _IN_TREE_VARS = ("${CMAKE_CURRENT_LIST_DIR}", "${CMAKE_CURRENT_SOURCE_DIR}",
 _SKIP_COMPILE = frozenset({"binary", "invalid-utf8", "unreadable", "symlink-loop"})
 
 
-def check_against_manifest(result: ScanResult, before: dict[str, Any], root: Path
-                           ) -> list[VerifyProblem]:
+def check_against_manifest(result: ScanResult, before: dict[str, Any], root: Path,
+                           jobs: int = 1) -> list[VerifyProblem]:
     """What only a comparison with the original can tell: new undefined names, names and
-    class attributes removed while still used, modules that now raise (``verify_python``);
-    entries the codemod did not carry out; dropped keys live code still selects."""
+    class attributes removed while still used, modules that now raise (``verify_python``,
+    linting in ``jobs`` worker processes); entries the codemod did not carry out; dropped
+    keys live code still selects."""
     from analyzer.codemod.apply import unapplied_entries
     from analyzer.codemod.apply_state import STATE_NAME
     from analyzer.verify.members import check_module_values, check_subclasses
     from analyzer.verify.native import check_native
     from analyzer.verify.python import check_python
 
-    out = check_python(result, before)
+    out = check_python(result, before, jobs)
     out.extend(check_module_values(result, before.get("verify_baseline_members")))
     out.extend(check_subclasses(result, before.get("verify_baseline_subclasses")))
     if (Path(root) / STATE_NAME).is_file():  # pruned with `depgraph apply`, not by hand

@@ -88,20 +88,30 @@ def _file_facts_job(job: tuple[bytes, str, list[tuple[int, int]], dict[str, int]
     return _file_facts(*job)
 
 
-def check_python(result: ScanResult, manifest: dict[str, Any]) -> list[VerifyProblem]:
+def _lint_file(job: tuple[str, bytes]) -> FileLint | None:
+    """A pruned file's lint, or None when it does not parse (the compile check reports
+    it): the work :func:`check_python` hands a worker."""
+    path, data = job
+    tree = parse(data, path)
+    return lint_tree(tree, path) if tree is not None else None
+
+
+def check_python(result: ScanResult, manifest: dict[str, Any], jobs: int = 1
+                 ) -> list[VerifyProblem]:
     """The Python breaks of the pruned tree ``result`` that the original (as ``manifest``
-    recorded it) did not have."""
+    recorded it) did not have; the edited files are linted again in ``jobs`` worker
+    processes."""
     baseline = manifest.get("verify_baseline_python") or {}
     before = {path: FileLint.from_json(data) for path, data in baseline.items()}
-    after: dict[str, FileLint] = {}
+    todo: list[tuple[str, bytes]] = []
     for path in sorted(before):
         try:
-            data = (result.root / path).read_bytes()
+            todo.append((path, (result.root / path).read_bytes()))
         except OSError:
             continue  # deleted: the import checks cover it
-        tree = parse(data, path)
-        if tree is not None:  # (one that does not parse: the compile check reports it)
-            after[path] = lint_tree(tree, path)
+    after = {path: lint for (path, _), lint in zip(
+        todo, parallel_map(_lint_file, todo, jobs, size=lambda job: len(job[1])), strict=True)
+        if lint is not None}
     view = pruned_view(result.index, before, after,
                        frozenset(manifest.get("verify_baseline_extensions", ())))
     members = manifest.get("verify_baseline_members")

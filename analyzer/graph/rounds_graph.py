@@ -1,0 +1,117 @@
+"""Graph stage, across rounds: the one graph of a scan's soundness rounds, patched from round
+to round instead of built again.
+
+A round changes few of the decisions the graph is built from (a fold cancelled, an import
+kept, a registry entry restored): most modules' edges are those of the last round
+(:class:`analyzer.graph.python.EdgeMemo` says which). :class:`RoundGraph` keeps the last
+round's graph and, for the next, takes off the layers added on top of the Python graph (the
+native build, the profile's edges: built again each round, they are cheap), swaps the edges
+of the modules whose record changed (:func:`analyzer.graph.python.module_layer`) and updates
+the method gates. The result is the graph a fresh build gives -- the same nodes, edges and
+attributes, and each node's successors in the same order (what liveness walks, so the chains
+are the same too); only the order of predecessors and of nodes edges create may differ.
+
+Whatever the whole graph depends on (the options every module reads, the gated method names,
+the subclasses, the modules themselves) changing means a fresh build. ``graph.graph
+["version"]`` counts the patches: what is cached per graph (liveness's gates, the rounds'
+memos) is keyed by it as well as by the graph.
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+
+from analyzer.decide.options import GraphOptions
+from analyzer.graph.python import (
+    EdgeMemo,
+    Layer,
+    PythonGraph,
+    build_layer,
+    layer_key,
+    method_graph,
+    module_layer,
+)
+from analyzer.nodes import Graph
+from analyzer.resolve.python import ModuleIndex
+
+
+class RoundGraph:
+    """The graph of one scan's rounds (one per :class:`analyzer.pipeline.rounds.Rounds`)."""
+
+    def __init__(self) -> None:
+        self._layer: Layer | None = None
+        self._index: ModuleIndex | None = None  # the index of the modules the layer holds
+        # after the Python layer was built: the node count and each node's successor count
+        # (what the layers above added comes after them)
+        self._nodes = 0
+        self._successors: dict[str, int] = {}
+        self.patched = 0  # builds answered by a patch (for the tests and the timings)
+
+    def build(self, index: ModuleIndex, options: GraphOptions, memo: EdgeMemo) -> PythonGraph:
+        """The Python graph of ``index`` under ``options``: the last one patched when only
+        some modules' edges changed, else a fresh one."""
+        layer = self._patchable(index, options, memo)
+        if layer is None:
+            if self._layer is not None:  # a fresh build: the old graph's memory goes now
+                self._layer.python.graph.clear()
+            layer = build_layer(index, options, memo)
+            layer.python.graph.graph["version"] = 0
+        else:
+            layer = module_layer(layer, index, options, memo)
+            graph = layer.python.graph
+            graph.graph["version"] = int(graph.graph.get("version", 0)) + 1
+            self.patched += 1
+        self._layer, self._index = layer, index
+        graph = layer.python.graph
+        self._nodes = graph.number_of_nodes()
+        self._successors = {u: len(s) for u, s in _succ(graph).items()}
+        return layer.python
+
+    def _patchable(self, index: ModuleIndex, options: GraphOptions, memo: EdgeMemo
+                   ) -> Layer | None:
+        """The last layer, its upper layers taken off and its method gates those of
+        ``options``, when patching it gives the graph of ``index``; else None."""
+        layer, last = self._layer, self._index
+        if layer is None or last is None or index.modules is not last.modules \
+                or index.extensions is not last.extensions \
+                or index.installed_packages is not last.installed_packages:
+            return None
+        graph = layer.python.graph
+        self._take_off_layers(graph)
+        methods, _members = method_graph(index, graph, options)
+        key = layer_key(index, options, methods)
+        if key != layer.global_key or memo.global_key != key \
+                or [n for n, _ in methods] != [n for n, _ in layer.methods]:
+            return None
+        nodes = _node_data(graph)
+        for (node, attrs), (_, was) in zip(methods, layer.methods, strict=True):
+            if attrs != was:
+                nodes[node].update(attrs)
+        layer.methods = methods
+        return layer
+
+    def _take_off_layers(self, graph: Graph) -> None:
+        """Remove what was added after the Python layer: nodes (the native build's files,
+        targets, ops), and edges out of the Python layer's nodes (a profile's hints, an
+        extension's ``built_by``): each node's successors past its count then."""
+        added = list(islice(_node_data(graph), self._nodes, None))
+        graph.remove_nodes_from(added)
+        succ, pred = _succ(graph), _pred(graph)
+        for u, count in self._successors.items():
+            out = succ[u]
+            if len(out) > count:
+                for v in list(islice(out, count, None)):
+                    del out[v]
+                    del pred[v][u]
+
+
+def _succ(graph: Graph) -> dict[str, dict[str, dict[str, object]]]:
+    return graph._succ  # type: ignore[attr-defined,no-any-return]
+
+
+def _pred(graph: Graph) -> dict[str, dict[str, dict[str, object]]]:
+    return graph._pred  # type: ignore[attr-defined,no-any-return]
+
+
+def _node_data(graph: Graph) -> dict[str, dict[str, object]]:
+    return graph._node  # type: ignore[attr-defined,no-any-return]

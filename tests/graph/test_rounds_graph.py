@@ -1,0 +1,70 @@
+"""The rounds' graph is patched from round to round (``analyzer.graph.rounds_graph``): the
+patched graph must be the one a fresh build makes -- nodes, edges, attributes and each node's
+successors in order -- with what was added on top of the last one (native nodes, profile
+edges) gone."""
+
+from __future__ import annotations
+
+from analyzer.decide.options import GraphOptions
+from analyzer.graph.python import EdgeMemo, build_python_graph
+from analyzer.graph.rounds_graph import RoundGraph
+from tests.graph.test_edge_memo import TREE, _built
+from tests.helpers import module_index, same_python_graph
+
+
+def _same_order(a, b) -> None:
+    assert [(u, list(a.succ[u].items())) for u in a] == \
+        [(u, list(b.succ[u].items())) for u in a]
+
+
+def test_a_patched_round_is_the_fresh_graph(tmp_path):
+    base = module_index(tmp_path, TREE)
+    graphs, memo = RoundGraph(), EdgeMemo()
+    first = graphs.build(*_built(base, {}), memo)
+    assert graphs.patched == 0
+    graph = first.graph
+    # what the native and profile layers add on top of the Python graph
+    graph.add_node("target:_C", kind="target", name="_C")
+    graph.add_edge("py:pkg.user", "target:_C", kind="hint")
+    graph.add_edge("py:pkg.user", "py:pkg.b", kind="hint")
+
+    dead = {"pkg.sel": [(5, 5)]}  # the else arm folded: pkg.sel and pkg.user change
+    again = graphs.build(*_built(base, dead), memo)
+    assert graphs.patched == 1
+    assert again.graph is graph  # the same graph, patched
+    assert graph.graph["version"] == 1
+    fresh = build_python_graph(*_built(base, dead))
+    same_python_graph(again, fresh)
+    _same_order(again.graph, fresh.graph)
+    assert "target:_C" not in graph
+    assert not graph.has_edge("py:pkg.user", "py:pkg.b")
+    assert graph.has_edge("py:pkg.user:run", "py:pkg.a:fa")
+    assert not graph.has_edge("py:pkg.user:run", "py:pkg.b:fb")
+    assert memo.computed == 2  # pkg.sel (its own lines) and pkg.user (resolves through it)
+
+    back = graphs.build(*_built(base, {}), memo)  # and back: the first records, replayed
+    same_python_graph(back, build_python_graph(*_built(base, {})))
+    assert memo.computed == 0 and graphs.patched == 2
+
+
+def test_a_node_only_a_changed_module_needed_goes(tmp_path):
+    base = module_index(tmp_path, TREE)
+    graphs, memo = RoundGraph(), EdgeMemo()
+    assert "ext:os" in graphs.build(*_built(base, {}), memo).graph  # pkg.sel: `import os`
+    dead = {"pkg.sel": [(1, 1)]}  # ... folded away: nothing else imports os
+    again = graphs.build(*_built(base, dead), memo)
+    assert graphs.patched == 1
+    assert "ext:os" not in again.graph
+    same_python_graph(again, build_python_graph(*_built(base, dead)))
+
+
+def test_other_options_build_a_fresh_graph(tmp_path):
+    base = module_index(tmp_path, TREE)
+    graphs, memo = RoundGraph(), EdgeMemo()
+    first = graphs.build(*_built(base, {}), memo).graph
+    index, _ = _built(base, {})
+    options = GraphOptions(frozen_imports=frozenset({"pkg.user"}))
+    again = graphs.build(index, options, memo)
+    assert graphs.patched == 0
+    assert again.graph is not first and first.number_of_nodes() == 0  # emptied
+    same_python_graph(again, build_python_graph(index, options))
