@@ -306,16 +306,25 @@ _TYPE_TESTS = (b"isinstance", b"issubclass")
 
 def type_test_appends(data: bytes, root: ts.Node,
                       scope_of: Callable[[ts.Node], str]) -> list[TypeTestAppend]:
-    """Every :class:`TypeTestAppend` of a parsed file."""
+    """Every :class:`TypeTestAppend` of a parsed file. Only a function whose body holds an
+    ``L.append(x)`` statement can have one: the functions around each ``append`` of the
+    source are read, in the order a depth-first walk taking the last child first meets them
+    (an enclosing function first, then the later of two apart: the end descending, then the
+    start)."""
+    functions: dict[tuple[int, int], ts.Node] = {}
+    at = data.find(b"append")
+    while at >= 0:
+        node = root.descendant_for_byte_range(at, at + 6)
+        while node is not None and node.type != "function_definition":
+            node = node.parent
+        if node is not None:
+            functions.setdefault((node.start_byte, node.end_byte), node)
+        at = data.find(b"append", at + 6)
     out: list[TypeTestAppend] = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.type == "function_definition":
-            body = node.child_by_field_name("body")
-            if body is not None:
-                out.extend(_appends_in(data, body, scope_of))
-        stack.extend(node.named_children)
+    for (_start, _end), node in sorted(functions.items(), key=lambda f: (-f[0][1], f[0][0])):
+        body = node.child_by_field_name("body")
+        if body is not None:
+            out.extend(_appends_in(data, body, scope_of))
     return out
 
 

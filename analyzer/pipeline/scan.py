@@ -34,7 +34,7 @@ from analyzer.pipeline.inputs import ScanError, ScanInputs, gather_inputs
 from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.scope import scope_to_features
 from analyzer.pipeline.timing import StageTimer
-from analyzer.plan.check import check_plan
+from analyzer.plan.check import check_plan, edits_by_path
 from analyzer.plan.check_cache import CheckCache
 from analyzer.plan.feature_sets import assign_features
 from analyzer.plan.features import attribute_deletions
@@ -149,8 +149,10 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         open_graph = rounds.open_graph()
 
         def check(share: list[Deletion]) -> list[tuple[str, int, Deletion | None, str | None]]:
+            plan = Plan(share)
+            sims.prefetch(edits_by_path(plan), sources)  # (the files' simulations, in parallel)
             return [(c.path, c.line, c.deletion, c.root) for c in check_plan(
-                Plan(share), last.index, sources, rounds.baseline, sims.simulation)
+                plan, last.index, sources, rounds.baseline, sims.simulation)
             ] + rounds.native_share_breaks(last, share)
 
         with timer("plan"):
