@@ -116,6 +116,10 @@ class _ModuleRecord:
     # the other modules whose facts resolution read: an edit of one of them may change the
     # edges (analyzer.graph.edge_store forgets the record when one changed between scans)
     consulted: frozenset[str] = frozenset()
+    # every edge goes out of one of the module's own nodes (its module, definitions and
+    # methods): taking the module's edges out of a graph takes no other module's
+    # (``analyzer.graph.rounds_graph`` patches only graphs whose records all are)
+    owned: bool = True
 
     def still_valid(self, index: ModuleIndex, options: GraphOptions) -> bool:
         return all(index.binding_flags(*dep) == flags for dep, flags in self.orders.items()) \
@@ -305,7 +309,9 @@ def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: Grap
         {(d[1], d[2], d[3]): index.binding_flags(d[1], d[2], d[3]) for d in used
          if d[0] == "order"},
         edges.registries_read,
-        frozenset(d[1] for d in used if d[0] == "module" and d[1] != mod.name))
+        frozenset(d[1] for d in used if d[0] == "module" and d[1] != mod.name),
+        all(src == edges.me or src.startswith(edges.me + ":")
+            for src, dst, _ in edges.ops if dst is not None))
 
 
 def _replay(graph: Graph, ops: list[tuple[str, str | None, dict[str, object]]]) -> None:

@@ -12,9 +12,10 @@ attributes, and each node's successors in the same order (what liveness walks, s
 are the same too); only the order of predecessors and of nodes edges create may differ.
 
 Whatever the whole graph depends on (the options every module reads, the gated method names,
-the subclasses, the modules themselves) changing means a fresh build. ``graph.graph
-["version"]`` counts the patches: what is cached per graph (liveness's gates, the rounds'
-memos) is keyed by it as well as by the graph.
+the subclasses, the modules themselves) changing means a fresh build; so does a module whose
+edges leave from another module's nodes (none does today: each record says so, ``owned``).
+``graph.graph["version"]`` counts the patches: what is cached per graph (liveness's gates,
+the rounds' memos) is keyed by it as well as by the graph.
 """
 
 from __future__ import annotations
@@ -76,6 +77,8 @@ class RoundGraph:
                 or index.extensions is not last.extensions \
                 or index.installed_packages is not last.installed_packages:
             return None
+        if not all(record.owned for record in layer.records.values()):
+            return None  # a module's edges out of another's nodes: not taken out alone
         graph = layer.python.graph
         self._take_off_layers(graph)
         methods, _members = method_graph(index, graph, options)

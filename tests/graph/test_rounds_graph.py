@@ -68,3 +68,16 @@ def test_other_options_build_a_fresh_graph(tmp_path):
     assert graphs.patched == 0
     assert again.graph is not first and first.number_of_nodes() == 0  # emptied
     same_python_graph(again, build_python_graph(index, options))
+
+
+def test_every_record_owns_its_edges_else_no_patch(tmp_path):
+    base = module_index(tmp_path, TREE)
+    graphs, memo = RoundGraph(), EdgeMemo()
+    graphs.build(*_built(base, {}), memo)
+    # each module's edges leave from its own nodes (what makes a swap of them safe)
+    assert all(record.owned for _local, record in memo.records.values())
+    memo.records["pkg.other"][1].owned = False  # as if one left from another's node
+    dead = {"pkg.sel": [(5, 5)]}
+    again = graphs.build(*_built(base, dead), memo)
+    assert graphs.patched == 0  # built afresh instead
+    same_python_graph(again, build_python_graph(*_built(base, dead)))
