@@ -235,6 +235,8 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
     unresolved: list[dict[str, object]] = []
     reexported: dict[tuple[str, str], set[str]] = {}
     made = layer.made
+    patch = bool(layer.records)  # a graph of the last build: modules' edges are swapped
+    touched: set[str] = set()  # nodes whose incoming edges a swap changed
     for name in sorted(index.modules):
         local = (options.dead_lines.get(name, ()), tuple(index.dead_reads.get(name, ())))
         record = memo.find(name, local, index, options)
@@ -242,6 +244,7 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
         if record is None or record is not old:
             if old is not None:
                 _remove_ops(graph, old.ops, made, layer.members)
+                touched.update(dst for _src, dst, _ in old.ops if dst is not None)
             if record is not None:
                 _replay(graph, record.ops)
             else:
@@ -252,6 +255,8 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
             for node, dst, _ in record.ops:
                 if dst is None:
                     made[node] = made.get(node, 0) + 1
+                elif patch:
+                    touched.add(dst)
             layer.records[name] = record
         memo.records[name] = (local, record)
         unresolved.extend(record.unresolved)
@@ -262,11 +267,47 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
     for node in unused:
         del made[node]
     graph.remove_nodes_from(unused)
+    if patch:
+        _fresh_order(graph, layer, sorted(index.modules), touched)
     graph.graph["decisions"] = [d for name in sorted(index.modules)
                                 for d in layer.records[name].decisions]
     layer.python = PythonGraph(graph, unresolved, frozenset(index.reexports_used),
                                {pair: frozenset(by) for pair, by in reexported.items()})
     return layer
+
+
+def _fresh_order(graph: Graph, layer: Layer, modules: list[str], touched: set[str]) -> None:
+    """Put a patched graph's dicts in the order a fresh build gives them. The nodes edges
+    make come after every node of the tree, in the order the modules' records (in module
+    order) first add them; a node's predecessors are its ``member`` edge's class first, then
+    the sources of the modules' edges into it in the order they were added. Successors need
+    nothing: a module's edges leave from its own nodes, and are added again in their order
+    after the ``member`` edges, as in a fresh build."""
+    nodes: dict[str, dict[str, object]] = graph._node  # type: ignore[attr-defined]
+    succ: dict[str, dict[str, dict[str, object]]] = graph._succ  # type: ignore[attr-defined]
+    pred: dict[str, dict[str, dict[str, object]]] = graph._pred  # type: ignore[attr-defined]
+    made_order: dict[str, None] = {}
+    sources: dict[str, dict[str, None]] = {v: {} for v in touched if v in pred}
+    for name in modules:
+        for src, dst, _ in layer.records[name].ops:
+            if dst is None:
+                made_order.setdefault(src)
+            elif dst in sources:
+                sources[dst].setdefault(src)
+    for node in made_order:
+        if node in nodes:  # (always: a record's nodes are added with its edges)
+            nodes[node] = nodes.pop(node)
+            succ[node] = succ.pop(node)
+            pred[node] = pred.pop(node)
+    classes: dict[str, list[str]] = {}
+    for cls, method in layer.members:
+        if method in sources:
+            classes.setdefault(method, []).append(cls)
+    for v, srcs in sources.items():
+        was = pred[v]
+        # (every edge into v is a member edge or a module's: the rest, none, keeps its place)
+        order = dict.fromkeys(u for u in (*classes.get(v, ()), *srcs, *was) if u in was)
+        pred[v] = {u: was[u] for u in order}
 
 
 def _remove_ops(graph: Graph, ops: list[tuple[str, str | None, dict[str, object]]],

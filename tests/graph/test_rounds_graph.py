@@ -1,7 +1,7 @@
 """The rounds' graph is patched from round to round (``analyzer.graph.rounds_graph``): the
-patched graph must be the one a fresh build makes -- nodes, edges, attributes and each node's
-successors in order -- with what was added on top of the last one (native nodes, profile
-edges) gone."""
+patched graph must be the one a fresh build makes -- nodes, edges, attributes, and the order
+of the nodes and of each node's successors and predecessors -- with what was added on top of
+the last one (native nodes, profile edges) gone."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from tests.helpers import module_index, same_python_graph
 
 
 def _same_order(a, b) -> None:
-    assert [(u, list(a.succ[u].items())) for u in a] == \
-        [(u, list(b.succ[u].items())) for u in a]
+    """The same nodes in the same order, and each one's successors and predecessors too."""
+    assert list(a) == list(b)
+    assert [list(a.succ[u].items()) for u in a] == [list(b.succ[u].items()) for u in b]
+    assert [list(a.pred[u]) for u in a] == [list(b.pred[u]) for u in b]
 
 
 def test_a_patched_round_is_the_fresh_graph(tmp_path):
@@ -43,19 +45,31 @@ def test_a_patched_round_is_the_fresh_graph(tmp_path):
     assert memo.computed == 2  # pkg.sel (its own lines) and pkg.user (resolves through it)
 
     back = graphs.build(*_built(base, {}), memo)  # and back: the first records, replayed
-    same_python_graph(back, build_python_graph(*_built(base, {})))
+    fresh = build_python_graph(*_built(base, {}))
+    same_python_graph(back, fresh)
+    _same_order(back.graph, fresh.graph)
     assert memo.computed == 0 and graphs.patched == 2
 
 
 def test_a_node_only_a_changed_module_needed_goes(tmp_path):
-    base = module_index(tmp_path, TREE)
+    # pkg.zz (after pkg.sel) makes the node of another package: a node made again must come
+    # before it, where a fresh build makes it
+    base = module_index(tmp_path, {**TREE, "pkg/zz.py": "import json\n"})
     graphs, memo = RoundGraph(), EdgeMemo()
     assert "ext:os" in graphs.build(*_built(base, {}), memo).graph  # pkg.sel: `import os`
     dead = {"pkg.sel": [(1, 1)]}  # ... folded away: nothing else imports os
     again = graphs.build(*_built(base, dead), memo)
     assert graphs.patched == 1
     assert "ext:os" not in again.graph
-    same_python_graph(again, build_python_graph(*_built(base, dead)))
+    fresh = build_python_graph(*_built(base, dead))
+    same_python_graph(again, fresh)
+    _same_order(again.graph, fresh.graph)
+    # and back: the node comes again, where a fresh build puts it (after the tree's nodes,
+    # in the order the modules' edges first need theirs)
+    back = graphs.build(*_built(base, {}), memo)
+    fresh = build_python_graph(*_built(base, {}))
+    assert "ext:os" in back.graph
+    _same_order(back.graph, fresh.graph)
 
 
 def test_other_options_build_a_fresh_graph(tmp_path):
@@ -81,3 +95,17 @@ def test_every_record_owns_its_edges_else_no_patch(tmp_path):
     again = graphs.build(*_built(base, dead), memo)
     assert graphs.patched == 0  # built afresh instead
     same_python_graph(again, build_python_graph(*_built(base, dead)))
+
+
+def test_edges_added_again_come_back_in_their_place(tmp_path):
+    base = module_index(tmp_path, TREE)
+    graphs, memo = RoundGraph(), EdgeMemo()
+    first = graphs.build(*_built(base, {}), memo).graph
+    # pkg.a:fa is used by pkg.other, pkg.reexp and pkg.user, in module order
+    users = [u for u in first.pred["py:pkg.a:fa"] if u.startswith("py:pkg.other")]
+    assert users and next(iter(first.pred["py:pkg.a:fa"])).startswith("py:pkg.other")
+    graphs.build(*_built(base, {"pkg.other": [(1, 1)]}), memo)  # its import folded away
+    back = graphs.build(*_built(base, {}), memo).graph  # and back: pkg.other's edges again
+    assert graphs.patched == 2
+    assert list(back.pred["py:pkg.a:fa"]) == list(first.pred["py:pkg.a:fa"])
+    _same_order(back, build_python_graph(*_built(base, {})).graph)
