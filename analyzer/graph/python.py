@@ -237,14 +237,19 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
     made = layer.made
     patch = bool(layer.records)  # a graph of the last build: modules' edges are swapped
     touched: set[str] = set()  # nodes whose incoming edges a swap changed
+    remade = False  # a swapped module's edges make other nodes (or in another order)
+    swapped: set[str] = set()  # modules whose edges were taken out and added again
+    old_made: list[str] = []
     for name in sorted(index.modules):
         local = (options.dead_lines.get(name, ()), tuple(index.dead_reads.get(name, ())))
         record = memo.find(name, local, index, options)
         old = layer.records.get(name)
         if record is None or record is not old:
+            swapped.add(name)
             if old is not None:
                 _remove_ops(graph, old.ops, made, layer.members)
                 touched.update(dst for _src, dst, _ in old.ops if dst is not None)
+                old_made = [n for n, dst, _ in old.ops if dst is None]
             if record is not None:
                 _replay(graph, record.ops)
             else:
@@ -257,6 +262,9 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
                     made[node] = made.get(node, 0) + 1
                 elif patch:
                     touched.add(dst)
+            if patch and (old is None or old_made != [n for n, dst, _ in record.ops
+                                                      if dst is None]):
+                remade = True  # the nodes its edges make, or their order, changed
             layer.records[name] = record
         memo.records[name] = (local, record)
         unresolved.extend(record.unresolved)
@@ -268,7 +276,8 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
         del made[node]
     graph.remove_nodes_from(unused)
     if patch:
-        _fresh_order(graph, layer, sorted(index.modules), touched)
+        _fresh_order(graph, layer, sorted(index.modules), touched, swapped,
+                     remade or bool(unused))
     graph.graph["decisions"] = [d for name in sorted(index.modules)
                                 for d in layer.records[name].decisions]
     layer.python = PythonGraph(graph, unresolved, frozenset(index.reexports_used),
@@ -276,38 +285,61 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
     return layer
 
 
-def _fresh_order(graph: Graph, layer: Layer, modules: list[str], touched: set[str]) -> None:
-    """Put a patched graph's dicts in the order a fresh build gives them. The nodes edges
-    make come after every node of the tree, in the order the modules' records (in module
-    order) first add them; a node's predecessors are its ``member`` edge's class first, then
-    the sources of the modules' edges into it in the order they were added. Successors need
-    nothing: a module's edges leave from its own nodes, and are added again in their order
-    after the ``member`` edges, as in a fresh build."""
+def _fresh_order(graph: Graph, layer: Layer, modules: list[str], touched: set[str],
+                 swapped: set[str], remade: bool) -> None:
+    """Put a patched graph's dicts in the order a fresh build gives them.
+
+    - The nodes edges make come after every node of the tree, in the order the modules'
+      records (in module order) first add them: put back when a swap changed which nodes a
+      module's edges make (``remade``); else they are in that order still.
+    - A node's predecessors: its ``member`` edge's class first, then the sources of the
+      modules' edges in module order, each module's in the order its record adds them. The
+      ``swapped`` modules' edges were taken out and added again last, in that order: each
+      is put back among the others' (which kept their order) where its module ranks.
+    - Successors need nothing: a module's edges leave from its own nodes, and are added again
+      in their order after the ``member`` edges, as in a fresh build."""
     nodes: dict[str, dict[str, object]] = graph._node  # type: ignore[attr-defined]
     succ: dict[str, dict[str, dict[str, object]]] = graph._succ  # type: ignore[attr-defined]
     pred: dict[str, dict[str, dict[str, object]]] = graph._pred  # type: ignore[attr-defined]
-    made_order: dict[str, None] = {}
-    sources: dict[str, dict[str, None]] = {v: {} for v in touched if v in pred}
-    for name in modules:
-        for src, dst, _ in layer.records[name].ops:
-            if dst is None:
-                made_order.setdefault(src)
-            elif dst in sources:
-                sources[dst].setdefault(src)
-    for node in made_order:
-        if node in nodes:  # (always: a record's nodes are added with its edges)
-            nodes[node] = nodes.pop(node)
-            succ[node] = succ.pop(node)
-            pred[node] = pred.pop(node)
-    classes: dict[str, list[str]] = {}
-    for cls, method in layer.members:
-        if method in sources:
-            classes.setdefault(method, []).append(cls)
-    for v, srcs in sources.items():
-        was = pred[v]
-        # (every edge into v is a member edge or a module's: the rest, none, keeps its place)
-        order = dict.fromkeys(u for u in (*classes.get(v, ()), *srcs, *was) if u in was)
-        pred[v] = {u: was[u] for u in order}
+    if remade:
+        made_order: dict[str, None] = {}
+        for name in modules:
+            for src, dst, _ in layer.records[name].ops:
+                if dst is None:
+                    made_order.setdefault(src)
+        for node in made_order:
+            if node in nodes:  # (always: a record's nodes are added with its edges)
+                nodes[node] = nodes.pop(node)
+                succ[node] = succ.pop(node)
+                pred[node] = pred.pop(node)
+    rank = {name: i for i, name in enumerate(modules)}
+    members = layer.members
+    for v in touched:
+        was = pred.get(v)
+        if not was:
+            continue
+
+        def key(item: tuple[str, dict[str, object]], v: str = v) -> int:
+            u = item[0]
+            return -1 if (u, v) in members else rank.get(str(nodes[u].get("module")), -2)
+
+        items = list(was.items())
+        cut = len(items)  # the swapped modules' edges added again: the last ones
+        while cut > 0 and nodes[items[cut - 1][0]].get("module") in swapped \
+                and (items[cut - 1][0], v) not in members:
+            cut -= 1
+        head, tail = items[:cut], items[cut:]
+        if not head or not tail or key(head[-1]) <= key(tail[0]):
+            continue  # in order already
+        merged: list[tuple[str, dict[str, object]]] = []
+        at = 0
+        for item in tail:  # (in module order: each goes at or after the last one's place)
+            to = bisect_right(head, key(item), lo=at, key=key)
+            merged.extend(head[at:to])
+            merged.append(item)
+            at = to
+        merged.extend(head[at:])
+        pred[v] = dict(merged)
 
 
 def _remove_ops(graph: Graph, ops: list[tuple[str, str | None, dict[str, object]]],
