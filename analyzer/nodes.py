@@ -97,3 +97,19 @@ def describe(graph: Graph, node: str) -> str:
         where += f":{data['start_line']}"
     name = node[3:] if node.startswith(("py:", "op:")) else node
     return name + (f" ({where})" if where and where not in name else "")
+
+
+# -- the DiGraph's own dicts, for the graph stage's hot loops (not in types-networkx) ----------
+def succ_dicts(graph: Graph) -> dict[str, dict[str, dict[str, object]]]:
+    """Node -> {successor: edge attributes}: what ``graph.succ`` reads through a view."""
+    return graph._succ  # type: ignore[attr-defined,no-any-return]
+
+
+def pred_dicts(graph: Graph) -> dict[str, dict[str, dict[str, object]]]:
+    """Node -> {predecessor: edge attributes}: what ``graph.pred`` reads through a view."""
+    return graph._pred  # type: ignore[attr-defined,no-any-return]
+
+
+def node_dicts(graph: Graph) -> dict[str, dict[str, object]]:
+    """Node -> its attributes: what ``graph.nodes[n]`` reads through a view."""
+    return graph._node  # type: ignore[attr-defined,no-any-return]

@@ -61,7 +61,15 @@ import networkx as nx
 from analyzer.config.globs import identifier_matches
 from analyzer.decide.options import GraphOptions
 from analyzer.extract.python_facts import TRY_IMPORT_ERROR, TYPE_CHECKING, Definition, ImportFact
-from analyzer.nodes import Graph, attribute_node, module_node, symbol_node
+from analyzer.nodes import (
+    Graph,
+    attribute_node,
+    module_node,
+    node_dicts,
+    pred_dicts,
+    succ_dicts,
+    symbol_node,
+)
 from analyzer.resolve.call_args import resolved_member_names
 from analyzer.resolve.python import ModuleIndex, PyModule, Target
 
@@ -298,9 +306,9 @@ def _fresh_order(graph: Graph, layer: Layer, modules: list[str], touched: set[st
       is put back among the others' (which kept their order) where its module ranks.
     - Successors need nothing: a module's edges leave from its own nodes, and are added again
       in their order after the ``member`` edges, as in a fresh build."""
-    nodes: dict[str, dict[str, object]] = graph._node  # type: ignore[attr-defined]
-    succ: dict[str, dict[str, dict[str, object]]] = graph._succ  # type: ignore[attr-defined]
-    pred: dict[str, dict[str, dict[str, object]]] = graph._pred  # type: ignore[attr-defined]
+    nodes = node_dicts(graph)
+    succ = succ_dicts(graph)
+    pred = pred_dicts(graph)
     if remade:
         made_order: dict[str, None] = {}
         for name in modules:
@@ -349,8 +357,8 @@ def _remove_ops(graph: Graph, ops: list[tuple[str, str | None, dict[str, object]
     module's own nodes, so no other module's edge goes with them; a ``member`` edge the
     module's edges updated gets its own attributes back), counting the nodes they needed one
     module less."""
-    succ: dict[str, dict[str, dict[str, object]]] = graph._succ  # type: ignore[attr-defined]
-    pred: dict[str, dict[str, dict[str, object]]] = graph._pred  # type: ignore[attr-defined]
+    succ = succ_dicts(graph)
+    pred = pred_dicts(graph)
     for src, dst, _ in ops:
         if dst is None:
             made[src] -= 1
@@ -405,9 +413,9 @@ def add_nodes(graph: Graph, nodes: list[tuple[str, dict[str, object]]]) -> None:
     """``graph.add_nodes_from(nodes)`` for (node, attributes) pairs, with the same result (a
     node already there has its attributes updated), on the DiGraph's own dicts (see
     :func:`add_edges`)."""
-    succ: dict[str, dict[str, dict[str, object]]] = graph._succ  # type: ignore[attr-defined]
-    pred: dict[str, dict[str, dict[str, object]]] = graph._pred  # type: ignore[attr-defined]
-    data: dict[str, dict[str, object]] = graph._node  # type: ignore[attr-defined]
+    succ = succ_dicts(graph)
+    pred = pred_dicts(graph)
+    data = node_dicts(graph)
     for node, attrs in nodes:
         known = data.get(node)
         if known is None:
@@ -424,10 +432,9 @@ def add_edges(graph: Graph, edges: list[tuple[str, str, dict[str, object]]]) -> 
     the DiGraph's own dicts: replaying the recorded edges is the graph stage's hot loop
     (~430,000 edges a build on the largest trees), and networkx's general method spends most
     of it on the cases it must accept (2-tuples, None nodes, default attributes)."""
-    # DiGraph's storage, the dicts its views read (not in types-networkx)
-    succ: dict[str, dict[str, dict[str, object]]] = graph._succ  # type: ignore[attr-defined]
-    pred: dict[str, dict[str, dict[str, object]]] = graph._pred  # type: ignore[attr-defined]
-    nodes: dict[str, dict[str, object]] = graph._node  # type: ignore[attr-defined]
+    succ = succ_dicts(graph)
+    pred = pred_dicts(graph)
+    nodes = node_dicts(graph)
     for u, v, attrs in edges:
         out = succ.get(u)
         if out is None:

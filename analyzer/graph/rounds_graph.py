@@ -8,8 +8,8 @@ round's graph and, for the next, takes off the layers added on top of the Python
 native build, the profile's edges: built again each round, they are cheap), swaps the edges
 of the modules whose record changed (:func:`analyzer.graph.python.module_layer`) and updates
 the method gates. The result is the graph a fresh build gives -- the same nodes, edges and
-attributes, and each node's successors in the same order (what liveness walks, so the chains
-are the same too); only the order of predecessors and of nodes edges create may differ.
+attributes, in the same order: each node's successors come back in order by themselves, the
+predecessors and the nodes edges make are put back (``graph/python._fresh_order``).
 
 Whatever the whole graph depends on (the options every module reads, the gated method names,
 the subclasses, the modules themselves) changing means a fresh build; so does a module whose
@@ -32,7 +32,7 @@ from analyzer.graph.python import (
     method_graph,
     module_layer,
 )
-from analyzer.nodes import Graph
+from analyzer.nodes import Graph, node_dicts, pred_dicts, succ_dicts
 from analyzer.resolve.python import ModuleIndex
 
 
@@ -65,7 +65,7 @@ class RoundGraph:
         self._layer, self._index = layer, index
         graph = layer.python.graph
         self._nodes = graph.number_of_nodes()
-        self._successors = {u: len(s) for u, s in _succ(graph).items()}
+        self._successors = {u: len(s) for u, s in succ_dicts(graph).items()}
         return layer.python
 
     def _patchable(self, index: ModuleIndex, options: GraphOptions, memo: EdgeMemo
@@ -86,7 +86,7 @@ class RoundGraph:
         if key != layer.global_key or memo.global_key != key \
                 or [n for n, _ in methods] != [n for n, _ in layer.methods]:
             return None
-        nodes = _node_data(graph)
+        nodes = node_dicts(graph)
         for (node, attrs), (_, was) in zip(methods, layer.methods, strict=True):
             if attrs != was:
                 nodes[node].update(attrs)
@@ -97,9 +97,9 @@ class RoundGraph:
         """Remove what was added after the Python layer: nodes (the native build's files,
         targets, ops), and edges out of the Python layer's nodes (a profile's hints, an
         extension's ``built_by``): each node's successors past its count then."""
-        added = list(islice(_node_data(graph), self._nodes, None))
+        added = list(islice(node_dicts(graph), self._nodes, None))
         graph.remove_nodes_from(added)
-        succ, pred = _succ(graph), _pred(graph)
+        succ, pred = succ_dicts(graph), pred_dicts(graph)
         for u, count in self._successors.items():
             out = succ[u]
             if len(out) > count:
@@ -107,14 +107,3 @@ class RoundGraph:
                     del out[v]
                     del pred[v][u]
 
-
-def _succ(graph: Graph) -> dict[str, dict[str, dict[str, object]]]:
-    return graph._succ  # type: ignore[attr-defined,no-any-return]
-
-
-def _pred(graph: Graph) -> dict[str, dict[str, dict[str, object]]]:
-    return graph._pred  # type: ignore[attr-defined,no-any-return]
-
-
-def _node_data(graph: Graph) -> dict[str, dict[str, object]]:
-    return graph._node  # type: ignore[attr-defined,no-any-return]
