@@ -11,11 +11,10 @@ everything else in the terminal, the report and the manifest.
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from analyzer.config.globs import path_matches
+from analyzer.config.globs import any_identifier_matches, path_matches
 from analyzer.config.types import Feature, Profile
 from analyzer.resolve.cmake_model import CMakeProject
 from analyzer.resolve.python import ModuleIndex
@@ -104,9 +103,9 @@ def feature_anchors(profile: Profile | None, features: Iterable[Feature], index:
         anchors: list[Anchor] = []
         anchors.extend(Anchor("path", " | ".join(g), any(
             path_matches(x, g) for x in paths)) for g in f.anchors_of("paths"))
-        anchors.extend(Anchor("identifier", " | ".join(g), any(
-            fnmatch.fnmatchcase(n, p) for p in g for n in names))
-            for g in f.anchors_of("identifiers"))
+        anchors.extend(Anchor("identifier", " | ".join(g),
+                              any_identifier_matches(names, tuple(g)))
+                       for g in f.anchors_of("identifiers"))
         anchors.extend(Anchor("target", " | ".join(g), any(t in targets for t in g))
                        for g in f.anchors_of("targets"))
         anchors.extend(Anchor("fetch", " | ".join(g), any(x in fetches for x in g))
@@ -121,7 +120,7 @@ def feature_anchors(profile: Profile | None, features: Iterable[Feature], index:
                 continue  # an environment variable: nothing in the tree to match
             head = c.rsplit(".", 1)[0]
             last = c.rsplit(".", 1)[-1]
-            found = (any(fnmatch.fnmatchcase(n, last) for n in names) if "*" in c
+            found = (any_identifier_matches(names, (last,)) if "*" in c
                      else index.resolve_dotted(c).kind not in ("unresolved", "external")
                      or (index.is_module(head) and last in names))
             anchors.append(Anchor("constant", c, found))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import fnmatch
 
-from analyzer.config.globs import path_matches
+from analyzer.config.globs import any_identifier_matches, path_matches
 from analyzer.config.types import KeepEntry
 from analyzer.decide.profile_facts import ProfileUse
 from analyzer.nodes import Graph, module_node, symbol_node
@@ -143,7 +143,7 @@ def stale_feature_patterns(use: ProfileUse, index: ModuleIndex, files: list[str]
                 out.append(f"{use.profile.source}:{feature.line}: feature {feature.name}: "
                            f"path {' | '.join(group)} matches no file (stale)")
         for group in feature.anchors_of("identifiers"):
-            if not any(fnmatch.fnmatchcase(n, pattern) for pattern in group for n in names):
+            if not any_identifier_matches(names, tuple(group)):
                 out.append(f"{use.profile.source}:{feature.line}: feature {feature.name}: "
                            f"identifier {' | '.join(group)} matches no definition (stale)")
     return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fnmatch
 import re
+from collections.abc import Iterable
 from functools import cache, lru_cache
 
 
@@ -44,7 +45,8 @@ def _any_glob(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
 
 
 @cache
-def _any_identifier(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+def identifier_regex(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One regex matching what any of the fnmatch ``patterns`` matches (None: no pattern)."""
     if not patterns:
         return None
     return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns))
@@ -58,5 +60,23 @@ def path_matches(path: str, patterns: tuple[str, ...]) -> bool:
 
 @lru_cache(maxsize=65536)
 def identifier_matches(name: str, patterns: tuple[str, ...]) -> bool:
-    rx = _any_identifier(tuple(patterns))
+    rx = identifier_regex(tuple(patterns))
     return rx is not None and rx.match(name) is not None
+
+
+def any_identifier_matches(names: Iterable[str], patterns: tuple[str, ...]) -> bool:
+    """``any(fnmatchcase(n, p) for p in patterns for n in names)``, with one regex call per
+    name (the profile's identifier patterns against every name of the tree)."""
+    rx = identifier_regex(tuple(patterns))
+    return rx is not None and any(map(rx.match, names))
+
+
+@cache
+def dotted_prefix_regex(prefixes: frozenset[str]) -> re.Pattern[str] | None:
+    """One regex matching a dotted name that is one of ``prefixes``, lies under one
+    (``p.rest``), or matches one as an fnmatch pattern: ``name == p or
+    name.startswith(p + ".") or fnmatchcase(name, p)`` for some ``p``."""
+    if not prefixes:
+        return None
+    return re.compile("|".join(f"(?s:{re.escape(p)}(?:\\..*)?)\\Z|(?:{fnmatch.translate(p)})"
+                               for p in sorted(prefixes)))

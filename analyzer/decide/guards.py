@@ -29,8 +29,8 @@ replaces the statement).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fnmatch import fnmatchcase
 
+from analyzer.config.globs import dotted_prefix_regex
 from analyzer.decide.guards_eval import UNKNOWN, Evaluator, GuardContext, truth
 from analyzer.extract.python_branches import Branch, Clause, Cond
 from analyzer.extract.python_facts import ImportFact, PythonFacts
@@ -273,7 +273,9 @@ def _names(module: str, fact: ImportFact, index: ModuleIndex) -> list[str]:
 
 
 def _dead(name: str, dead: frozenset[str]) -> bool:
-    return any(name == p or name.startswith(p + ".") or fnmatchcase(name, p) for p in dead)
+    """``name`` is one of ``dead``, lies under one, or matches one as a pattern."""
+    rx = dotted_prefix_regex(dead)
+    return rx is not None and rx.match(name) is not None
 
 
 # -- display ---------------------------------------------------------------------------------

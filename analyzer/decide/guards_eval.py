@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
+from analyzer.config.globs import any_identifier_matches, identifier_regex
 from analyzer.extract.python_branches import Cond
 from analyzer.extract.python_facts import AttrAssign
 from analyzer.resolve.python import ModuleIndex, Target
@@ -101,6 +102,8 @@ class Evaluator:
     def __post_init__(self) -> None:
         self._exact = {k: v for k, v in self.ctx.constants.items() if not _GLOB & set(k)}
         self._globs = [(k, v) for k, v in self.ctx.constants.items() if _GLOB & set(k)]
+        # one regex for the glob keys: a name none matches is passed with one call
+        self._any_glob = identifier_regex(tuple(k for k, _v in self._globs))
         self._assigns: dict[str, dict[str, list[Cond]]] = {}
         self.used: list[str] = []  # constants/domains the current evaluation relied on
         # attribute name -> every assignment that may set it, tree-wide (built on first use)
@@ -114,7 +117,11 @@ class Evaluator:
         for name in names:
             if name in self._exact:
                 return name, self._exact[name]
+        if self._any_glob is None:
+            return None
         for name in names:
+            if self._any_glob.match(name) is None:
+                continue
             for key, value in self._globs:
                 if fnmatchcase(name, key):
                     return key, value
@@ -228,7 +235,7 @@ class Evaluator:
         parts = chain.split(".")
         tails = [".".join(parts[i:]) for i in range(len(parts))]
         for pattern, dropped in self.ctx.domains:
-            if not any(fnmatchcase(t, pattern) for t in tails):
+            if not any_identifier_matches(tails, (pattern,)):
                 continue
             if not all(k in dropped for k in keys):
                 return UNKNOWN

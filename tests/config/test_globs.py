@@ -5,9 +5,17 @@ without a slash matches a basename at any depth, and a folder's pattern matches 
 
 from __future__ import annotations
 
+import random
+from fnmatch import fnmatchcase
+
 import pytest
 
-from analyzer.config.globs import identifier_matches, path_matches
+from analyzer.config.globs import (
+    any_identifier_matches,
+    dotted_prefix_regex,
+    identifier_matches,
+    path_matches,
+)
 
 
 @pytest.mark.parametrize(("path", "patterns", "expected"), [
@@ -50,3 +58,42 @@ def test_path_matches(path: str, patterns: tuple[str, ...], expected: bool) -> N
 ])
 def test_identifier_matches(name: str, patterns: tuple[str, ...], expected: bool) -> None:
     assert identifier_matches(name, patterns) is expected
+
+
+def test_any_identifier_matches_is_any_fnmatch_over_names_and_patterns() -> None:
+    names = ["flash_attn_varlen", "FlashMLA", "mla_decode", "_private"]
+    assert any_identifier_matches(names, ("*varlen",))
+    assert any_identifier_matches(names, ("nope", "Flash*"))
+    assert not any_identifier_matches(names, ("flashmla",))  # case counts
+    assert not any_identifier_matches(names, ())
+    assert not any_identifier_matches([], ("*",))
+    rng = random.Random(3)
+    for _ in range(2000):
+        pool = [''.join(rng.choice("ab_.") for _ in range(rng.randint(0, 4))) for _ in range(4)]
+        patterns = tuple(''.join(rng.choice("ab_.*?[]!") for _ in range(rng.randint(0, 4)))
+                         for _ in range(rng.randint(1, 3)))
+        expected = any(fnmatchcase(n, p) for p in patterns for n in pool)
+        assert any_identifier_matches(pool, patterns) == expected, (pool, patterns)
+
+
+def _dotted_prefix(name: str, prefixes: frozenset[str]) -> bool:
+    rx = dotted_prefix_regex(prefixes)
+    return rx is not None and rx.match(name) is not None
+
+
+def test_dotted_prefix_regex_matches_a_name_a_module_under_it_or_a_pattern() -> None:
+    dead = frozenset({"sgl_kernel.flash_mla", "vllm.*_C"})
+    assert _dotted_prefix("sgl_kernel.flash_mla", dead)
+    assert _dotted_prefix("sgl_kernel.flash_mla.ops", dead)
+    assert not _dotted_prefix("sgl_kernel.flash_mla_ext", dead)
+    assert not _dotted_prefix("sgl_kernel", dead)
+    assert _dotted_prefix("vllm.moe_C", dead)
+    assert not _dotted_prefix("anything", frozenset())
+    rng = random.Random(5)
+    for _ in range(2000):
+        name = ''.join(rng.choice("ab.\n") for _ in range(rng.randint(0, 5)))
+        prefixes = frozenset(''.join(rng.choice("ab.*?[]") for _ in range(rng.randint(0, 3)))
+                             for _ in range(rng.randint(1, 3)))
+        expected = any(name == p or name.startswith(p + ".") or fnmatchcase(name, p)
+                       for p in prefixes)
+        assert _dotted_prefix(name, prefixes) == expected, (name, prefixes)
