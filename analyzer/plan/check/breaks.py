@@ -130,8 +130,11 @@ def _reexporters(view: PythonView) -> set[str]:
     classes: dict[str, set[str]] = {}  # module -> the classes it holds that lost an attribute
     for m, c in view.lost_attrs:
         classes.setdefault(m, set()).add(c)
-    froms = [(name, source, names) for name, mod in view.index.modules.items()
-             for source, names in _from_imports(view.index, name, mod)]
+    froms = view.index.tree_memo.get("from_imports")
+    if froms is None:  # (a function of the index: once per scan)
+        froms = view.index.tree_memo["from_imports"] = [
+            (name, source, names) for name, mod in view.index.modules.items()
+            for source, names in _from_imports(view.index, name, mod)]
     out: set[str] = set()
     grew = True
     while grew:
@@ -341,6 +344,8 @@ def chain_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[B
     if not view.lost_names and not view.lost_attrs:
         return []
     watched = view.lost_anywhere()
+    if watched.isdisjoint(_chain_tails(mod)):
+        return []  # no chain of the module reads a lost name past its head
     index = view.index
     elements = view.gone_elements.get(mod.path, set())
     out: list[Break] = []
@@ -370,6 +375,16 @@ def chain_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[B
                         ref.chain, f"{current.name}.{part}"), current.module, part))
                 break
     return out
+
+
+def _chain_tails(mod: PyModule) -> frozenset[str]:
+    """Every name the module's reference chains read past their head (``b``, ``c`` of
+    ``a.b.c``): a function of its facts, computed once per scan."""
+    known = mod.derived.get("chain_tails")
+    if known is None:
+        known = mod.derived["chain_tails"] = frozenset(
+            part for ref in mod.facts.references for part in ref.chain.split(".")[1:])
+    return known
 
 
 def _gone(chain: str, what: str) -> str:
@@ -436,6 +451,9 @@ def member_breaks(view: PythonView, before: dict[str, list[str]],
             lost_by_module.setdefault(m, []).append(n)
     matching: dict[str, list[str]] = {}  # skeleton -> the lost names it matches
     for mod, gone in view.remaining():
+        plain, patterned = _member_names(mod)
+        if not patterned and lost.keys().isdisjoint(plain):
+            continue  # it reads none of the lost names
         for use in mod.facts.member_uses:
             if use.name == "*":
                 hit = lost_by_module.get(mod.name, [])
@@ -460,6 +478,19 @@ def member_breaks(view: PythonView, before: dict[str, list[str]],
                                  f"{lost[name][0]} defined in the original tree and no class "
                                  "defines now", lost[name][0].partition(":")[0], name))
     return out
+
+
+def _member_names(mod: PyModule) -> tuple[frozenset[str], bool]:
+    """The member names a module reads by name, and whether it reads any by a pattern
+    (``*``, a skeleton such as ``forward_*``): a function of its facts, computed once per
+    scan."""
+    known = mod.derived.get("member_names")
+    if known is None:
+        uses = mod.facts.member_uses
+        known = mod.derived["member_names"] = (
+            frozenset(u.name for u in uses if "*" not in u.name),
+            any("*" in u.name for u in uses))
+    return known
 
 
 def defined_methods(index: ModuleIndex, deleted_methods: Iterable[str] = (),

@@ -47,6 +47,9 @@ class PythonView:
     # extension modules the original tree builds that the remaining build does not
     extensions_gone: frozenset[str] = frozenset()
     _namespaces: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
+    # name -> module_exists(name): a function of the index, ``deleted`` and
+    # ``extensions_gone``, fixed when the view is made
+    _exists: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
     _lost_anywhere: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
     def remaining(self) -> Iterator[tuple[PyModule, Ranges | None]]:
@@ -58,6 +61,12 @@ class PythonView:
 
     def module_exists(self, name: str) -> bool:
         """``name`` is a module, package or extension of the remaining tree."""
+        known = self._exists.get(name)
+        if known is None:
+            known = self._exists[name] = self._module_exists(name)
+        return known
+
+    def _module_exists(self, name: str) -> bool:
         if not self.index.is_module(name) or name in self.extensions_gone:
             return False
         parts = name.split(".")
