@@ -86,7 +86,27 @@ def op_node(namespace: str, name: str) -> str:
 
 def add_edge(graph: Graph, u: str, v: str, kind: EdgeKind, file: str, line: int) -> None:
     """An edge of ``kind`` from ``u`` to ``v``, with the ``file:line`` it comes from."""
-    graph.add_edge(u, v, kind=kind, file=file, line=line)
+    put_edge(graph, u, v, {"kind": kind, "file": file, "line": line})
+
+
+def put_edge(graph: Graph, u: str, v: str, attrs: dict[str, object]) -> None:
+    """``graph.add_edge(u, v, **attrs)``, with the same graph as a result, except that an
+    edge's attribute dict is never changed in place: ``attrs`` itself becomes a new edge's
+    dict, and an edge already there gets a merged copy. Edge attribute dicts are shared --
+    the dicts of a module's recorded edges are those of every graph that replays them
+    (``analyzer.graph.python``) -- so no graph may write into one."""
+    succ, pred, nodes = succ_dicts(graph), pred_dicts(graph), node_dicts(graph)
+    out = succ.get(u)
+    if out is None:
+        out = succ[u] = {}
+        pred[u] = {}
+        nodes[u] = {}
+    if v not in succ:
+        succ[v] = {}
+        pred[v] = {}
+        nodes[v] = {}
+    data = out.get(v)
+    out[v] = pred[v][u] = attrs if data is None else {**data, **attrs}
 
 
 def describe(graph: Graph, node: str) -> str:

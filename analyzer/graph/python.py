@@ -67,6 +67,7 @@ from analyzer.nodes import (
     module_node,
     node_dicts,
     pred_dicts,
+    put_edge,
     succ_dicts,
     symbol_node,
 )
@@ -367,9 +368,8 @@ def _remove_ops(graph: Graph, ops: list[tuple[str, str | None, dict[str, object]
         if data is None:
             continue
         member = members.get((src, dst))
-        if member is not None:
-            data.clear()
-            data.update(member)
+        if member is not None:  # (a copy: edge attribute dicts are never changed in place)
+            succ[src][dst] = pred[dst][src] = dict(member)
         else:
             del succ[src][dst]
             del pred[dst][src]
@@ -427,11 +427,14 @@ def add_nodes(graph: Graph, nodes: list[tuple[str, dict[str, object]]]) -> None:
 
 
 def add_edges(graph: Graph, edges: list[tuple[str, str, dict[str, object]]]) -> None:
-    """``graph.add_edges_from(edges)`` for (u, v, attributes) triples, with the same result
-    (nodes made bare in the order met, a repeated edge's attributes updated), written against
-    the DiGraph's own dicts: replaying the recorded edges is the graph stage's hot loop
-    (~430,000 edges a build on the largest trees), and networkx's general method spends most
-    of it on the cases it must accept (2-tuples, None nodes, default attributes)."""
+    """``graph.add_edges_from(edges)`` for (u, v, attributes) triples, with the same graph as
+    a result (nodes made bare in the order met, a repeated edge's attributes updated), written
+    against the DiGraph's own dicts: replaying the recorded edges is the graph stage's hot
+    loop (~430,000 edges a build on the largest trees), and networkx's general method spends
+    most of it on the cases it must accept (2-tuples, None nodes, default attributes). As in
+    :func:`analyzer.nodes.put_edge`, the given dicts become the edges' own (a record's edges
+    and every graph replaying them share them: one dict per recorded edge, not one per
+    graph), and a repeated edge gets a merged copy, never an update in place."""
     succ = succ_dicts(graph)
     pred = pred_dicts(graph)
     nodes = node_dicts(graph)
@@ -446,10 +449,7 @@ def add_edges(graph: Graph, edges: list[tuple[str, str, dict[str, object]]]) -> 
             pred[v] = {}
             nodes[v] = {}
         data = out.get(v)
-        if data is None:
-            out[v] = pred[v][u] = dict(attrs)
-        else:
-            data.update(attrs)
+        out[v] = pred[v][u] = attrs if data is None else {**data, **attrs}
 
 
 def subclass_index(index: ModuleIndex) -> dict[str, list[tuple[str, str]]]:
@@ -650,7 +650,7 @@ class _ModuleEdges:
         self.ops.append((node, None, dict(self.graph.nodes[node])))
 
     def _add_edge(self, src: str, dst: str, **attrs: object) -> None:
-        self.graph.add_edge(src, dst, **attrs)
+        put_edge(self.graph, src, dst, attrs)  # (the record and the graph share ``attrs``)
         self.ops.append((src, dst, attrs))
 
     def decide(self, line: int, what: str, reason: str) -> None:

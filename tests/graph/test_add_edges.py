@@ -9,6 +9,7 @@ import random
 import networkx as nx
 
 from analyzer.graph.python import add_edges
+from analyzer.nodes import put_edge
 
 
 def _triples(seed: int) -> list[tuple[str, str, dict[str, object]]]:
@@ -39,11 +40,28 @@ def test_same_graph_as_add_edges_from_with_nodes_already_there() -> None:
     assert any(u == v for u, v, _ in _triples(0))
 
 
-def test_repeated_edge_updates_the_attributes_and_copies_them() -> None:
+def test_repeated_edge_updates_the_attributes_in_a_copy() -> None:
     attrs: dict[str, object] = {"kind": "import", "line": 1}
     graph: nx.DiGraph = nx.DiGraph()
-    add_edges(graph, [("a", "b", attrs), ("a", "b", {"line": 2})])
+    add_edges(graph, [("a", "b", attrs)])
+    assert graph.succ["a"]["b"] is attrs  # shared, not copied
+    add_edges(graph, [("a", "b", {"line": 2})])
     assert graph.edges["a", "b"] == {"kind": "import", "line": 2}
     assert graph.pred["b"]["a"] is graph.succ["a"]["b"]
-    assert attrs == {"kind": "import", "line": 1}  # the record given is not the graph's
+    assert attrs == {"kind": "import", "line": 1}  # the record given is not written to
     assert list(graph.nodes) == ["a", "b"]
+
+
+def test_put_edge_is_add_edge_without_writing_into_a_shared_dict() -> None:
+    for seed in range(20):
+        triples = _triples(seed)
+        expected: nx.DiGraph = nx.DiGraph()
+        expected.add_node("n3", kind="module")
+        got: nx.DiGraph = nx.DiGraph()
+        got.add_node("n3", kind="module")
+        given = [(u, v, dict(a)) for u, v, a in triples]
+        for (u, v, a), (_, _, mine) in zip(triples, given, strict=True):
+            expected.add_edge(u, v, **a)
+            put_edge(got, u, v, mine)
+        assert _shape(got) == _shape(expected)
+        assert [a for _, _, a in given] == [a for _, _, a in triples]  # none written to
