@@ -61,3 +61,15 @@ def test_fact_values_have_no_instance_dict() -> None:
             assert not hasattr(v, "__dict__"), type(v).__name__
     assert all(isinstance(v, Fact) for v in values
                if type(v).__name__ in ("ImportFact", "Reference", "MemberUse", "Cond"))
+
+
+def test_equal_strings_of_a_file_load_as_one_object() -> None:
+    from analyzer.extract.python_facts import Reference
+
+    # two reads of one name, spelled by two separate string objects, as extraction makes them
+    a, b = "".join(["tor", "ch.ops"]), "".join(["torch", ".ops"])
+    assert a == b and a is not b
+    refs = [Reference(a, "f", 3, (), ()), Reference(b, "g", 9, (), ())]
+    loaded = pickle.loads(pickle.dumps(refs, protocol=pickle.HIGHEST_PROTOCOL))
+    assert loaded == refs
+    assert loaded[0].chain is loaded[1].chain

@@ -109,3 +109,22 @@ def test_edges_added_again_come_back_in_their_place(tmp_path):
     assert graphs.patched == 2
     assert list(back.pred["py:pkg.a:fa"]) == list(first.pred["py:pkg.a:fa"])
     _same_order(back, build_python_graph(*_built(base, {})).graph)
+
+
+def test_records_and_graph_share_edge_dicts_and_interned_node_ids(tmp_path):
+    import sys
+
+    base = module_index(tmp_path, TREE)
+    memo = EdgeMemo()
+    graph = build_python_graph(*_built(base, {}), memo).graph
+    ops = [op for variants in memo.variants.values() for _local, record in variants
+           for op in record.ops]
+    edges = [(src, dst, attrs) for src, dst, attrs in ops if dst is not None]
+    assert edges
+    one: dict[str, str] = {}  # node id -> the string object every op names it by
+    for src, dst, attrs in edges:
+        assert one.setdefault(src, src) is src and one.setdefault(dst, dst) is dst
+        assert src is sys.intern(src)
+        # the graph's edge holds the record's own dict (one dict per edge, not a copy each)
+        assert graph.succ[src][dst] is attrs or graph.succ[src][dst] == {**attrs}
+    assert any(graph.succ[src][dst] is attrs for src, dst, attrs in edges)
