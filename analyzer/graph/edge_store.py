@@ -93,5 +93,5 @@ class EdgeStore:
         """Persist ``memo`` when it holds records the loaded one did not."""
         if self._file is None or not memo.added:
             return
-        kept = dataclasses.replace(memo, records={})  # the variants hold them
+        kept = dataclasses.replace(memo, records={}, made_attrs={})  # the variants hold them
         write_checked(self._file, pickle.dumps((key, kept), protocol=pickle.HIGHEST_PROTOCOL))

@@ -158,6 +158,9 @@ class EdgeMemo:
     replayed: int = 0  # modules replayed by the last build
     computed: int = 0  # modules whose edges the last build resolved
     added: int = 0  # records kept since this memo was made or loaded
+    # the attributes of each node edges make (``ext:torch``), one dict for every record that
+    # needs the node (hundreds of thousands of records' node ops; read only, never written)
+    made_attrs: dict[tuple[object, ...], dict[str, object]] = field(default_factory=dict)
 
     def reset(self, global_key: tuple[object, ...]) -> None:
         """Forget every record: they were made under another ``global_key``."""
@@ -264,7 +267,7 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
                 _replay(graph, record.ops)
             else:
                 record = _module_edges(index, graph, index.modules[name], options, gated,
-                                       subclasses)
+                                       subclasses, memo.made_attrs)
                 memo.keep(name, local, record)
                 memo.computed += 1
             for node, dst, _ in record.ops:
@@ -377,12 +380,14 @@ def _remove_ops(graph: Graph, ops: list[tuple[str, str | None, dict[str, object]
 
 
 def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: GraphOptions,
-                  gated: frozenset[str], subclasses: dict[str, list[tuple[str, str]]]
+                  gated: frozenset[str], subclasses: dict[str, list[tuple[str, str]]],
+                  made_attrs: dict[tuple[object, ...], dict[str, object]] | None = None
                   ) -> _ModuleRecord:
-    """Add one module's edges, and record them."""
+    """Add one module's edges, and record them (``made_attrs``: :attr:`EdgeMemo.made_attrs`)."""
     decisions: list[dict[str, object]] = graph.graph["decisions"]
     first_decision = len(decisions)
-    edges = _ModuleEdges(index, graph, mod, [], options, gated, subclasses)
+    edges = _ModuleEdges(index, graph, mod, [], options, gated, subclasses,
+                         made_attrs if made_attrs is not None else {})
     with index.recording() as used:
         edges.add_all()
     return _ModuleRecord(
@@ -613,8 +618,10 @@ class _ModuleEdges:
     def __init__(self, index: ModuleIndex, graph: Graph, mod: PyModule,
                  unresolved: list[dict[str, object]], options: GraphOptions,
                  gated: frozenset[str] = frozenset(),
-                 subclasses: dict[str, list[tuple[str, str]]] | None = None):
+                 subclasses: dict[str, list[tuple[str, str]]] | None = None,
+                 made_attrs: dict[tuple[object, ...], dict[str, object]] | None = None):
         self.index = index
+        self.made_attrs = made_attrs if made_attrs is not None else {}
         self.subclasses = subclasses or {}
         self.gated = gated
         # class -> its methods' (start line, end line, node), by start line
@@ -648,7 +655,15 @@ class _ModuleEdges:
     def _ensure_node(self, node: str) -> None:
         """Record that this module's edges need ``node`` (one that edges create, not one every
         graph has): a replay adds it when no module before did."""
-        self.ops.append((intern(node), None, dict(self.graph.nodes[node])))
+        attrs = self.graph.nodes[node]
+        key: tuple[object, ...] = (node, *attrs.items())
+        try:
+            shared = self.made_attrs.get(key)
+            if shared is None:
+                shared = self.made_attrs[key] = dict(attrs)
+        except TypeError:  # (an attribute value that cannot be a key: a copy of its own)
+            shared = dict(attrs)
+        self.ops.append((intern(node), None, shared))
 
     def _add_edge(self, src: str, dst: str, **attrs: object) -> None:
         # node ids interned: a record names each node with one string object, which the

@@ -114,7 +114,9 @@ def test_edges_added_again_come_back_in_their_place(tmp_path):
 def test_records_and_graph_share_edge_dicts_and_interned_node_ids(tmp_path):
     import sys
 
-    base = module_index(tmp_path, TREE)
+    # two more modules needing the node of `os`: its attributes, one dict for all three
+    base = module_index(tmp_path, {**TREE, "pkg/os1.py": "import os\n",
+                                   "pkg/os2.py": "import os.path\n"})
     memo = EdgeMemo()
     graph = build_python_graph(*_built(base, {}), memo).graph
     ops = [op for variants in memo.variants.values() for _local, record in variants
@@ -128,3 +130,6 @@ def test_records_and_graph_share_edge_dicts_and_interned_node_ids(tmp_path):
         # the graph's edge holds the record's own dict (one dict per edge, not a copy each)
         assert graph.succ[src][dst] is attrs or graph.succ[src][dst] == {**attrs}
     assert any(graph.succ[src][dst] is attrs for src, dst, attrs in edges)
+    made = [attrs for src, dst, attrs in ops if dst is None and src == "ext:os"]
+    assert len(made) >= 3 and all(attrs is made[0] for attrs in made)
+    assert made[0] == {"kind": "external", "module": "os"}
