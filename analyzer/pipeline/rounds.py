@@ -42,7 +42,7 @@ from analyzer.graph.profile_edges import add_profile_edges
 from analyzer.graph.python import EdgeMemo, build_python_graph
 from analyzer.graph.rounds_graph import RoundGraph
 from analyzer.model import Deletion, Kept, ParseProblem, Plan
-from analyzer.nodes import Graph, module_node, symbol_node, target_node
+from analyzer.nodes import Graph, module_node, succ_dicts, symbol_node, target_node
 from analyzer.pipeline.inputs import ScanInputs
 from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.check import (
@@ -215,6 +215,11 @@ class Rounds:
             = None
         # the rounds' graph, patched from round to round (the open graph is built apart)
         self._graphs = RoundGraph()
+        # the roots named on the command line and the tree's default roots: functions of the
+        # graph's module and symbol nodes, which every round's graph has alike (they are
+        # made from the modules' facts before any edge), so they are found once
+        self._named: list[str] | None = None
+        self._declared_roots: list[str] | None = None
 
     def run(self) -> Planned:
         last: Planned | None = None
@@ -462,7 +467,8 @@ class Rounds:
         with the same roots and more later ones (code the check kept) continues the last
         traversal from the new ones: rounds only ever keep more."""
         key = (tuple(roots), tuple(tuple(t) for t in tiers), graph.number_of_nodes(),
-               graph.number_of_edges(), graph.graph.get("version"))
+               sum(map(len, succ_dicts(graph).values())),  # (number_of_edges, faster)
+               graph.graph.get("version"))
         memo = self._live
         if memo is not None and memo[0] is graph and memo[1] == key and memo[2] <= set(later):
             live = extend_liveness(graph, memo[3], [r for r in later if r not in memo[2]])
@@ -498,14 +504,18 @@ class Rounds:
         points, declared by the tree, the rest)."""
         tree, use, options = self.tree, self.use, self.options
         found = self.inputs.discovery
-        declared = (_default_roots(self.declared, graph, self.test_globs)
-                    if options.use_default_roots else [])
+        if self._declared_roots is None:
+            self._declared_roots = (_default_roots(self.declared, graph, self.test_globs)
+                                    if options.use_default_roots else [])
+        declared = list(self._declared_roots)
         profile_entries, stale = entry_point_nodes(use, graph)
         default_roots = without_dropped(declared + profile_entries, graph, use)
         kept, kept_stale = keep_target_names(use, options.keep_targets,
                                              [t.name for t in tree.project.targets])
         never, never_stale = never_delete_nodes(use, graph, self._never_delete_hits(graph))
-        named = resolve_roots(list(options.roots), graph, found.root)
+        if self._named is None:
+            self._named = resolve_roots(list(options.roots), graph, found.root)
+        named = list(self._named)
         rest = (resolve_targets(kept, graph, native)
                 + without_dropped(all_family_modules(use, index), graph, use)
                 + never + unparsed_roots(index, self.scope.unparsed) + native.kept_roots)
