@@ -232,7 +232,8 @@ def layer_key(index: ModuleIndex, options: GraphOptions,
     whole tree reads, the gated method names (the dropped features' names decide them) and
     the subclasses of each class."""
     gated = frozenset(str(attrs["method"]) for _, attrs in methods if attrs.get("gate"))
-    return (options.restricted_families, options.frozen_imports, gated, subclass_index(index))
+    return (options.restricted_families, options.frozen_imports, gated,
+            index.resolved_once("subclass_index", lambda: subclass_index(index)))
 
 
 def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: EdgeMemo
@@ -512,7 +513,7 @@ def method_graph(index: ModuleIndex, graph: Graph, options: GraphOptions
                              list[tuple[str, str, dict[str, object]]]]:
     """Method nodes of top-level classes, each with its class's ``member`` edge and, when
     only code that names it can call it, its gate (see the module docstring)."""
-    open_ended = _open_ended_classes(index)
+    open_ended = index.resolved_once("open_ended_classes", lambda: _open_ended_classes(index))
     nodes: list[tuple[str, dict[str, object]]] = []
     edges: list[tuple[str, str, dict[str, object]]] = []
     for name in sorted(index.modules):

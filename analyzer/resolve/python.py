@@ -14,10 +14,10 @@ provide. Relative imports are anchored at the importing module's package. Namesp
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from analyzer.extract.python_facts import TYPE_CHECKING, ImportFact, PythonFacts
 from analyzer.nodes import external_node, module_node, symbol_node
@@ -75,6 +75,7 @@ class PyModule:
 # what a resolution depended on: ("reexport", module, name), ("order", module, scope, name) or
 # ("module", module): that module's facts were read
 Dependency = tuple[str, ...]
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -204,6 +205,30 @@ class ModuleIndex:
             self._frames.pop()
             if self._frames:
                 self._frames[-1].update(frame)
+
+    def resolved_once(self, key: str, compute: Callable[[], _T]) -> _T:
+        """``compute()`` -- a function of this tree's resolution, whatever it resolves -- kept
+        for the copies of :meth:`with_dead_lines` (in ``tree_memo``, under ``key``): another
+        copy gets it again while every name bound twice or more that the resolution read has
+        its bindings folded alike (:meth:`binding_flags`), with what resolving again would
+        note (the re-exports it went through, the dependencies of an open recording)."""
+        known = self.tree_memo.get(key)
+        if known is not None:
+            value, orders, deps = known
+            if all(self.binding_flags(*dep) == flags for dep, flags in orders.items()):
+                if self._frames:
+                    self._frames[-1].update(deps)
+                if not self._recordings:
+                    self.reexports_used.update((d[1], d[2]) for d in deps if d[0] == "reexport")
+                return value  # type: ignore[no-any-return]
+        with self.recording() as used:
+            value = compute()
+        if not self._recordings:  # (inside the block, re-exports went to the recording only)
+            self.reexports_used.update((d[1], d[2]) for d in used if d[0] == "reexport")
+        orders = {(d[1], d[2], d[3]): self.binding_flags(d[1], d[2], d[3]) for d in used
+                  if d[0] == "order"}
+        self.tree_memo[key] = (value, orders, frozenset(used))
+        return value
 
     def binding_flags(self, module: str, scope: str, name: str) -> tuple[bool, ...]:
         """Which bindings of ``name`` (in ``scope``, "" for the module) are folded away:
