@@ -331,7 +331,7 @@ def _dead_imports(graph: Graph, live: Liveness, index: ModuleIndex, mod: PyModul
             continue
         bound: list[tuple[str, str | None]] = []  # (bound name, why removable or None)
         for fact in facts:
-            for bound_name, target, side_effect in _bindings_of(index, mod, fact):
+            for bound_name, target, side_effect in _import_bindings(index, mod, fact):
                 node = target.node if target is not None and target.kind in (
                     "module", "symbol") else None
                 gone = node is not None and node in graph and not live.is_live(node)
@@ -359,6 +359,25 @@ def _dead_imports(graph: Graph, live: Liveness, index: ModuleIndex, mod: PyModul
             reason += " (the enclosing `if` holds nothing else)"
         plan.deletions.append(Deletion("delete_range", mod.path, info.sha256, end - start + 1,
                                        reason, start, end, category="python-import"))
+
+
+def _import_bindings(index: ModuleIndex, mod: PyModule,
+                     fact: ImportFact) -> list[tuple[str, Target | None, bool]]:
+    """:func:`_bindings_of`, kept per import of the module (``mod.derived``) for the rounds
+    whose index folds every name bound twice or more that it read alike (the rounds' index
+    copies differ in their folds only)."""
+    known: dict[int, tuple[list[tuple[str, Target | None, bool]],
+                           dict[tuple[str, str, str], tuple[bool, ...]]]] = \
+        mod.derived.setdefault("import_bindings", {})
+    got = known.get(id(fact))  # (the module's facts hold the fact: its id stays its own)
+    if got is not None and all(index.binding_flags(*dep) == flags
+                               for dep, flags in got[1].items()):
+        return got[0]
+    with index.recording() as used:
+        value = _bindings_of(index, mod, fact)
+    known[id(fact)] = (value, {(d[1], d[2], d[3]): index.binding_flags(d[1], d[2], d[3])
+                               for d in used if d[0] == "order"})
+    return value
 
 
 def _bindings_of(index: ModuleIndex, mod: PyModule,

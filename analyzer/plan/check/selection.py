@@ -78,6 +78,8 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
         produced = tuple(p for p in getattr(mod.facts, "produced", ()) if not p.integer)
         integers = tuple(p for p in getattr(mod.facts, "produced", ())
                          if p.integer and _int_key_of(p, int_domains))
+        if not integers and all(p.value not in dropped for p in produced):
+            continue  # no value here selects a dropped key (the loop below passes them all)
         methods = _method_spans(mod, graph)
         by_arm = {(p.arm_of, p.arm): p.value for p in produced if p.arm_of >= 0}
         # an Enum member's value defines the member; it selects nothing
