@@ -6,7 +6,7 @@ deletion scope (what may be edited, what goes whole or stays whole, what was not
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from analyzer.discover.test_files import is_test_path
@@ -101,14 +101,24 @@ def evaluate_cmake(cmake_facts: dict[str, CmakeFacts], files: Mapping[str, FileI
     """The CMake project, evaluated -- or read back from ``cache``: evaluation is a pure
     function of the CMake files' bytes, the set of paths (``file(GLOB)``) and the forced
     options, which together are its key (the cache's folder holds depgraph's fingerprint)."""
+    return evaluate_cached(cmake_facts, {p: files[p].sha256 for p in cmake_facts}, files,
+                           options, cache)
+
+
+def evaluate_cached(cmake_facts: Mapping[str, CmakeFacts], digests: Mapping[str, str],
+                    files: Collection[str], options: Mapping[str, bool | str] | None,
+                    cache: FactsCache | None) -> CMakeProject:
+    """:func:`evaluate_cmake` of CMake files given with the sha256 of their bytes
+    (``digests``, by path): also a build a plan leaves, whose edited files are parsed again
+    from their pruned bytes (``analyzer.plan.check.native_view``)."""
     if cache is None:
-        return cmake_eval.evaluate(cmake_facts, frozenset(files), options=options)
+        return cmake_eval.evaluate(dict(cmake_facts), frozenset(files), options=options)
     key = hashlib.sha256(repr((
-        sorted((p, files[p].sha256) for p in cmake_facts), sorted(files),
+        sorted((p, digests[p]) for p in cmake_facts), sorted(files),
         sorted((options or {}).items()))).encode()).hexdigest()
     project = cache.get(_PROJECT_ENTRY, key, _PROJECT_KIND)
     if not isinstance(project, CMakeProject):
-        project = cmake_eval.evaluate(cmake_facts, frozenset(files), options=options)
+        project = cmake_eval.evaluate(dict(cmake_facts), frozenset(files), options=options)
         cache.put(_PROJECT_ENTRY, key, _PROJECT_KIND, project)
     return project
 

@@ -57,3 +57,42 @@ def test_the_project_is_read_back_until_an_input_changes(tmp_path: Path,
     facts, files = _inputs(data.replace(b"core_ops", b"base_ops"))
     renamed = tree_stage.evaluate_cmake(facts, files, {"ENABLE_FOO": False}, cache)
     assert len(evaluations) == 3 and "base_ops" in {t.name for t in renamed.targets}
+
+
+def test_the_project_a_plan_leaves_is_read_back_too(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from analyzer.model import Deletion, Plan
+    from analyzer.plan.check.native_view import Build, _planned_build
+    from analyzer.plan.check.view import PythonView
+    from analyzer.resolve.python import ModuleIndex
+
+    data = (SAMPLES / "cmake_option_fold" / LISTS).read_bytes()
+    facts, files = _inputs(data)
+    # the plan removes the `if(ENABLE_FOO)` block (lines 13-19): foo_ops is gone
+    plan = Plan([Deletion("delete_range", LISTS, files[LISTS].sha256, 7, "dropped", 13, 19)])
+    index = ModuleIndex([])
+    view = PythonView(index)
+
+    def build() -> Build:  # (each scan makes its own; the cache outlives them)
+        return Build(facts, {}, frozenset(files), {p: f.lines for p, f in files.items()},
+                     {LISTS: data}, {}, digests={LISTS: files[LISTS].sha256},
+                     cache=FactsCache(tmp_path))
+
+    evaluations: list[object] = []
+    real = tree_stage.cmake_eval.evaluate
+
+    def counted(*args, **kwargs):
+        evaluations.append(kwargs.get("options"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tree_stage.cmake_eval, "evaluate", counted)
+    first = _planned_build(plan, build(), index, view)
+    assert len(evaluations) == 1
+    assert {t.name for t in first.project.targets} == {"core_ops"}
+    again = _planned_build(plan, build(), index, view)
+    assert len(evaluations) == 1  # the next scan reads it back
+    assert again.project == first.project
+    # another plan (nothing removed): another project, evaluated
+    other = _planned_build(Plan([]), build(), index, view)
+    assert len(evaluations) == 2 and {t.name for t in other.project.targets} == {
+        "core_ops", "foo_ops"}

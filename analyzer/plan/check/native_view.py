@@ -19,6 +19,7 @@ from typing import Any
 import networkx as nx
 
 from analyzer.extract import cmake as cmake_extract
+from analyzer.extract.cache import FactsCache
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.extract.cuda import CudaFacts
 from analyzer.graph.native import NativeIndex, add_native_graph
@@ -29,8 +30,8 @@ from analyzer.plan.check.conflicts import new_breaks
 from analyzer.plan.check.native import NativeState, native_breaks, op_reads
 from analyzer.plan.check.view import PythonView, planned_view
 from analyzer.plan.native import defined_var
-from analyzer.resolve import cmake as cmake_eval
 from analyzer.resolve.python import ModuleIndex
+from analyzer.resolve.tree import evaluate_cached
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,10 @@ class Build:
     # the native deletions of a plan -> the build they leave: rounds that change only the
     # Python half of the plan evaluate the build once
     built: dict[frozenset[Deletion], NativeIndex] = field(default_factory=dict, compare=False)
+    # the sha256 of each CMake file's bytes, and the facts cache: the project a plan leaves
+    # is evaluated once for all scans (as the original's is: ``resolve.tree.evaluate_cmake``)
+    digests: Mapping[str, str] = field(default_factory=dict, compare=False)
+    cache: FactsCache | None = field(default=None, compare=False)
 
 
 def planned_native(plan: Plan, build: Build, index: ModuleIndex, view: PythonView
@@ -75,6 +80,7 @@ def _planned_build(plan: Plan, build: Build, index: ModuleIndex, view: PythonVie
             ranges.setdefault(d.path, Ranges()).add(d.start_line, end)
             lines.setdefault(d.path, []).append((d.start_line, end))
     cmake: dict[str, CmakeFacts] = {}
+    digests: dict[str, str] = {}  # (of the bytes the plan leaves)
     for path, facts in build.cmake.items():
         if path in deleted:
             continue
@@ -83,9 +89,13 @@ def _planned_build(plan: Plan, build: Build, index: ModuleIndex, view: PythonVie
             key = (path, hashlib.sha256(data).hexdigest())
             facts = build.parsed.get(key) or build.parsed.setdefault(
                 key, cmake_extract.extract(path, data))
+            digests[path] = key[1]
+        elif path in build.digests:
+            digests[path] = build.digests[path]
         cmake[path] = facts
     files = build.files - deleted
-    project = cmake_eval.evaluate(cmake, files, options=build.forced)
+    project = evaluate_cached(cmake, digests, files, build.forced,
+                              build.cache if len(digests) == len(cmake) else None)
     native = {p: (replace(f, ops=tuple(op for op in f.ops
                                        if not ranges[p].covers(op.line, op.end_line or op.line)))
                   if p in ranges else f)
