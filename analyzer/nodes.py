@@ -91,22 +91,8 @@ def add_edge(graph: Graph, u: str, v: str, kind: EdgeKind, file: str, line: int)
 
 def put_edge(graph: Graph, u: str, v: str, attrs: dict[str, object]) -> None:
     """``graph.add_edge(u, v, **attrs)``, with the same graph as a result, except that an
-    edge's attribute dict is never changed in place: ``attrs`` itself becomes a new edge's
-    dict, and an edge already there gets a merged copy. Edge attribute dicts are shared --
-    the dicts of a module's recorded edges are those of every graph that replays them
-    (``analyzer.graph.python``) -- so no graph may write into one."""
-    succ, pred, nodes = succ_dicts(graph), pred_dicts(graph), node_dicts(graph)
-    out = succ.get(u)
-    if out is None:
-        out = succ[u] = {}
-        pred[u] = {}
-        nodes[u] = {}
-    if v not in succ:
-        succ[v] = {}
-        pred[v] = {}
-        nodes[v] = {}
-    data = out.get(v)
-    out[v] = pred[v][u] = attrs if data is None else {**data, **attrs}
+    edge's attribute dict is never changed in place (:func:`add_edges` of one edge)."""
+    add_edges(graph, [(u, v, attrs)])
 
 
 def describe(graph: Graph, node: str) -> str:
@@ -133,3 +119,32 @@ def pred_dicts(graph: Graph) -> dict[str, dict[str, dict[str, object]]]:
 def node_dicts(graph: Graph) -> dict[str, dict[str, object]]:
     """Node -> its attributes: what ``graph.nodes[n]`` reads through a view."""
     return graph._node  # type: ignore[attr-defined,no-any-return]
+
+
+def add_edges(graph: Graph, edges: list[tuple[str, str, dict[str, object]]]) -> None:
+    """``graph.add_edges_from(edges)`` for (u, v, attributes) triples, with the same graph as
+    a result (nodes made bare in the order met, a repeated edge's attributes updated), written
+    against the DiGraph's own dicts: replaying the recorded edges is the graph stage's hot
+    loop (~430,000 edges a build on the largest trees), and networkx's general method spends
+    most of it on the cases it must accept (2-tuples, None nodes, default attributes).
+
+    An edge's attribute dict is never changed in place: the given dicts become the edges' own,
+    and a repeated edge gets a merged copy. Edge attribute dicts are shared -- the dicts of a
+    module's recorded edges are those of every graph that replays them
+    (``analyzer.graph.python``): one dict per recorded edge, not one per graph -- so no graph
+    may write into one."""
+    succ = succ_dicts(graph)
+    pred = pred_dicts(graph)
+    nodes = node_dicts(graph)
+    for u, v, attrs in edges:
+        out = succ.get(u)
+        if out is None:
+            out = succ[u] = {}
+            pred[u] = {}
+            nodes[u] = {}
+        if v not in succ:
+            succ[v] = {}
+            pred[v] = {}
+            nodes[v] = {}
+        data = out.get(v)
+        out[v] = pred[v][u] = attrs if data is None else {**data, **attrs}

@@ -64,6 +64,7 @@ from analyzer.decide.options import GraphOptions
 from analyzer.extract.python_facts import TRY_IMPORT_ERROR, TYPE_CHECKING, Definition, ImportFact
 from analyzer.nodes import (
     Graph,
+    add_edges,
     attribute_node,
     module_node,
     node_dicts,
@@ -431,32 +432,6 @@ def add_nodes(graph: Graph, nodes: list[tuple[str, dict[str, object]]]) -> None:
             data[node] = dict(attrs)
         else:
             known.update(attrs)
-
-
-def add_edges(graph: Graph, edges: list[tuple[str, str, dict[str, object]]]) -> None:
-    """``graph.add_edges_from(edges)`` for (u, v, attributes) triples, with the same graph as
-    a result (nodes made bare in the order met, a repeated edge's attributes updated), written
-    against the DiGraph's own dicts: replaying the recorded edges is the graph stage's hot
-    loop (~430,000 edges a build on the largest trees), and networkx's general method spends
-    most of it on the cases it must accept (2-tuples, None nodes, default attributes). As in
-    :func:`analyzer.nodes.put_edge`, the given dicts become the edges' own (a record's edges
-    and every graph replaying them share them: one dict per recorded edge, not one per
-    graph), and a repeated edge gets a merged copy, never an update in place."""
-    succ = succ_dicts(graph)
-    pred = pred_dicts(graph)
-    nodes = node_dicts(graph)
-    for u, v, attrs in edges:
-        out = succ.get(u)
-        if out is None:
-            out = succ[u] = {}
-            pred[u] = {}
-            nodes[u] = {}
-        if v not in succ:
-            succ[v] = {}
-            pred[v] = {}
-            nodes[v] = {}
-        data = out.get(v)
-        out[v] = pred[v][u] = attrs if data is None else {**data, **attrs}
 
 
 def subclass_index(index: ModuleIndex) -> dict[str, list[tuple[str, str]]]:

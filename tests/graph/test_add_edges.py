@@ -1,6 +1,9 @@
-"""``analyzer.graph.python.add_edges`` builds the graph networkx's ``add_edges_from`` builds:
+"""``analyzer.nodes.add_edges`` builds the graph networkx's ``add_edges_from`` builds:
 the same nodes in the same order, the same successors and predecessors in the same order, the
-same attributes (a repeated edge updates them), and attribute dicts of its own."""
+same attributes (a repeated edge updates them). The dicts given become the edges' own (a
+module's record and every graph replaying it share them), and none is ever written to: a
+repeated edge gets a merged copy, so does ``put_edge`` (every other edge a graph gets), and the
+record given stays as it was."""
 
 from __future__ import annotations
 
@@ -8,8 +11,7 @@ import random
 
 import networkx as nx
 
-from analyzer.graph.python import add_edges
-from analyzer.nodes import put_edge
+from analyzer.nodes import add_edges, put_edge
 
 
 def _triples(seed: int) -> list[tuple[str, str, dict[str, object]]]:

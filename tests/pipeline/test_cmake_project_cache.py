@@ -27,6 +27,19 @@ def _inputs(data: bytes, extra: tuple[str, ...] = ()):
     return {LISTS: extract(LISTS, data)}, files
 
 
+def _counted_evaluations(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The forced options of each evaluation from now on (read back: none)."""
+    evaluations: list[object] = []
+    real = tree_stage.cmake_eval.evaluate
+
+    def counted(*args, **kwargs):
+        evaluations.append(kwargs.get("options"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tree_stage.cmake_eval, "evaluate", counted)
+    return evaluations
+
+
 def test_the_project_is_read_back_until_an_input_changes(tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     data = (SAMPLES / "cmake_option_fold" / LISTS).read_bytes()
@@ -36,14 +49,7 @@ def test_the_project_is_read_back_until_an_input_changes(tmp_path: Path,
     assert {t.name: t.off is not None for t in off.targets} == {"foo_ops": True,
                                                                 "core_ops": False}
 
-    evaluations: list[object] = []
-    real = tree_stage.cmake_eval.evaluate
-
-    def counted(*args, **kwargs):
-        evaluations.append(kwargs.get("options"))
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(tree_stage.cmake_eval, "evaluate", counted)
+    evaluations = _counted_evaluations(monkeypatch)
     again = tree_stage.evaluate_cmake(facts, files, {"ENABLE_FOO": False}, cache)
     assert evaluations == [] and again == off  # nothing changed: read back
     # other forced options: evaluated, and foo_ops is built
@@ -78,14 +84,7 @@ def test_the_project_a_plan_leaves_is_read_back_too(tmp_path: Path,
                      {LISTS: data}, {}, digests={LISTS: files[LISTS].sha256},
                      cache=FactsCache(tmp_path))
 
-    evaluations: list[object] = []
-    real = tree_stage.cmake_eval.evaluate
-
-    def counted(*args, **kwargs):
-        evaluations.append(kwargs.get("options"))
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(tree_stage.cmake_eval, "evaluate", counted)
+    evaluations = _counted_evaluations(monkeypatch)
     first = _planned_build(plan, build(), index, view)
     assert len(evaluations) == 1
     assert {t.name for t in first.project.targets} == {"core_ops"}
