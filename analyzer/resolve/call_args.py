@@ -14,12 +14,14 @@ The callers are found in the bytes of every Python file (the function's name fol
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 
 import tree_sitter as ts
 
 from analyzer.extract import treesitter as tsu
+from analyzer.extract.cache import FactsCache
 from analyzer.extract.python_names import ParamGetattr
 from analyzer.extract.python_nodes import _string_value
 from analyzer.resolve.python import ModuleIndex, PyModule
@@ -28,13 +30,32 @@ from analyzer.resolve.python import ModuleIndex, PyModule
 ParamValues = dict[tuple[str, str, int], frozenset[str] | None]
 
 
-def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes]) -> ParamValues:
-    """The values of every ``ParamGetattr`` of the tree, from its function's callers."""
+def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes],
+                           cache: FactsCache | None = None) -> ParamValues:
+    """The values of every ``ParamGetattr`` of the tree, from its function's callers: a pure
+    function of the facts asked about and the bytes of the Python files, kept in ``cache``
+    (the facts cache) under a digest of both, so a scan of an unchanged tree reads it back."""
     wanted = [(name, pg) for name in sorted(index.modules)
               for pg in getattr(index.modules[name].facts, "param_getattrs", ())]
+    key = None
+    if cache is not None:
+        digest = hashlib.sha256(repr(wanted).encode())
+        for path in sorted(sources):
+            if path.endswith((".py", ".pyi")):
+                digest.update(f"\0{path}\0".encode() + hashlib.sha256(sources[path]).digest())
+        key = digest.hexdigest()
+        known = cache.get(_ENTRY, key, _KIND)
+        if isinstance(known, dict):
+            return known
     uses = function_uses({pg.function.encode() for _name, pg in wanted}, sources)
-    return {(name, pg.scope, pg.line): _values(pg, uses.get(pg.function.encode(), {}))
-            for name, pg in wanted}
+    values = {(name, pg.scope, pg.line): _values(pg, uses.get(pg.function.encode(), {}))
+              for name, pg in wanted}
+    if cache is not None and key is not None:
+        cache.put(_ENTRY, key, _KIND, values)
+    return values
+
+
+_ENTRY, _KIND = "<parameter values>", "param-values"  # their facts-cache key
 
 
 def caller_values(pg: ParamGetattr, sources: Mapping[str, bytes]) -> frozenset[str] | None:

@@ -59,3 +59,33 @@ def test_a_use_other_than_a_call_makes_the_values_unknown() -> None:
 def test_a_call_through_a_splat_makes_the_values_unknown() -> None:
     sources = {"pkg/ops.py": DEFINITION, "pkg/a.py": b"debug_op(*args)\n"}
     assert caller_values(PG, sources) is None
+
+
+def test_the_values_are_read_back_from_the_cache_until_a_python_file_changes(
+        tmp_path, monkeypatch) -> None:
+    from analyzer.extract.cache import FactsCache
+    from analyzer.resolve import call_args
+    from tests.helpers import module_index
+
+    files = {"pkg/__init__.py": "", "pkg/ops.py": DEFINITION.decode(),
+             "pkg/a.py": 'from pkg.ops import debug_op\n\ndebug_op(x, "add", "custom")\n'}
+    index = module_index(tmp_path / "tree", files)
+    sources = {p: v.encode() for p, v in files.items()}
+    cache = FactsCache(tmp_path / "cache")
+    searched: list[int] = []
+    real = call_args.function_uses
+
+    def counted(names, srcs):
+        searched.append(1)
+        return real(names, srcs)
+
+    monkeypatch.setattr(call_args, "function_uses", counted)
+    key = ("pkg.ops", "debug_op", 6)
+    # the callers pass "custom" (and the default is never used: every call passes one)
+    assert call_args.resolve_param_getattrs(index, sources, cache) == {key: {"custom"}}
+    assert call_args.resolve_param_getattrs(index, sources, cache) == {key: {"custom"}}
+    assert len(searched) == 1  # read back
+    # a caller changed: searched again, and the new value shows
+    sources["pkg/a.py"] = sources["pkg/a.py"].replace(b'"custom"', b'"other"')
+    assert call_args.resolve_param_getattrs(index, sources, cache) == {key: {"other"}}
+    assert len(searched) == 2
