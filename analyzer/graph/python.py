@@ -133,7 +133,7 @@ class _ModuleRecord:
     owned: bool = True
 
     def still_valid(self, index: ModuleIndex, options: GraphOptions) -> bool:
-        return all(index.binding_flags(*dep) == flags for dep, flags in self.orders.items()) \
+        return index.same_orders(self.orders) \
             and all(options.registries.get(q) == v for q, v in self.registries.items())
 
 
@@ -383,20 +383,17 @@ def _remove_ops(graph: Graph, ops: list[tuple[str, str | None, dict[str, object]
 
 def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: GraphOptions,
                   gated: frozenset[str], subclasses: dict[str, list[tuple[str, str]]],
-                  made_attrs: dict[tuple[object, ...], dict[str, object]] | None = None
-                  ) -> _ModuleRecord:
+                  made_attrs: dict[tuple[object, ...], dict[str, object]]) -> _ModuleRecord:
     """Add one module's edges, and record them (``made_attrs``: :attr:`EdgeMemo.made_attrs`)."""
     decisions: list[dict[str, object]] = graph.graph["decisions"]
     first_decision = len(decisions)
-    edges = _ModuleEdges(index, graph, mod, [], options, gated, subclasses,
-                         made_attrs if made_attrs is not None else {})
+    edges = _ModuleEdges(index, graph, mod, [], options, gated, subclasses, made_attrs)
     with index.recording() as used:
         edges.add_all()
     return _ModuleRecord(
         edges.ops, edges.unresolved, decisions[first_decision:],
         frozenset((d[1], d[2]) for d in used if d[0] == "reexport"),
-        {(d[1], d[2], d[3]): index.binding_flags(d[1], d[2], d[3]) for d in used
-         if d[0] == "order"},
+        index.orders_of(used),
         edges.registries_read,
         frozenset(d[1] for d in used if d[0] == "module" and d[1] != mod.name),
         all(src == edges.me or src.startswith(edges.me + ":")
@@ -631,14 +628,11 @@ class _ModuleEdges:
     def _ensure_node(self, node: str) -> None:
         """Record that this module's edges need ``node`` (one that edges create, not one every
         graph has): a replay adds it when no module before did."""
-        attrs = self.graph.nodes[node]
+        attrs = self.graph.nodes[node]  # (strings only: the kind and the name)
         key: tuple[object, ...] = (node, *attrs.items())
-        try:
-            shared = self.made_attrs.get(key)
-            if shared is None:
-                shared = self.made_attrs[key] = dict(attrs)
-        except TypeError:  # (an attribute value that cannot be a key: a copy of its own)
-            shared = dict(attrs)
+        shared = self.made_attrs.get(key)
+        if shared is None:
+            shared = self.made_attrs[key] = dict(attrs)
         self.ops.append((intern(node), None, shared))
 
     def _add_edge(self, src: str, dst: str, **attrs: object) -> None:

@@ -286,8 +286,8 @@ class Rounds:
         return Build(self.tree.cmake_facts, self.tree.native_facts, frozenset(self.tree.files),
                      {p: f.lines for p, f in self.tree.files.items()}, self.sources,
                      dict(self.tree.project.forced), self._system_libraries, self._parsed,
-                     self._builds, {p: self.tree.files[p].sha256 for p in self.tree.cmake_facts
-                                    if p in self.tree.files}, self.cache)
+                     self._builds, {p: self.tree.files[p].sha256 for p in self.tree.cmake_facts},
+                     self.cache)
 
     def native_share_breaks(self, last: Planned, share: list[Deletion]
                             ) -> list[tuple[str, int, Deletion | None, str | None]]:

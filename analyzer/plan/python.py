@@ -366,18 +366,9 @@ def _import_bindings(index: ModuleIndex, mod: PyModule,
     """:func:`_bindings_of`, kept per import of the module (``mod.derived``) for the rounds
     whose index folds every name bound twice or more that it read alike (the rounds' index
     copies differ in their folds only)."""
-    known: dict[int, tuple[list[tuple[str, Target | None, bool]],
-                           dict[tuple[str, str, str], tuple[bool, ...]]]] = \
-        mod.derived.setdefault("import_bindings", {})
-    got = known.get(id(fact))  # (the module's facts hold the fact: its id stays its own)
-    if got is not None and all(index.binding_flags(*dep) == flags
-                               for dep, flags in got[1].items()):
-        return got[0]
-    with index.recording() as used:
-        value = _bindings_of(index, mod, fact)
-    known[id(fact)] = (value, {(d[1], d[2], d[3]): index.binding_flags(d[1], d[2], d[3])
-                               for d in used if d[0] == "order"})
-    return value
+    # (keyed by the fact's id: the module's facts hold the fact, so its id stays its own)
+    return index.resolved_once(id(fact), lambda: _bindings_of(index, mod, fact),
+                               mod.derived.setdefault("import_bindings", {}))
 
 
 def _bindings_of(index: ModuleIndex, mod: PyModule,

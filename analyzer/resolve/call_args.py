@@ -31,18 +31,22 @@ ParamValues = dict[tuple[str, str, int], frozenset[str] | None]
 
 
 def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes],
-                           cache: FactsCache | None = None) -> ParamValues:
+                           cache: FactsCache | None = None,
+                           digests: Mapping[str, str] | None = None) -> ParamValues:
     """The values of every ``ParamGetattr`` of the tree, from its function's callers: a pure
     function of the facts asked about and the bytes of the Python files, kept in ``cache``
-    (the facts cache) under a digest of both, so a scan of an unchanged tree reads it back."""
+    (the facts cache) under a digest of both, so a scan of an unchanged tree reads it back
+    (``digests``: the sha256 of files' bytes known already, by path)."""
     wanted = [(name, pg) for name in sorted(index.modules)
               for pg in getattr(index.modules[name].facts, "param_getattrs", ())]
     key = None
     if cache is not None:
+        known_digests = digests or {}
         digest = hashlib.sha256(repr(wanted).encode())
         for path in sorted(sources):
             if path.endswith((".py", ".pyi")):
-                digest.update(f"\0{path}\0".encode() + hashlib.sha256(sources[path]).digest())
+                sha = known_digests.get(path) or hashlib.sha256(sources[path]).hexdigest()
+                digest.update(f"\0{path}\0{sha}".encode())
         key = digest.hexdigest()
         known = cache.get(_ENTRY, key, _KIND)
         if isinstance(known, dict):
@@ -50,7 +54,7 @@ def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes],
     uses = function_uses({pg.function.encode() for _name, pg in wanted}, sources)
     values = {(name, pg.scope, pg.line): _values(pg, uses.get(pg.function.encode(), {}))
               for name, pg in wanted}
-    if cache is not None and key is not None:
+    if cache is not None and key is not None:  # (key: made when there is a cache)
         cache.put(_ENTRY, key, _KIND, values)
     return values
 

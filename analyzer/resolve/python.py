@@ -14,7 +14,7 @@ provide. Relative imports are anchored at the importing module's package. Namesp
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -206,16 +206,19 @@ class ModuleIndex:
             if self._frames:
                 self._frames[-1].update(frame)
 
-    def resolved_once(self, key: str, compute: Callable[[], _T]) -> _T:
+    def resolved_once(self, key: Hashable, compute: Callable[[], _T],
+                      memo: dict[Any, Any] | None = None) -> _T:
         """``compute()`` -- a function of this tree's resolution, whatever it resolves -- kept
-        for the copies of :meth:`with_dead_lines` (in ``tree_memo``, under ``key``): another
-        copy gets it again while every name bound twice or more that the resolution read has
-        its bindings folded alike (:meth:`binding_flags`), with what resolving again would
-        note (the re-exports it went through, the dependencies of an open recording)."""
-        known = self.tree_memo.get(key)
+        for the copies of :meth:`with_dead_lines` (in ``memo``, default ``tree_memo``, under
+        ``key``): another copy gets it again while every name bound twice or more that the
+        resolution read has its bindings folded alike (:meth:`same_orders`), with what
+        resolving again would note (the re-exports it went through, the dependencies of an
+        open recording)."""
+        store: dict[Any, Any] = self.tree_memo if memo is None else memo
+        known = store.get(key)
         if known is not None:
             value, orders, deps = known
-            if all(self.binding_flags(*dep) == flags for dep, flags in orders.items()):
+            if self.same_orders(orders):
                 if self._frames:
                     self._frames[-1].update(deps)
                 if not self._recordings:
@@ -225,10 +228,20 @@ class ModuleIndex:
             value = compute()
         if not self._recordings:  # (inside the block, re-exports went to the recording only)
             self.reexports_used.update((d[1], d[2]) for d in used if d[0] == "reexport")
-        orders = {(d[1], d[2], d[3]): self.binding_flags(d[1], d[2], d[3]) for d in used
-                  if d[0] == "order"}
-        self.tree_memo[key] = (value, orders, frozenset(used))
+        store[key] = (value, self.orders_of(used), frozenset(used))
         return value
+
+    def orders_of(self, deps: Iterable[Dependency]) -> dict[tuple[str, str, str],
+                                                             tuple[bool, ...]]:
+        """The :meth:`binding_flags` of each name bound twice or more that ``deps`` (what a
+        :meth:`recording` noted) read: what the resolution depends on of the folds."""
+        return {(d[1], d[2], d[3]): self.binding_flags(d[1], d[2], d[3]) for d in deps
+                if d[0] == "order"}
+
+    def same_orders(self, orders: Mapping[tuple[str, str, str], tuple[bool, ...]]) -> bool:
+        """These folds leave each of ``orders`` (:meth:`orders_of`) as it was: a resolution
+        that depended on them resolves alike."""
+        return all(self.binding_flags(*dep) == flags for dep, flags in orders.items())
 
     def binding_flags(self, module: str, scope: str, name: str) -> tuple[bool, ...]:
         """Which bindings of ``name`` (in ``scope``, "" for the module) are folded away:

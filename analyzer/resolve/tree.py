@@ -90,8 +90,8 @@ def build_tree(found: Discovery, extracted: list[ExtractedFile],
     native_facts = resolve_op_namespaces(native_facts, project)
     index = ModuleIndex(modules, extension_modules(project))
     # getattr(obj, p) with p a parameter: what the callers pass (the modules' derived facts)
-    for (module, scope, line), values in resolve_param_getattrs(index, sources or {},
-                                                                 cache).items():
+    for (module, scope, line), values in resolve_param_getattrs(
+            index, sources or {}, cache, {p: f.sha256 for p, f in files.items()}).items():
         index.modules[module].derived.setdefault("param_values", {})[(scope, line)] = values
     return Tree(files, modules, index, native_facts, cmake_facts, project, problems)
 
