@@ -17,6 +17,7 @@ from analyzer.verify.checks import (
     check,
     check_against_manifest,
 )
+from analyzer.verify.edited import EditedFiles
 from analyzer.verify.problem import VerifyProblem
 
 
@@ -36,36 +37,51 @@ def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None =
     the tree (the pruning removed it), not a usage error: the scan is retried without it.
     Other scan errors (``ScanError``, ``RootError`` for roots, ``ProfileError``) propagate.
     Against a manifest every Python file is parsed: the imports of every remaining file are
-    checked, also of one that nothing remaining names any more."""
+    checked, also of one that nothing remaining names any more; the files the pruning edited
+    are linted and compiled in worker processes while the scan runs
+    (:class:`~analyzer.verify.edited.EditedFiles`)."""
     missing: list[str] = []
-    if before is not None:
-        options = options.replace(parse_all=True)
-    kept = list(options.keep_targets)
-    result: ScanResult | None = None
-    while result is None:
+    settings = settings or RunSettings()
+    if before is None:
+        problems = check(result := _scan(path, options, settings, missing))
+    else:  # only what the pruning broke: baseline problems were there already, and only
+        #    files the manifest edited can have stopped compiling
+        edited = {d["path"] for d in before.get("deletions", []) if d["kind"] != "delete_file"}
+        # the edited Python files, linted and compiled beside the scan (their bytes are
+        # all that takes)
+        reading = EditedFiles(path, sorted(
+            p for p in edited | set(before.get("verify_baseline_python") or ())
+            if p.endswith((".py", ".pyi"))), settings.jobs)
         try:
-            result = scan(path, options.replace(keep_targets=tuple(kept)),
-                          settings or RunSettings(), report=False)
+            result = _scan(path, options.replace(parse_all=True), settings, missing)
+            now = reading.results()
+        finally:
+            reading.close()
+        # matched without line numbers: the pruning edits files, and lines move
+        baseline = {_LINE.sub(r"\1: ", s) for s in before.get("verify_baseline", [])}
+        problems = [p for p in check(result, edited, shared=False, edited=now)
+                    if _LINE.sub(r"\1: ", str(p)) not in baseline]
+        problems.extend(check_against_manifest(result, before, path, settings.jobs, now))
+    problems.extend(VerifyProblem(CLI_SOURCE, 0, f"kept target {name!r} (--keep-target) is "
+                                  "defined by no CMake file") for name in missing)
+    return Verification(result, sorted(set(problems)))
+
+
+def _scan(path: Path, options: ScanOptions, settings: RunSettings, missing: list[str]
+          ) -> ScanResult:
+    """The scan of ``path``; a kept target no CMake file defines is left out (and added to
+    ``missing``) and the scan retried."""
+    kept = list(options.keep_targets)
+    while True:
+        try:
+            return scan(path, options.replace(keep_targets=tuple(kept)), settings,
+                        report=False)
         except RootError as exc:
             m = _UNKNOWN_TARGET.search(str(exc))
             if m is None or m.group(1) not in kept:
                 raise
             kept.remove(m.group(1))
             missing.append(m.group(1))
-    if before is None:
-        problems = check(result)
-    else:  # only what the pruning broke: baseline problems were there already, and only
-        #    files the manifest edited can have stopped compiling
-        edited = {d["path"] for d in before.get("deletions", []) if d["kind"] != "delete_file"}
-        # matched without line numbers: the pruning edits files, and lines move
-        baseline = {_LINE.sub(r"\1: ", s) for s in before.get("verify_baseline", [])}
-        problems = [p for p in check(result, edited, shared=False)
-                    if _LINE.sub(r"\1: ", str(p)) not in baseline]
-        problems.extend(check_against_manifest(result, before, path,
-                                               (settings or RunSettings()).jobs))
-    problems.extend(VerifyProblem(CLI_SOURCE, 0, f"kept target {name!r} (--keep-target) is "
-                                  "defined by no CMake file") for name in missing)
-    return Verification(result, sorted(set(problems)))
 
 
 def manifest_of(result: ScanResult) -> dict[str, Any]:

@@ -20,11 +20,13 @@ from __future__ import annotations
 import fnmatch
 import re
 import typing
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from analyzer.graph.native import is_tu
 from analyzer.nodes import module_node
+from analyzer.verify.edited import EditedFile, compile_error
 from analyzer.verify.problem import VerifyProblem
 
 if typing.TYPE_CHECKING:
@@ -41,18 +43,19 @@ _SKIP_COMPILE = frozenset({"binary", "invalid-utf8", "unreadable", "symlink-loop
 
 
 def check_against_manifest(result: ScanResult, before: dict[str, Any], root: Path,
-                           jobs: int = 1) -> list[VerifyProblem]:
+                           jobs: int = 1, edited: Mapping[str, EditedFile] | None = None
+                           ) -> list[VerifyProblem]:
     """What only a comparison with the original can tell: new undefined names, names and
     class attributes removed while still used, modules that now raise (``verify_python``,
-    linting in ``jobs`` worker processes); entries the codemod did not carry out; dropped
-    keys live code still selects."""
+    on the ``edited`` files read already, else linting in ``jobs`` worker processes);
+    entries the codemod did not carry out; dropped keys live code still selects."""
     from analyzer.codemod.apply import unapplied_entries
     from analyzer.codemod.apply_state import STATE_NAME
     from analyzer.verify.members import check_module_values, check_subclasses
     from analyzer.verify.native import check_native
     from analyzer.verify.python import check_python
 
-    out = check_python(result, before, jobs)
+    out = check_python(result, before, jobs, edited)
     out.extend(check_module_values(result, before.get("verify_baseline_members")))
     out.extend(check_subclasses(result, before.get("verify_baseline_subclasses")))
     if (Path(root) / STATE_NAME).is_file():  # pruned with `depgraph apply`, not by hand
@@ -72,9 +75,11 @@ def check_against_manifest(result: ScanResult, before: dict[str, Any], root: Pat
 
 
 def check(result: ScanResult, compile_paths: set[str] | None = None,
-          shared: bool = True) -> list[VerifyProblem]:
+          shared: bool = True, edited: Mapping[str, EditedFile] | None = None
+          ) -> list[VerifyProblem]:
     """All problems of a scanned tree. ``compile_paths`` limits the compile check (None: every
-    Python file; an empty set: none — what a baseline at scan time uses). ``shared``: also
+    Python file; an empty set: none — what a baseline at scan time uses; ``edited``: files
+    compiled already). ``shared``: also
     the breaks of the shared checks (``analyzer.plan.check``) in the tree's live code:
     imports, strings, missing sources and includes, ops called but registered nowhere; a
     verify against a manifest runs them over everything that remains instead
@@ -87,7 +92,7 @@ def check(result: ScanResult, compile_paths: set[str] | None = None,
         problems.extend(live_python_breaks(result))
         problems.extend(VerifyProblem(b.path, b.line, b.what)
                         for b in native_breaks(None, native_state(result, live_only=True)))
-    problems.extend(check_compiles(result, compile_paths))
+    problems.extend(check_compiles(result, compile_paths, edited))
     problems.extend(_check_kept_targets(result))
     return sorted(set(problems))
 
@@ -107,25 +112,25 @@ def live_python_breaks(result: ScanResult) -> list[VerifyProblem]:
     return [VerifyProblem(b.path, b.line, b.what) for b in python_breaks(view, live)]
 
 
-def check_compiles(result: ScanResult, paths: set[str] | None = None) -> list[VerifyProblem]:
+def check_compiles(result: ScanResult, paths: set[str] | None = None,
+                   compiled: Mapping[str, EditedFile] | None = None) -> list[VerifyProblem]:
     """Every Python file of the tree (or of ``paths``) must compile (``compile()`` parses;
-    nothing runs). Bytes are compiled, so BOMs and coding cookies count as Python does."""
+    nothing runs; ``compiled``: files whose answer is known already)."""
     skip = {p.path for p in result.problems if p.kind in _SKIP_COMPILE}
     out: list[VerifyProblem] = []
     for path in sorted(result.files if paths is None else paths & set(result.files)):
         if result.files[path].language != "python" or path in skip:
             continue
-        try:
-            data = (result.root / path).read_bytes()
-        except OSError:
-            continue
-        try:
-            compile(data, path, "exec", dont_inherit=True)
-        except SyntaxError as exc:
-            out.append(VerifyProblem(path, exc.lineno or 0,
-                                     f"does not compile: {exc.msg}"))
-        except ValueError as exc:
-            out.append(VerifyProblem(path, 0, f"does not compile: {exc}"))
+        known = (compiled or {}).get(path)
+        if known is not None:
+            error = known.compile_error
+        else:
+            try:
+                error = compile_error((result.root / path).read_bytes(), path)
+            except OSError:
+                continue
+        if error is not None:
+            out.append(VerifyProblem(path, error[0], f"does not compile: {error[1]}"))
     return out
 
 

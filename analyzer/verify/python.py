@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from analyzer.discover.walk import file_module_name
@@ -30,6 +31,7 @@ from analyzer.plan.check.conflicts import new_breaks
 from analyzer.plan.check.lint import FileLint, lint_tree, parse
 from analyzer.plan.check.view import pruned_view
 from analyzer.util.parallel import parallel_map
+from analyzer.verify.edited import EditedFile, EditedFiles
 from analyzer.verify.problem import VerifyProblem
 
 if TYPE_CHECKING:
@@ -88,30 +90,20 @@ def _file_facts_job(job: tuple[bytes, str, list[tuple[int, int]], dict[str, int]
     return _file_facts(*job)
 
 
-def _lint_file(job: tuple[str, bytes]) -> FileLint | None:
-    """A pruned file's lint, or None when it does not parse (the compile check reports
-    it): the work :func:`check_python` hands a worker."""
-    path, data = job
-    tree = parse(data, path)
-    return lint_tree(tree, path) if tree is not None else None
-
-
-def check_python(result: ScanResult, manifest: dict[str, Any], jobs: int = 1
-                 ) -> list[VerifyProblem]:
+def check_python(result: ScanResult, manifest: dict[str, Any], jobs: int = 1,
+                 edited: Mapping[str, EditedFile] | None = None) -> list[VerifyProblem]:
     """The Python breaks of the pruned tree ``result`` that the original (as ``manifest``
-    recorded it) did not have; the edited files are linted again in ``jobs`` worker
-    processes."""
+    recorded it) did not have. ``edited``: the edited files as they are now
+    (:class:`~analyzer.verify.edited.EditedFiles`, read beside the scan); without it they
+    are linted again here, in ``jobs`` worker processes."""
     baseline = manifest.get("verify_baseline_python") or {}
     before = {path: FileLint.from_json(data) for path, data in baseline.items()}
-    todo: list[tuple[str, bytes]] = []
-    for path in sorted(before):
-        try:
-            todo.append((path, (result.root / path).read_bytes()))
-        except OSError:
-            continue  # deleted: the import checks cover it
-    after = {path: lint for (path, _), lint in zip(
-        todo, parallel_map(_lint_file, todo, jobs, size=lambda job: len(job[1])), strict=True)
-        if lint is not None}
+    if edited is None:
+        edited = EditedFiles(result.root, sorted(before), jobs).results()
+    # (a deleted file is not there: the import checks cover it; an unparsed one has no lint:
+    # the compile check reports it)
+    after = {path: lint for path in sorted(before)
+             if (now := edited.get(path)) is not None and (lint := now.lint) is not None}
     view = pruned_view(result.index, before, after,
                        frozenset(manifest.get("verify_baseline_extensions", ())))
     members = manifest.get("verify_baseline_members")

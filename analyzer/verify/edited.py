@@ -1,0 +1,104 @@
+"""Verify stage, the files the pruning edited: each one read back, linted
+(:class:`~analyzer.plan.check.lint.FileLint`) and compiled, in worker processes that start
+before the re-scan of the pruned tree and run beside it.
+
+Both answers are a function of the file's bytes alone, so they need nothing the scan computes:
+the scan keeps one core busy for most of its time, and the other core lints meanwhile. What
+the workers have not started when :meth:`EditedFiles.results` is asked for is done then, on
+every core. Nothing is imported or run: files are parsed with ``ast``, checked by
+``compile()`` and read with pyflakes.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from analyzer.plan.check.lint import FileLint, lint_tree, parse
+from analyzer.util.parallel import parallel_map
+
+
+@dataclass(frozen=True)
+class EditedFile:
+    """One edited Python file as it is now: its lint (None: it does not parse) and why it does
+    not compile, as (line, message) (None: it compiles)."""
+
+    lint: FileLint | None
+    compile_error: tuple[int, str] | None
+
+
+def read_edited(job: tuple[Path, str]) -> EditedFile | None:
+    """``path`` under ``root`` linted and compiled (None: it cannot be read)."""
+    root, path = job
+    try:
+        data = (root / path).read_bytes()
+    except OSError:
+        return None
+    return EditedFile(lint_source(data, path), compile_error(data, path))
+
+
+def lint_source(data: bytes, path: str) -> FileLint | None:
+    """The file's lint, or None when it does not parse."""
+    tree = parse(data, path)
+    return lint_tree(tree, path) if tree is not None else None
+
+
+def compile_error(data: bytes, path: str) -> tuple[int, str] | None:
+    """Why ``data`` does not compile (bytes, so BOMs and coding cookies count as Python
+    does), as (line, message); None when it compiles. ``compile()`` parses, nothing runs."""
+    try:
+        compile(data, path, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        return exc.lineno or 0, str(exc.msg)
+    except ValueError as exc:
+        return 0, str(exc)
+    return None
+
+
+class EditedFiles:
+    """The edited files ``paths`` of the tree at ``root``, read in the background by
+    ``jobs - 1`` worker processes (one core stays with the scan); with one job, read when
+    the results are asked for."""
+
+    def __init__(self, root: Path, paths: list[str], jobs: int):
+        self._jobs = jobs
+        self._items = sorted(((root, p) for p in paths), key=lambda item: -_size(item))
+        self._pool: ProcessPoolExecutor | None = None
+        self._futures: list[Future[EditedFile | None]] = []
+        if jobs > 1 and len(self._items) >= 8:
+            ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+            self._pool = ProcessPoolExecutor(jobs - 1, mp_context=ctx)
+            self._futures = [self._pool.submit(read_edited, item) for item in self._items]
+
+    def results(self) -> dict[str, EditedFile]:
+        """Path -> the file as it is (unreadable files left out). The items no worker started
+        are read now, in ``jobs`` processes."""
+        done: dict[int, EditedFile | None] = {}
+        todo = [i for i, f in enumerate(self._futures) if f.cancel()]
+        if not self._futures:
+            todo = list(range(len(self._items)))
+        for i, found in zip(todo, parallel_map(read_edited, [self._items[i] for i in todo],
+                                               self._jobs), strict=True):
+            done[i] = found
+        for i, future in enumerate(self._futures):
+            if i not in done:
+                done[i] = future.result()
+        self.close()
+        return {self._items[i][1]: f for i, f in sorted(done.items()) if f is not None}
+
+    def close(self) -> None:
+        """Stop the workers (what they have not started is dropped)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+def _size(item: tuple[Path, str]) -> int:
+    """The file's size (the largest go first, so the workers finish together)."""
+    try:
+        return (item[0] / item[1]).stat().st_size
+    except OSError:
+        return 0
