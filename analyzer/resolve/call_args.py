@@ -33,33 +33,58 @@ ParamValues = dict[tuple[str, str, int], frozenset[str] | None]
 def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes],
                            cache: FactsCache | None = None,
                            digests: Mapping[str, str] | None = None) -> ParamValues:
-    """The values of every ``ParamGetattr`` of the tree, from its function's callers: a pure
-    function of the facts asked about and the bytes of the Python files, kept in ``cache``
-    (the facts cache) under a digest of both, so a scan of an unchanged tree reads it back
-    (``digests``: the sha256 of files' bytes known already, by path)."""
-    wanted = [(name, pg) for name in sorted(index.modules)
+    """The values of every ``ParamGetattr`` of the tree, from its function's callers. What
+    each file's calls pass is a pure function of the facts asked about and that file's
+    bytes: it is kept in ``cache`` (the facts cache) per file, under a digest of the facts
+    asked about, so a scan after one file changed reads that file's calls again and no
+    other's (``digests``: the sha256 of files' bytes known already, by path)."""
+    wanted = [((name, pg.scope, pg.line), pg) for name in sorted(index.modules)
               for pg in getattr(index.modules[name].facts, "param_getattrs", ())]
-    key = None
-    if cache is not None:
-        known_digests = digests or {}
-        digest = hashlib.sha256(repr(wanted).encode())
-        for path in sorted(sources):
-            if path.endswith((".py", ".pyi")):
-                sha = known_digests.get(path) or hashlib.sha256(sources[path]).hexdigest()
-                digest.update(f"\0{path}\0{sha}".encode())
-        key = digest.hexdigest()
-        known = cache.get(_ENTRY, key, _KIND)
-        if isinstance(known, dict):
-            return known
-    uses = function_uses({pg.function.encode() for _name, pg in wanted}, sources)
-    values = {(name, pg.scope, pg.line): _values(pg, uses.get(pg.function.encode(), {}))
-              for name, pg in wanted}
-    if cache is not None and key is not None:  # (key: made when there is a cache)
-        cache.put(_ENTRY, key, _KIND, values)
+    if not wanted:
+        return {}
+    by_name: dict[bytes, list[tuple[tuple[str, str, int], ParamGetattr]]] = {}
+    for key, pg in wanted:
+        by_name.setdefault(pg.function.encode(), []).append((key, pg))
+    asked = hashlib.sha256(repr(wanted).encode()).hexdigest()
+    stored = cache.get(_ENTRY, asked, _KIND) if cache is not None else None
+    known: dict[str, tuple[str, FilePasses]] = stored if isinstance(stored, dict) else {}
+    now: dict[str, tuple[str, FilePasses]] = {}
+    known_digests = digests or {}
+    for path in sorted(sources):
+        if not path.endswith((".py", ".pyi")):
+            continue
+        sha = known_digests.get(path) or hashlib.sha256(sources[path]).hexdigest()
+        found = known.get(path)
+        now[path] = found if found is not None and found[0] == sha else (
+            sha, file_passes(path, sources[path], by_name))
+    if cache is not None and now != known:
+        cache.put(_ENTRY, asked, _KIND, now)
+    values: ParamValues = {key: frozenset() for key, _pg in wanted}
+    for _sha, passes in now.values():
+        for key, got in passes.items():
+            have = values[key]
+            values[key] = None if have is None or got is None else have | got
     return values
 
 
-_ENTRY, _KIND = "<parameter values>", "param-values"  # their facts-cache key
+_ENTRY, _KIND = "<parameter values>", "param-values-by-file"  # their facts-cache key
+
+# one file's calls of the functions asked about: ParamGetattr key -> the values they pass
+# for its parameter (None: unknown there), for each function the file names as a word
+FilePasses = dict[tuple[str, str, int], frozenset[str] | None]
+
+
+def file_passes(path: str, data: bytes,
+                by_name: Mapping[bytes, list[tuple[tuple[str, str, int], ParamGetattr]]]
+                ) -> FilePasses:
+    """What the calls in one file pass for each parameter of ``by_name`` (function name ->
+    the ParamGetattr facts of its parameters, by key): the file's share of
+    :func:`resolve_param_getattrs`."""
+    out: FilePasses = {}
+    for name, calls in function_uses(set(by_name), {path: data}).items():
+        for key, pg in by_name[name]:
+            out[key] = _values(pg, calls)
+    return out
 
 
 def caller_values(pg: ParamGetattr, sources: Mapping[str, bytes]) -> frozenset[str] | None:

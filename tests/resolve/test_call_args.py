@@ -61,31 +61,43 @@ def test_a_call_through_a_splat_makes_the_values_unknown() -> None:
     assert caller_values(PG, sources) is None
 
 
-def test_the_values_are_read_back_from_the_cache_until_a_python_file_changes(
-        tmp_path, monkeypatch) -> None:
+def test_each_file_is_searched_again_only_when_it_changed(tmp_path, monkeypatch) -> None:
     from analyzer.extract.cache import FactsCache
     from analyzer.resolve import call_args
     from tests.helpers import module_index
 
     files = {"pkg/__init__.py": "", "pkg/ops.py": DEFINITION.decode(),
-             "pkg/a.py": 'from pkg.ops import debug_op\n\ndebug_op(x, "add", "custom")\n'}
+             "pkg/a.py": 'from pkg.ops import debug_op\n\ndebug_op(x, "add", "custom")\n',
+             "pkg/b.py": 'from pkg.ops import debug_op\n\ndebug_op(x, "mul", "mine")\n'}
     index = module_index(tmp_path / "tree", files)
     sources = {p: v.encode() for p, v in files.items()}
     cache = FactsCache(tmp_path / "cache")
-    searched: list[int] = []
-    real = call_args.function_uses
+    searched: list[str] = []
+    real = call_args.file_passes
 
-    def counted(names, srcs):
-        searched.append(1)
-        return real(names, srcs)
+    def counted(path, data, by_name):
+        searched.append(path)
+        return real(path, data, by_name)
 
-    monkeypatch.setattr(call_args, "function_uses", counted)
+    monkeypatch.setattr(call_args, "file_passes", counted)
     key = ("pkg.ops", "debug_op", 6)
-    # the callers pass "custom" (and the default is never used: every call passes one)
-    assert call_args.resolve_param_getattrs(index, sources, cache) == {key: {"custom"}}
-    assert call_args.resolve_param_getattrs(index, sources, cache) == {key: {"custom"}}
-    assert len(searched) == 1  # read back
-    # a caller changed: searched again, and the new value shows
+    # the callers pass "custom" and "mine" (the default is never used: every call passes one)
+    assert call_args.resolve_param_getattrs(index, sources, cache) == {
+        key: {"custom", "mine"}}
+    assert sorted(searched) == sorted(files)  # every Python file, once
+    searched.clear()
+    assert call_args.resolve_param_getattrs(index, sources, cache) == {
+        key: {"custom", "mine"}}
+    assert searched == []  # read back
+    # one caller changed: that file is searched again, the others' calls are read back
     sources["pkg/a.py"] = sources["pkg/a.py"].replace(b'"custom"', b'"other"')
-    assert call_args.resolve_param_getattrs(index, sources, cache) == {key: {"other"}}
-    assert len(searched) == 2
+    assert call_args.resolve_param_getattrs(index, sources, cache) == {
+        key: {"other", "mine"}}
+    assert searched == ["pkg/a.py"]
+    # a caller now hands the function on as a value: nothing can be known
+    searched.clear()
+    sources["pkg/b.py"] += b"handler = debug_op\n"
+    assert call_args.resolve_param_getattrs(index, sources, cache) == {key: None}
+    assert searched == ["pkg/b.py"]
+    # without a cache: the same answers
+    assert call_args.resolve_param_getattrs(index, sources) == {key: None}
