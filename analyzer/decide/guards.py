@@ -28,10 +28,12 @@ replaces the statement).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from analyzer.config.globs import dotted_prefix_regex
 from analyzer.decide.guards_eval import UNKNOWN, Evaluator, GuardContext, truth
+from analyzer.extract.cache import FactsCache
 from analyzer.extract.python_branches import Branch, Clause, Cond
 from analyzer.extract.python_facts import ImportFact, PythonFacts
 from analyzer.model import FoldRewrite
@@ -68,15 +70,39 @@ def evaluate(module: str, scope: str, cond: Cond, index: ModuleIndex,
     return None if value is UNKNOWN else value
 
 
-def fold_all(index: ModuleIndex, ctx: GuardContext) -> dict[str, list[DeadRegion]]:
-    """Dead regions of every module that has any."""
-    ev = Evaluator(index, ctx)
-    out: dict[str, list[DeadRegion]] = {}
-    for name in sorted(index.modules):
-        regions = fold_module(name, index.modules[name].facts, index, ctx, ev)
-        if regions:
-            out[name] = regions
+def fold_all(index: ModuleIndex, ctx: GuardContext, cache: FactsCache | None = None,
+             tree_key: str = "") -> dict[str, list[DeadRegion]]:
+    """Dead regions of every module that has any. With ``cache`` (the facts cache) and
+    ``tree_key`` (a digest of everything ``index`` is a function of: each module's name,
+    path and bytes, the extension modules), they are kept there under both keys and ``ctx``,
+    so a scan of the same tree with the same context reads them back: folding is a pure
+    function of the three, but for the attribute names it looks up tree-wide
+    (``ModuleIndex.sought_by_name``), which are kept beside and noted again."""
+    key = hashlib.sha256(f"{tree_key}\0{ctx.digest()}".encode()).hexdigest() \
+        if cache is not None and tree_key else None
+    if key is not None and cache is not None:
+        known = cache.get(_ENTRY, key, _KIND)
+        if isinstance(known, tuple) and len(known) == 2:
+            regions, sought = known
+            index.sought_by_name.update(sought)
+            return dict(regions)
+    shared, index.sought_by_name = index.sought_by_name, set()
+    try:
+        ev = Evaluator(index, ctx)
+        out: dict[str, list[DeadRegion]] = {}
+        for name in sorted(index.modules):
+            regions = fold_module(name, index.modules[name].facts, index, ctx, ev)
+            if regions:
+                out[name] = regions
+    finally:  # (the names this folding looked up tree-wide, noted where every stage reads)
+        sought, index.sought_by_name = index.sought_by_name, shared
+        shared.update(sought)
+    if key is not None and cache is not None:
+        cache.put(_ENTRY, key, _KIND, (out, frozenset(sought)))
     return out
+
+
+_ENTRY, _KIND = "<folds>", "folds"  # their facts-cache key
 
 
 def fold_module(module: str, facts: PythonFacts, index: ModuleIndex, ctx: GuardContext,

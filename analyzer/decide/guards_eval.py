@@ -14,6 +14,8 @@ calls nobody declared, bare references to functions) is unknown, which keeps cod
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -82,6 +84,24 @@ class GuardContext:
     # names of enum predicate methods (`def is_npu(self): return self == Backend.NPU`) of
     # dropped members, defined by no other class: `<anything>.is_npu()` folds to False
     false_predicates: frozenset[str] = frozenset()
+
+    def digest(self) -> str:
+        """A digest of every field, the same in every run (sets and mappings in sorted
+        order): what the folds of one tree are a function of, besides the tree."""
+        return hashlib.sha256(repr(_canonical(dataclasses.astuple(self))).encode()).hexdigest()
+
+
+def _canonical(value: object) -> object:
+    """``value`` with its sets and mappings as sorted tuples (``repr`` then does not depend
+    on hash order)."""
+    if isinstance(value, Mapping):
+        return ("{", tuple(sorted(((_canonical(k), _canonical(v)) for k, v in value.items()),
+                                  key=repr)))
+    if isinstance(value, (set, frozenset)):
+        return ("set", tuple(sorted((_canonical(v) for v in value), key=repr)))
+    if isinstance(value, (tuple, list)):
+        return tuple(_canonical(v) for v in value)
+    return value
 
 
 def truth(value: object) -> object:

@@ -41,6 +41,13 @@ class IndexKey:
     shape: str
     modules: dict[str, str]  # module -> sha256 of its file ("+counted" when not parsed)
 
+    def digest(self) -> str:
+        """One digest of the whole key."""
+        out = hashlib.sha256(self.shape.encode())
+        for name, digest in sorted(self.modules.items()):
+            out.update(f"\0{name}\0{digest}".encode())
+        return out.hexdigest()
+
 
 def index_key(index: ModuleIndex, files: Mapping[str, FileInfo],
               counted: Collection[str]) -> IndexKey:

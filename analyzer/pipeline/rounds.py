@@ -163,10 +163,12 @@ class Rounds:
     def __init__(self, inputs: ScanInputs, options: ScanOptions, use: ProfileUse, tree: Tree,
                  scope: Scope, sources: dict[str, bytes], timer: StageTimer,
                  sims: CheckCache | None = None, edges: EdgeMemo | None = None,
-                 cache: FactsCache | None = None) -> None:
+                 cache: FactsCache | None = None, tree_key: str = "") -> None:
         self.inputs, self.options, self.use = inputs, options, use
         self.tree, self.scope, self.sources, self.timer = tree, scope, sources, timer
-        self.cache = cache  # the facts cache (the CMake project evaluated again is kept there)
+        # the facts cache (the CMake project evaluated again and the folds are kept there),
+        # and a digest of what the tree's module index is a function of (the folds' key)
+        self.cache, self.tree_key = cache, tree_key
         self.test_globs = tuple(use.profile.test_paths) if use.profile is not None else ()
         self.state = _Retained()
         self.sims = sims if sims is not None else CheckCache()
@@ -335,7 +337,8 @@ class Rounds:
         ctx = guard_context(self.use, self.options.keep, self.feature_modules,
                             {k: why for k, (_key, why) in self.state.forced.items()},
                             self.tree.index)
-        regions = fold_all(self.tree.index, ctx) if ctx is not None else {}
+        regions = fold_all(self.tree.index, ctx, self.cache, self.tree_key) \
+            if ctx is not None else {}
         for m, rs in self.state.arms.items():
             regions[m] = sorted([*regions.get(m, []), *rs],
                                 key=lambda r: (r.start_line, r.end_line))
@@ -364,7 +367,8 @@ class Rounds:
         (``analyzer.plan.feature_sets``)."""
         use = profile_use(self.use.profile, ())
         ctx = guard_context(use, self.options.keep, frozenset(), {}, self.tree.index)
-        regions = fold_all(self.tree.index, ctx) if ctx is not None else {}
+        regions = fold_all(self.tree.index, ctx, self.cache, self.tree_key) \
+            if ctx is not None else {}
         project = evaluate_cmake(self.tree.cmake_facts, self.tree.files, {}, self.cache)
         tree = dataclasses.replace(
             self.tree, project=project,

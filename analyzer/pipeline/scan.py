@@ -138,7 +138,8 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     with timer("graph"):
         edge_key = index_key(tree.index, tree.files, counted)
         edges = edge_store.load(edge_key)
-    rounds = Rounds(inputs, options, use, tree, scope, sources, timer, sims, edges, cache)
+    rounds = Rounds(inputs, options, use, tree, scope, sources, timer, sims, edges, cache,
+                    edge_key.digest())
     last = rounds.run()
     with timer("plan"):
         graph, live, plan, use = last.graph, last.liveness, last.plan, last.use
