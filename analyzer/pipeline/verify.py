@@ -10,6 +10,7 @@ from typing import Any
 from analyzer.config.options import ScanOptions
 from analyzer.errors import RootError
 from analyzer.pipeline.scan import RunSettings, ScanResult, scan
+from analyzer.util.gc_pause import gc_paused
 from analyzer.verify.checks import (
     _LINE,
     _UNKNOWN_TARGET,
@@ -40,8 +41,13 @@ def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None =
     checked, also of one that nothing remaining names any more; the files the pruning edited
     are linted and compiled in worker processes while the scan runs
     (:class:`~analyzer.verify.edited.EditedFiles`)."""
+    with gc_paused():  # (the checks too: a full collection over the scan's objects is slow)
+        return _verify(path, options, settings or RunSettings(), before)
+
+
+def _verify(path: Path, options: ScanOptions, settings: RunSettings,
+            before: dict[str, Any] | None) -> Verification:
     missing: list[str] = []
-    settings = settings or RunSettings()
     if before is None:
         problems = check(result := _scan(path, options, settings, missing))
     else:  # only what the pruning broke: baseline problems were there already, and only
