@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 import tree_sitter as ts
 
@@ -33,58 +34,105 @@ ParamValues = dict[tuple[str, str, int], frozenset[str] | None]
 def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes],
                            cache: FactsCache | None = None,
                            digests: Mapping[str, str] | None = None) -> ParamValues:
-    """The values of every ``ParamGetattr`` of the tree, from its function's callers. What
-    each file's calls pass is a pure function of the facts asked about and that file's
-    bytes: it is kept in ``cache`` (the facts cache) per file, under a digest of the facts
-    asked about, so a scan after one file changed reads that file's calls again and no
-    other's (``digests``: the sha256 of files' bytes known already, by path)."""
+    """The values of every ``ParamGetattr`` of the tree, from its function's callers.
+
+    The files are read in path order. A function named otherwise than in a call somewhere
+    (:func:`function_uses`) has callers that cannot be seen: its parameters take unknown
+    values, and no later file is searched for it. What one file's calls pass is a pure
+    function of its bytes, the calls asked about (function name and parameter: no module or
+    line, which an edit elsewhere moves) and the functions still searched when it is read;
+    ``cache`` (the facts cache) keeps it per file, so a scan after one file changed searches
+    that file again and reads the others back (``digests``: the sha256 of files' bytes known
+    already, by path)."""
     wanted = [((name, pg.scope, pg.line), pg) for name in sorted(index.modules)
               for pg in getattr(index.modules[name].facts, "param_getattrs", ())]
     if not wanted:
         return {}
-    by_name: dict[bytes, list[tuple[tuple[str, str, int], ParamGetattr]]] = {}
-    for key, pg in wanted:
-        by_name.setdefault(pg.function.encode(), []).append((key, pg))
-    asked = hashlib.sha256(repr(wanted).encode()).hexdigest()
-    stored = cache.get(_ENTRY, asked, _KIND) if cache is not None else None
-    known: dict[str, tuple[str, FilePasses]] = stored if isinstance(stored, dict) else {}
-    now: dict[str, tuple[str, FilePasses]] = {}
+    asked: dict[bytes, dict[Signature, ParamGetattr]] = {}  # function name -> its calls
+    for _key, pg in wanted:
+        asked.setdefault(pg.function.encode(), {}).setdefault(signature(pg), pg)
+    digest = hashlib.sha256(repr(sorted((n, sorted(sigs)) for n, sigs in asked.items()))
+                            .encode()).hexdigest()
+    stored = cache.get(_ENTRY, digest, _KIND) if cache is not None else None
+    known: dict[str, FileCalls] = stored if isinstance(stored, dict) else {}
+    now: dict[str, FileCalls] = {}
+    values: dict[Signature, frozenset[str] | None] = {
+        sig: frozenset() for sigs in asked.values() for sig in sigs}
+    searched = set(asked)  # functions whose callers are all seen so far
     known_digests = digests or {}
     for path in sorted(sources):
+        if not searched:
+            break
         if not path.endswith((".py", ".pyi")):
             continue
-        sha = known_digests.get(path) or hashlib.sha256(sources[path]).hexdigest()
+        data = sources[path]
+        sha = known_digests.get(path) or hashlib.sha256(data).hexdigest()
         found = known.get(path)
-        now[path] = found if found is not None and found[0] == sha else (
-            sha, file_passes(path, sources[path], by_name))
+        named = found.named if found is not None and found.sha == sha \
+            else _named(data, set(asked))
+        ask = frozenset(searched & named)
+        if found is None or found.sha != sha or found.asked != ask:
+            found = _file_calls(path, data, sha, named, ask, asked)
+        now[path] = found
+        for name in found.unseen:
+            searched.discard(name)
+            for sig in asked[name]:
+                values[sig] = None
+        for sig, got in found.passes.items():
+            have = values[sig]
+            values[sig] = None if have is None or got is None else have | got
     if cache is not None and now != known:
-        cache.put(_ENTRY, asked, _KIND, now)
-    values: ParamValues = {key: frozenset() for key, _pg in wanted}
-    for _sha, passes in now.values():
-        for key, got in passes.items():
-            have = values[key]
-            values[key] = None if have is None or got is None else have | got
-    return values
+        cache.put(_ENTRY, digest, _KIND, now)
+    return {key: values[signature(pg)] for key, pg in wanted}
 
 
 _ENTRY, _KIND = "<parameter values>", "param-values-by-file"  # their facts-cache key
 
-# one file's calls of the functions asked about: ParamGetattr key -> the values they pass
-# for its parameter (None: unknown there), for each function the file names as a word
-FilePasses = dict[tuple[str, str, int], frozenset[str] | None]
+# what a call passes for a ParamGetattr's parameter depends on these fields alone
+Signature = tuple[str, str, int, "str | None", bool]
 
 
-def file_passes(path: str, data: bytes,
-                by_name: Mapping[bytes, list[tuple[tuple[str, str, int], ParamGetattr]]]
-                ) -> FilePasses:
-    """What the calls in one file pass for each parameter of ``by_name`` (function name ->
-    the ParamGetattr facts of its parameters, by key): the file's share of
-    :func:`resolve_param_getattrs`."""
-    out: FilePasses = {}
-    for name, calls in function_uses(set(by_name), {path: data}).items():
-        for key, pg in by_name[name]:
-            out[key] = _values(pg, calls)
-    return out
+def signature(pg: ParamGetattr) -> Signature:
+    """(function, parameter, position, default, has a default) of ``pg``."""
+    return (pg.function, pg.param, pg.position, pg.default, pg.has_default)
+
+
+@dataclass(frozen=True)
+class FileCalls:
+    """One file's share of :func:`resolve_param_getattrs`: the functions asked about that
+    it names as a word (every one when its bytes are not UTF-8: the parser then reads other
+    bytes), the ones searched for in it, those it names otherwise than in a call (their
+    callers cannot be seen) and what its calls pass for each other parameter."""
+
+    sha: str
+    named: frozenset[bytes]
+    asked: frozenset[bytes]
+    unseen: frozenset[bytes]
+    passes: dict[Signature, frozenset[str] | None]
+
+
+def _named(data: bytes, names: set[bytes]) -> frozenset[bytes]:
+    """The ``names`` ``data`` holds as whole words (all of them when it is not UTF-8)."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return frozenset(names)
+    return frozenset(name for _at, name in word_hits(data, names))
+
+
+def _file_calls(path: str, data: bytes, sha: str, named: frozenset[bytes],
+                ask: frozenset[bytes], asked: Mapping[bytes, Mapping[Signature, ParamGetattr]]
+                ) -> FileCalls:
+    unseen: set[bytes] = set()
+    passes: dict[Signature, frozenset[str] | None] = {}
+    if ask:
+        for name, uses in function_uses(set(ask), {path: data}).items():
+            if any(calls is None for calls in uses.values()):
+                unseen.add(name)  # (handed on as a value: its callers cannot be seen)
+                continue
+            for sig, pg in asked[name].items():
+                passes[sig] = _values(pg, uses)
+    return FileCalls(sha, named, ask, frozenset(unseen), passes)
 
 
 def caller_values(pg: ParamGetattr, sources: Mapping[str, bytes]) -> frozenset[str] | None:

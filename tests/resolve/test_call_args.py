@@ -73,18 +73,19 @@ def test_each_file_is_searched_again_only_when_it_changed(tmp_path, monkeypatch)
     sources = {p: v.encode() for p, v in files.items()}
     cache = FactsCache(tmp_path / "cache")
     searched: list[str] = []
-    real = call_args.file_passes
+    real = call_args.function_uses
 
-    def counted(path, data, by_name):
-        searched.append(path)
-        return real(path, data, by_name)
+    def counted(names, srcs):
+        searched.extend(srcs)
+        return real(names, srcs)
 
-    monkeypatch.setattr(call_args, "file_passes", counted)
+    monkeypatch.setattr(call_args, "function_uses", counted)
     key = ("pkg.ops", "debug_op", 6)
     # the callers pass "custom" and "mine" (the default is never used: every call passes one)
     assert call_args.resolve_param_getattrs(index, sources, cache) == {
         key: {"custom", "mine"}}
-    assert sorted(searched) == sorted(files)  # every Python file, once
+    # every file naming the function, once (pkg/__init__.py does not)
+    assert sorted(searched) == ["pkg/a.py", "pkg/b.py", "pkg/ops.py"]
     searched.clear()
     assert call_args.resolve_param_getattrs(index, sources, cache) == {
         key: {"custom", "mine"}}
@@ -101,3 +102,32 @@ def test_each_file_is_searched_again_only_when_it_changed(tmp_path, monkeypatch)
     assert searched == ["pkg/b.py"]
     # without a cache: the same answers
     assert call_args.resolve_param_getattrs(index, sources) == {key: None}
+    # a.py changed again: searched again; b.py, read back, still hands the function on
+    searched.clear()
+    sources["pkg/a.py"] += b"\n"
+    assert call_args.resolve_param_getattrs(index, sources, cache) == {key: None}
+    assert searched == ["pkg/a.py"]
+
+
+def test_a_function_handed_on_is_searched_no_further(tmp_path, monkeypatch) -> None:
+    """Files are read in path order: once a function is named otherwise (its callers cannot
+    be seen), later files are not searched for it."""
+    from analyzer.resolve import call_args
+    from tests.helpers import module_index
+
+    files = {"pkg/__init__.py": "", "pkg/ops.py": DEFINITION.decode(),
+             "pkg/a.py": "from pkg.ops import debug_op\n\nhandler = debug_op\n",
+             "pkg/b.py": 'from pkg.ops import debug_op\n\ndebug_op(x, "mul", "mine")\n'}
+    index = module_index(tmp_path / "tree", files)
+    sources = {p: v.encode() for p, v in files.items()}
+    parsed: list[str] = []
+    real = call_args.function_uses
+
+    def counted(names, srcs):
+        parsed.extend(srcs)
+        return real(names, srcs)
+
+    monkeypatch.setattr(call_args, "function_uses", counted)
+    assert call_args.resolve_param_getattrs(index, sources) == {
+        ("pkg.ops", "debug_op", 6): None}
+    assert parsed == ["pkg/a.py"]  # b.py and ops.py: no function is left to search for
