@@ -14,6 +14,7 @@ The callers are found in the bytes of every Python file (the function's name fol
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from collections.abc import Mapping
@@ -39,11 +40,11 @@ def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes],
     The files are read in path order. A function named otherwise than in a call somewhere
     (:func:`function_uses`) has callers that cannot be seen: its parameters take unknown
     values, and no later file is searched for it. What one file's calls pass is a pure
-    function of its bytes, the calls asked about (function name and parameter: no module or
-    line, which an edit elsewhere moves) and the functions still searched when it is read;
-    ``cache`` (the facts cache) keeps it per file, so a scan after one file changed searches
-    that file again and reads the others back (``digests``: the sha256 of files' bytes known
-    already, by path)."""
+    function of its bytes, the functions searched for in it and the calls asked about
+    (function name and parameter: no module or line, which an edit elsewhere moves);
+    ``cache`` (the facts cache) keeps it per file, so a scan after one file changed (or of
+    a pruned copy of the tree) searches the changed files again and reads the others back
+    (``digests``: the sha256 of files' bytes known already, by path)."""
     wanted = [((name, pg.scope, pg.line), pg) for name in sorted(index.modules)
               for pg in getattr(index.modules[name].facts, "param_getattrs", ())]
     if not wanted:
@@ -51,9 +52,8 @@ def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes],
     asked: dict[bytes, dict[Signature, ParamGetattr]] = {}  # function name -> its calls
     for _key, pg in wanted:
         asked.setdefault(pg.function.encode(), {}).setdefault(signature(pg), pg)
-    digest = hashlib.sha256(repr(sorted((n, sorted(sigs)) for n, sigs in asked.items()))
-                            .encode()).hexdigest()
-    stored = cache.get(_ENTRY, digest, _KIND) if cache is not None else None
+    names = frozenset(asked)
+    stored = cache.get(_ENTRY, _VERSION, _KIND) if cache is not None else None
     known: dict[str, FileCalls] = stored if isinstance(stored, dict) else {}
     now: dict[str, FileCalls] = {}
     values: dict[Signature, frozenset[str] | None] = {
@@ -68,11 +68,16 @@ def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes],
         data = sources[path]
         sha = known_digests.get(path) or hashlib.sha256(data).hexdigest()
         found = known.get(path)
-        named = found.named if found is not None and found.sha == sha \
-            else _named(data, set(asked))
+        if found is not None and found.sha == sha:  # (the words searched before, reused)
+            named = (found.named & names) | _named(data, set(names - found.named_for))
+        else:
+            found, named = None, _named(data, set(names))
         ask = frozenset(searched & named)
-        if found is None or found.sha != sha or found.asked != ask:
-            found = _file_calls(path, data, sha, named, ask, asked)
+        calls = frozenset((name, sig) for name in ask for sig in asked[name])
+        if found is None or found.asked != ask or found.calls != calls:
+            found = _file_calls(path, data, sha, named, names, ask, calls, asked)
+        elif found.named_for != names:
+            found = dataclasses.replace(found, named=named, named_for=names)
         now[path] = found
         for name in found.unseen:
             searched.discard(name)
@@ -81,12 +86,14 @@ def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes],
         for sig, got in found.passes.items():
             have = values[sig]
             values[sig] = None if have is None or got is None else have | got
-    if cache is not None and now != known:
-        cache.put(_ENTRY, digest, _KIND, now)
+    if cache is not None and any(known.get(p) != f for p, f in now.items()):
+        cache.put(_ENTRY, _VERSION, _KIND, {**known, **now})
     return {key: values[signature(pg)] for key, pg in wanted}
 
 
-_ENTRY, _KIND = "<parameter values>", "param-values-by-file"  # their facts-cache key
+# their facts-cache key: one entry for every file scanned with this cache (by path, each
+# file's share checked against its bytes)
+_ENTRY, _VERSION, _KIND = "<parameter values>", "by-file", "param-values"
 
 # what a call passes for a ParamGetattr's parameter depends on these fields alone
 Signature = tuple[str, str, int, "str | None", bool]
@@ -99,20 +106,26 @@ def signature(pg: ParamGetattr) -> Signature:
 
 @dataclass(frozen=True)
 class FileCalls:
-    """One file's share of :func:`resolve_param_getattrs`: the functions asked about that
-    it names as a word (every one when its bytes are not UTF-8: the parser then reads other
-    bytes), the ones searched for in it, those it names otherwise than in a call (their
-    callers cannot be seen) and what its calls pass for each other parameter."""
+    """One file's share of :func:`resolve_param_getattrs`: the function names it holds as
+    whole words (``named``) among those searched for (``named_for``; all of them when its
+    bytes are not UTF-8: the parser then reads other bytes), the functions its calls were
+    read for (``asked``) with their calls asked about (``calls``), those it names otherwise
+    than in a call (their callers cannot be seen) and what its calls pass for each other
+    parameter."""
 
     sha: str
     named: frozenset[bytes]
+    named_for: frozenset[bytes]
     asked: frozenset[bytes]
+    calls: frozenset[tuple[bytes, Signature]]
     unseen: frozenset[bytes]
     passes: dict[Signature, frozenset[str] | None]
 
 
 def _named(data: bytes, names: set[bytes]) -> frozenset[bytes]:
     """The ``names`` ``data`` holds as whole words (all of them when it is not UTF-8)."""
+    if not names:
+        return frozenset()
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
@@ -121,18 +134,19 @@ def _named(data: bytes, names: set[bytes]) -> frozenset[bytes]:
 
 
 def _file_calls(path: str, data: bytes, sha: str, named: frozenset[bytes],
-                ask: frozenset[bytes], asked: Mapping[bytes, Mapping[Signature, ParamGetattr]]
-                ) -> FileCalls:
+                named_for: frozenset[bytes], ask: frozenset[bytes],
+                calls: frozenset[tuple[bytes, Signature]],
+                asked: Mapping[bytes, Mapping[Signature, ParamGetattr]]) -> FileCalls:
     unseen: set[bytes] = set()
     passes: dict[Signature, frozenset[str] | None] = {}
     if ask:
         for name, uses in function_uses(set(ask), {path: data}).items():
-            if any(calls is None for calls in uses.values()):
+            if any(found is None for found in uses.values()):
                 unseen.add(name)  # (handed on as a value: its callers cannot be seen)
                 continue
             for sig, pg in asked[name].items():
                 passes[sig] = _values(pg, uses)
-    return FileCalls(sha, named, ask, frozenset(unseen), passes)
+    return FileCalls(sha, named, named_for, ask, calls, frozenset(unseen), passes)
 
 
 def caller_values(pg: ParamGetattr, sources: Mapping[str, bytes]) -> frozenset[str] | None:

@@ -131,3 +131,38 @@ def test_a_function_handed_on_is_searched_no_further(tmp_path, monkeypatch) -> N
     assert call_args.resolve_param_getattrs(index, sources) == {
         ("pkg.ops", "debug_op", 6): None}
     assert parsed == ["pkg/a.py"]  # b.py and ops.py: no function is left to search for
+
+
+def test_a_pruned_copy_reads_back_the_files_it_did_not_change(tmp_path, monkeypatch) -> None:
+    """The pruning deletes a function whose parameter a getattr reads (the calls asked about
+    change) and edits one file: only the edited file is searched again."""
+    from analyzer.extract.cache import FactsCache
+    from analyzer.resolve import call_args
+    from tests.helpers import module_index
+
+    other = DEFINITION.decode().replace("debug_op", "other_op").replace("namespace", "ns")
+    files = {"pkg/__init__.py": "", "pkg/ops.py": DEFINITION.decode(),
+             "pkg/other.py": other,
+             "pkg/a.py": 'from pkg.ops import debug_op\n\ndebug_op(x, "add", "custom")\n',
+             "pkg/b.py": 'from pkg.other import other_op\n\nother_op(x, "mul", "mine")\n'
+                         "\n\ndef dead():\n    return 1\n"}
+    cache = FactsCache(tmp_path / "cache")
+    index = module_index(tmp_path / "tree", files)
+    sources = {p: v.encode() for p, v in files.items()}
+    assert call_args.resolve_param_getattrs(index, sources, cache) == {
+        ("pkg.ops", "debug_op", 6): {"custom"}, ("pkg.other", "other_op", 6): {"mine"}}
+    pruned = {p: v for p, v in files.items() if p != "pkg/other.py"}
+    pruned["pkg/b.py"] = "\n\ndef dead():\n    return 1\n"
+    index = module_index(tmp_path / "pruned", pruned)
+    searched: list[str] = []
+    real = call_args.function_uses
+
+    def counted(names, srcs):
+        searched.extend(srcs)
+        return real(names, srcs)
+
+    monkeypatch.setattr(call_args, "function_uses", counted)
+    assert call_args.resolve_param_getattrs(
+        index, {p: v.encode() for p, v in pruned.items()}, cache) == {
+        ("pkg.ops", "debug_op", 6): {"custom"}}
+    assert searched == []  # a.py and ops.py read back; b.py changed but names no function
