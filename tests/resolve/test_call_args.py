@@ -5,6 +5,8 @@ import makes the values unknown."""
 
 from __future__ import annotations
 
+import pytest
+
 from analyzer.extract.python_names import ParamGetattr
 from analyzer.resolve.call_args import caller_values, function_uses
 
@@ -61,7 +63,23 @@ def test_a_call_through_a_splat_makes_the_values_unknown() -> None:
     assert caller_values(PG, sources) is None
 
 
-def test_each_file_is_searched_again_only_when_it_changed(tmp_path, monkeypatch) -> None:
+@pytest.fixture
+def searched(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files ``function_uses`` is handed (each one searched for callers), in order."""
+    from analyzer.resolve import call_args
+
+    out: list[str] = []
+    real = call_args.function_uses
+
+    def counted(names, srcs):  # type: ignore[no-untyped-def]
+        out.extend(srcs)
+        return real(names, srcs)
+
+    monkeypatch.setattr(call_args, "function_uses", counted)
+    return out
+
+
+def test_each_file_is_searched_again_only_when_it_changed(tmp_path, searched: list[str]) -> None:
     from analyzer.extract.cache import FactsCache
     from analyzer.resolve import call_args
     from tests.helpers import module_index
@@ -72,14 +90,6 @@ def test_each_file_is_searched_again_only_when_it_changed(tmp_path, monkeypatch)
     index = module_index(tmp_path / "tree", files)
     sources = {p: v.encode() for p, v in files.items()}
     cache = FactsCache(tmp_path / "cache")
-    searched: list[str] = []
-    real = call_args.function_uses
-
-    def counted(names, srcs):
-        searched.extend(srcs)
-        return real(names, srcs)
-
-    monkeypatch.setattr(call_args, "function_uses", counted)
     key = ("pkg.ops", "debug_op", 6)
     # the callers pass "custom" and "mine" (the default is never used: every call passes one)
     assert call_args.resolve_param_getattrs(index, sources, cache) == {
@@ -109,7 +119,7 @@ def test_each_file_is_searched_again_only_when_it_changed(tmp_path, monkeypatch)
     assert searched == ["pkg/a.py"]
 
 
-def test_a_function_handed_on_is_searched_no_further(tmp_path, monkeypatch) -> None:
+def test_a_function_handed_on_is_searched_no_further(tmp_path, searched: list[str]) -> None:
     """Files are read in path order: once a function is named otherwise (its callers cannot
     be seen), later files are not searched for it."""
     from analyzer.resolve import call_args
@@ -120,20 +130,13 @@ def test_a_function_handed_on_is_searched_no_further(tmp_path, monkeypatch) -> N
              "pkg/b.py": 'from pkg.ops import debug_op\n\ndebug_op(x, "mul", "mine")\n'}
     index = module_index(tmp_path / "tree", files)
     sources = {p: v.encode() for p, v in files.items()}
-    parsed: list[str] = []
-    real = call_args.function_uses
-
-    def counted(names, srcs):
-        parsed.extend(srcs)
-        return real(names, srcs)
-
-    monkeypatch.setattr(call_args, "function_uses", counted)
     assert call_args.resolve_param_getattrs(index, sources) == {
         ("pkg.ops", "debug_op", 6): None}
-    assert parsed == ["pkg/a.py"]  # b.py and ops.py: no function is left to search for
+    assert searched == ["pkg/a.py"]  # b.py and ops.py: no function is left to search for
 
 
-def test_a_pruned_copy_reads_back_the_files_it_did_not_change(tmp_path, monkeypatch) -> None:
+def test_a_pruned_copy_reads_back_the_files_it_did_not_change(
+        tmp_path, searched: list[str]) -> None:
     """The pruning deletes a function whose parameter a getattr reads (the calls asked about
     change) and edits one file: only the edited file is searched again."""
     from analyzer.extract.cache import FactsCache
@@ -151,17 +154,10 @@ def test_a_pruned_copy_reads_back_the_files_it_did_not_change(tmp_path, monkeypa
     sources = {p: v.encode() for p, v in files.items()}
     assert call_args.resolve_param_getattrs(index, sources, cache) == {
         ("pkg.ops", "debug_op", 6): {"custom"}, ("pkg.other", "other_op", 6): {"mine"}}
+    searched.clear()
     pruned = {p: v for p, v in files.items() if p != "pkg/other.py"}
     pruned["pkg/b.py"] = "\n\ndef dead():\n    return 1\n"
     index = module_index(tmp_path / "pruned", pruned)
-    searched: list[str] = []
-    real = call_args.function_uses
-
-    def counted(names, srcs):
-        searched.extend(srcs)
-        return real(names, srcs)
-
-    monkeypatch.setattr(call_args, "function_uses", counted)
     assert call_args.resolve_param_getattrs(
         index, {p: v.encode() for p, v in pruned.items()}, cache) == {
         ("pkg.ops", "debug_op", 6): {"custom"}}
