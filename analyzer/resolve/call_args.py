@@ -72,10 +72,10 @@ def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes],
             named = (found.named & names) | _named(data, set(names - found.named_for))
         else:
             found, named = None, _named(data, set(names))
-        ask = frozenset(searched & named)
+        ask = searched & named
         calls = frozenset((name, sig) for name in ask for sig in asked[name])
-        if found is None or found.asked != ask or found.calls != calls:
-            found = _file_calls(path, data, sha, named, names, ask, calls, asked)
+        if found is None or found.calls != calls:
+            found = _file_calls(path, data, sha, named, names, calls, asked)
         elif found.named_for != names:
             found = dataclasses.replace(found, named=named, named_for=names)
         now[path] = found
@@ -86,7 +86,7 @@ def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes],
         for sig, got in found.passes.items():
             have = values[sig]
             values[sig] = None if have is None or got is None else have | got
-    if cache is not None and any(known.get(p) != f for p, f in now.items()):
+    if cache is not None and any(known.get(p) is not f for p, f in now.items()):
         cache.put(_ENTRY, _VERSION, _KIND, {**known, **now})
     return {key: values[signature(pg)] for key, pg in wanted}
 
@@ -108,15 +108,14 @@ def signature(pg: ParamGetattr) -> Signature:
 class FileCalls:
     """One file's share of :func:`resolve_param_getattrs`: the function names it holds as
     whole words (``named``) among those searched for (``named_for``; all of them when its
-    bytes are not UTF-8: the parser then reads other bytes), the functions its calls were
-    read for (``asked``) with their calls asked about (``calls``), those it names otherwise
-    than in a call (their callers cannot be seen) and what its calls pass for each other
-    parameter."""
+    bytes are not UTF-8: the parser then reads other bytes), the calls asked about of the
+    functions searched for in it (``calls``: function name and signature), the functions it
+    names otherwise than in a call (their callers cannot be seen) and what its calls pass
+    for each other parameter."""
 
     sha: str
     named: frozenset[bytes]
     named_for: frozenset[bytes]
-    asked: frozenset[bytes]
     calls: frozenset[tuple[bytes, Signature]]
     unseen: frozenset[bytes]
     passes: dict[Signature, frozenset[str] | None]
@@ -134,19 +133,18 @@ def _named(data: bytes, names: set[bytes]) -> frozenset[bytes]:
 
 
 def _file_calls(path: str, data: bytes, sha: str, named: frozenset[bytes],
-                named_for: frozenset[bytes], ask: frozenset[bytes],
-                calls: frozenset[tuple[bytes, Signature]],
+                named_for: frozenset[bytes], calls: frozenset[tuple[bytes, Signature]],
                 asked: Mapping[bytes, Mapping[Signature, ParamGetattr]]) -> FileCalls:
     unseen: set[bytes] = set()
     passes: dict[Signature, frozenset[str] | None] = {}
-    if ask:
-        for name, uses in function_uses(set(ask), {path: data}).items():
+    if calls:
+        for name, uses in function_uses({n for n, _sig in calls}, {path: data}).items():
             if any(found is None for found in uses.values()):
                 unseen.add(name)  # (handed on as a value: its callers cannot be seen)
                 continue
             for sig, pg in asked[name].items():
                 passes[sig] = _values(pg, uses)
-    return FileCalls(sha, named, named_for, ask, calls, frozenset(unseen), passes)
+    return FileCalls(sha, named, named_for, calls, frozenset(unseen), passes)
 
 
 def caller_values(pg: ParamGetattr, sources: Mapping[str, bytes]) -> frozenset[str] | None:

@@ -19,6 +19,12 @@ Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 
+def worker_context() -> multiprocessing.context.BaseContext:
+    """How worker processes start: forked on Linux (the loaded code is inherited), spawned
+    elsewhere."""
+    return multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
+
+
 def parallel_map(fn: Callable[[Item], Result], items: Sequence[Item], jobs: int,
                  size: Callable[[Item], int] | None = None, min_items: int = 8,
                  progress: Callable[[int, int], None] | None = None) -> list[Result]:
@@ -32,11 +38,10 @@ def parallel_map(fn: Callable[[Item], Result], items: Sequence[Item], jobs: int,
             if progress is not None:
                 progress(len(out), len(items))
         return out
-    ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
     order = sorted(range(len(items)), key=lambda i: -size(items[i])) if size is not None \
         else range(len(items))
     results: dict[int, Result] = {}
-    with ProcessPoolExecutor(min(jobs, len(items)), mp_context=ctx) as pool:
+    with ProcessPoolExecutor(min(jobs, len(items)), mp_context=worker_context()) as pool:
         futures = {pool.submit(fn, items[i]): i for i in order}
         for future in as_completed(futures):
             results[futures[future]] = future.result()

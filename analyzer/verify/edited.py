@@ -11,14 +11,12 @@ every core. Nothing is imported or run: files are parsed with ``ast``, checked b
 
 from __future__ import annotations
 
-import multiprocessing
-import sys
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from analyzer.plan.check.lint import FileLint, lint_tree, parse
-from analyzer.util.parallel import parallel_map
+from analyzer.util.parallel import parallel_map, worker_context
 
 
 @dataclass(frozen=True)
@@ -38,6 +36,14 @@ def read_edited(job: tuple[Path, str]) -> EditedFile | None:
     except OSError:
         return None
     return EditedFile(lint_source(data, path), compile_error(data, path))
+
+
+def read_now(items: list[tuple[Path, str]], jobs: int) -> dict[str, EditedFile]:
+    """Each (root, path) of ``items`` read now, in ``jobs`` worker processes: path -> the
+    file (unreadable files left out)."""
+    return {path: found for (_root, path), found in zip(
+        items, parallel_map(read_edited, items, jobs, size=_size), strict=True)
+        if found is not None}
 
 
 def lint_source(data: bytes, path: str) -> FileLint | None:
@@ -69,25 +75,20 @@ class EditedFiles:
         self._pool: ProcessPoolExecutor | None = None
         self._futures: list[Future[EditedFile | None]] = []
         if jobs > 1 and len(self._items) >= 8:
-            ctx = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-            self._pool = ProcessPoolExecutor(jobs - 1, mp_context=ctx)
+            self._pool = ProcessPoolExecutor(jobs - 1, mp_context=worker_context())
             self._futures = [self._pool.submit(read_edited, item) for item in self._items]
 
     def results(self) -> dict[str, EditedFile]:
         """Path -> the file as it is (unreadable files left out). The items no worker started
         are read now, in ``jobs`` processes."""
-        done: dict[int, EditedFile | None] = {}
-        todo = [i for i, f in enumerate(self._futures) if f.cancel()]
-        if not self._futures:
-            todo = list(range(len(self._items)))
-        for i, found in zip(todo, parallel_map(read_edited, [self._items[i] for i in todo],
-                                               self._jobs), strict=True):
-            done[i] = found
-        for i, future in enumerate(self._futures):
-            if i not in done:
-                done[i] = future.result()
+        # (the futures, when a pool was started, are the items' in order)
+        started = {item[1]: future for item, future in zip(
+            self._items, self._futures, strict=False) if not future.cancel()}
+        out = read_now([item for item in self._items if item[1] not in started], self._jobs)
+        out.update((path, found) for path, future in started.items()
+                   if (found := future.result()) is not None)
         self.close()
-        return {self._items[i][1]: f for i, f in sorted(done.items()) if f is not None}
+        return dict(sorted(out.items()))
 
     def close(self) -> None:
         """Stop the workers (what they have not started is dropped)."""

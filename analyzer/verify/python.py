@@ -31,7 +31,7 @@ from analyzer.plan.check.conflicts import new_breaks
 from analyzer.plan.check.lint import FileLint, lint_tree, parse
 from analyzer.plan.check.view import pruned_view
 from analyzer.util.parallel import parallel_map
-from analyzer.verify.edited import EditedFile, EditedFiles
+from analyzer.verify.edited import EditedFile, read_now
 from analyzer.verify.problem import VerifyProblem
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ def check_python(result: ScanResult, manifest: dict[str, Any], jobs: int = 1,
     baseline = manifest.get("verify_baseline_python") or {}
     before = {path: FileLint.from_json(data) for path, data in baseline.items()}
     if edited is None:
-        edited = EditedFiles(result.root, sorted(before), jobs).results()
+        edited = read_now([(result.root, path) for path in sorted(before)], jobs)
     # (a deleted file is not there: the import checks cover it; an unparsed one has no lint:
     # the compile check reports it)
     after = {path: lint for path in sorted(before)
