@@ -53,9 +53,11 @@ edge names one concrete origin.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from sys import intern
+from typing import TypeAlias, cast
 
 import networkx as nx
 
@@ -63,6 +65,7 @@ from analyzer.config.globs import identifier_matches
 from analyzer.decide.options import GraphOptions
 from analyzer.extract.python_facts import TRY_IMPORT_ERROR, TYPE_CHECKING, Definition, ImportFact
 from analyzer.nodes import (
+    EdgeData,
     Graph,
     add_edges,
     attribute_node,
@@ -112,11 +115,25 @@ class PythonGraph:
 _MADE_NODES = frozenset({"external", "attribute"})
 
 
+# A module's recorded additions to the graph, flat: three items per addition, ``node, None,
+# attrs`` for a node its edges need, ``src, dst, data`` for an edge, in the order made (one
+# tuple: a third of the memory of a list of triples, ~730,000 additions on the largest trees)
+Ops: TypeAlias = tuple[object, ...]
+Op: TypeAlias = tuple[str, str | None, Mapping[str, object]]
+
+
+def op_triples(ops: Ops) -> Iterator[Op]:
+    """The additions of a record's ``ops``, as (node or source, None or destination,
+    attributes) triples."""
+    items = iter(ops)
+    return cast(Iterator[Op], zip(items, items, items, strict=True))
+
+
 @dataclass
 class _ModuleRecord:
     """What one module's edges added to the graph, to add again unchanged."""
 
-    ops: list[tuple[str, str | None, dict[str, object]]]
+    ops: Ops
     unresolved: list[dict[str, object]]
     decisions: list[dict[str, object]]
     reexports: frozenset[tuple[str, str]]
@@ -202,7 +219,7 @@ class Layer:
     records: dict[str, _ModuleRecord]
     made: dict[str, int]  # node an edge needs (``_MADE_NODES``) -> modules whose ops add it
     methods: list[tuple[str, dict[str, object]]]
-    members: dict[tuple[str, str], dict[str, object]]  # class -> method edges, as made
+    members: dict[tuple[str, str], Mapping[str, object]]  # class -> method edges, as made
     global_key: tuple[object, ...]
 
 
@@ -215,10 +232,10 @@ def build_layer(index: ModuleIndex, options: GraphOptions, memo: EdgeMemo) -> La
     methods, members = method_graph(index, graph, options)
     add_nodes(graph, methods)
     add_edges(graph, members)
-    for ext, target in sorted(index.extensions.items()):
-        graph.add_node(module_node(ext), kind="extension", module=ext, target=target)
-    for package in sorted(index.installed_packages):
-        graph.add_node(module_node(package), kind="installed_package", module=package)
+    add_nodes(graph, [(module_node(ext), {"kind": "extension", "module": ext, "target": target})
+                      for ext, target in sorted(index.extensions.items())])
+    add_nodes(graph, [(module_node(package), {"kind": "installed_package", "module": package})
+                      for package in sorted(index.installed_packages)])
     global_key = layer_key(index, options, methods)
     if memo.global_key != global_key:
         memo.reset(global_key)
@@ -263,8 +280,8 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
             swapped.add(name)
             if old is not None:
                 _remove_ops(graph, old.ops, made, layer.members)
-                touched.update(dst for _src, dst, _ in old.ops if dst is not None)
-                old_made = [n for n, dst, _ in old.ops if dst is None]
+                touched.update(dst for _src, dst, _ in op_triples(old.ops) if dst is not None)
+                old_made = [n for n, dst, _ in op_triples(old.ops) if dst is None]
             if record is not None:
                 _replay(graph, record.ops)
             else:
@@ -272,12 +289,12 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
                                        subclasses, memo.made_attrs)
                 memo.keep(name, local, record)
                 memo.computed += 1
-            for node, dst, _ in record.ops:
+            for node, dst, _ in op_triples(record.ops):
                 if dst is None:
                     made[node] = made.get(node, 0) + 1
                 elif patch:
                     touched.add(dst)
-            if patch and (old is None or old_made != [n for n, dst, _ in record.ops
+            if patch and (old is None or old_made != [n for n, dst, _ in op_triples(record.ops)
                                                       if dst is None]):
                 remade = True  # the nodes its edges make, or their order, changed
             layer.records[name] = record
@@ -319,7 +336,7 @@ def _fresh_order(graph: Graph, layer: Layer, modules: list[str], touched: set[st
     if remade:
         made_order: dict[str, None] = {}
         for name in modules:
-            for src, dst, _ in layer.records[name].ops:
+            for src, dst, _ in op_triples(layer.records[name].ops):
                 if dst is None:
                     made_order.setdefault(src)
         for node in made_order:
@@ -334,7 +351,7 @@ def _fresh_order(graph: Graph, layer: Layer, modules: list[str], touched: set[st
         if not was:
             continue
 
-        def key(item: tuple[str, dict[str, object]], v: str = v) -> int:
+        def key(item: tuple[str, Mapping[str, object]], v: str = v) -> int:
             u = item[0]
             return -1 if (u, v) in members else rank.get(str(nodes[u].get("module")), -2)
 
@@ -346,7 +363,7 @@ def _fresh_order(graph: Graph, layer: Layer, modules: list[str], touched: set[st
         head, tail = items[:cut], items[cut:]
         if not head or not tail or key(head[-1]) <= key(tail[0]):
             continue  # in order already
-        merged: list[tuple[str, dict[str, object]]] = []
+        merged: list[tuple[str, Mapping[str, object]]] = []
         at = 0
         for item in tail:  # (in module order: each goes at or after the last one's place)
             to = bisect_right(head, key(item), lo=at, key=key)
@@ -357,16 +374,15 @@ def _fresh_order(graph: Graph, layer: Layer, modules: list[str], touched: set[st
         pred[v] = dict(merged)
 
 
-def _remove_ops(graph: Graph, ops: list[tuple[str, str | None, dict[str, object]]],
-                made: dict[str, int], members: dict[tuple[str, str], dict[str, object]]
-                ) -> None:
+def _remove_ops(graph: Graph, ops: Ops, made: dict[str, int],
+                members: dict[tuple[str, str], Mapping[str, object]]) -> None:
     """Take a module's recorded edges out of the graph (each edge's source is one of the
     module's own nodes, so no other module's edge goes with them; a ``member`` edge the
     module's edges updated gets its own attributes back), counting the nodes they needed one
     module less."""
     succ = succ_dicts(graph)
     pred = pred_dicts(graph)
-    for src, dst, _ in ops:
+    for src, dst, _ in op_triples(ops):
         if dst is None:
             made[src] -= 1
             continue
@@ -374,8 +390,8 @@ def _remove_ops(graph: Graph, ops: list[tuple[str, str | None, dict[str, object]
         if data is None:
             continue
         member = members.get((src, dst))
-        if member is not None:  # (a copy: edge attribute dicts are never changed in place)
-            succ[src][dst] = pred[dst][src] = dict(member)
+        if member is not None:  # (edge attributes are never changed in place: shared)
+            succ[src][dst] = pred[dst][src] = member
         else:
             del succ[src][dst]
             del pred[dst][src]
@@ -391,33 +407,39 @@ def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: Grap
     with index.recording() as used:
         edges.add_all()
     return _ModuleRecord(
-        edges.ops, edges.unresolved, decisions[first_decision:],
+        tuple(edges.ops), edges.unresolved, decisions[first_decision:],
         frozenset((d[1], d[2]) for d in used if d[0] == "reexport"),
         index.orders_of(used),
         edges.registries_read,
         frozenset(d[1] for d in used if d[0] == "module" and d[1] != mod.name),
         all(src == edges.me or src.startswith(edges.me + ":")
-            for src, dst, _ in edges.ops if dst is not None))
+            for src, dst, _ in op_triples(tuple(edges.ops)) if dst is not None))
 
 
-def _replay(graph: Graph, ops: list[tuple[str, str | None, dict[str, object]]]) -> None:
+def _replay(graph: Graph, ops: Ops) -> None:
     """Add a module's recorded nodes (when absent) and edges again, in their order (a run of
     edges in one ``add_edges_from``: the same graph, fewer calls)."""
-    edges: list[tuple[str, str, dict[str, object]]] = []
-    for src, dst, attrs in ops:
+    edges: list[tuple[str, str, Mapping[str, object]]] = []
+    for src, dst, attrs in op_triples(ops):
         if dst is not None:
             edges.append((src, dst, attrs))
         elif src not in graph:
             add_edges(graph, edges)
             edges.clear()
-            graph.add_node(src, **attrs)
+            add_nodes(graph, [(src, cast(dict[str, object], attrs))])
     add_edges(graph, edges)
 
 
-def add_nodes(graph: Graph, nodes: list[tuple[str, dict[str, object]]]) -> None:
+def add_nodes(graph: Graph, nodes: Sequence[tuple[str, dict[str, object]]]) -> None:
     """``graph.add_nodes_from(nodes)`` for (node, attributes) pairs, with the same result (a
     node already there has its attributes updated), on the DiGraph's own dicts (see
-    :func:`add_edges`)."""
+    :func:`add_edges`).
+
+    A node's attribute dict is never changed in place: a new node's is the dict given, and a
+    node already there gets a merged copy. Node attribute dicts are shared -- a module's nodes
+    are made once per scan (``PyModule.derived``) and are those of every graph built from
+    them, the nodes a record's edges make are the record's -- so no graph may write into
+    one."""
     succ = succ_dicts(graph)
     pred = pred_dicts(graph)
     data = node_dicts(graph)
@@ -426,9 +448,9 @@ def add_nodes(graph: Graph, nodes: list[tuple[str, dict[str, object]]]) -> None:
         if known is None:
             succ[node] = {}
             pred[node] = {}
-            data[node] = dict(attrs)
+            data[node] = attrs
         else:
-            known.update(attrs)
+            data[node] = {**known, **attrs}
 
 
 def subclass_index(index: ModuleIndex) -> dict[str, list[tuple[str, str]]]:
@@ -482,20 +504,20 @@ def _enumerates(mod: PyModule) -> bool:
 
 def method_graph(index: ModuleIndex, graph: Graph, options: GraphOptions
                   ) -> tuple[list[tuple[str, dict[str, object]]],
-                             list[tuple[str, str, dict[str, object]]]]:
+                             list[tuple[str, str, Mapping[str, object]]]]:
     """Method nodes of top-level classes, each with its class's ``member`` edge and, when
     only code that names it can call it, its gate (see the module docstring)."""
     open_ended = index.resolved_once("open_ended_classes", lambda: _open_ended_classes(index))
     nodes: list[tuple[str, dict[str, object]]] = []
-    edges: list[tuple[str, str, dict[str, object]]] = []
+    edges: list[tuple[str, str, Mapping[str, object]]] = []
     for name in sorted(index.modules):
         for node, cls, attrs, always in _method_nodes(index.modules[name], graph):
             method = str(attrs["method"])
             if not always and cls in open_ended:
                 always = not identifier_matches(method, options.droppable)
             nodes.append((node, {**attrs, "gate": None if always else attribute_node(method)}))
-            edges.append((cls, node, {"kind": "member", "file": attrs["path"],
-                                      "line": attrs["start_line"]}))
+            edges.append((cls, node, EdgeData("member", cast(str, attrs["path"]),
+                                              cast(int, attrs["start_line"]))))
     return nodes, edges
 
 
@@ -615,8 +637,8 @@ class _ModuleEdges:
         self._dead_starts = [s for s, _ in ranges]
         self._dead_ranges = ranges
         self._scope_nodes: dict[str, str] = {}  # symbol nodes exist before edges are added
-        # every node and edge added, in order: (node, None, attrs) or (src, dst, attrs)
-        self.ops: list[tuple[str, str | None, dict[str, object]]] = []
+        # every node and edge added, in order, flat (:data:`Ops`)
+        self.ops: list[object] = []
         # registry targets looked up in the options, with what they held
         self.registries_read: dict[str, tuple[int, frozenset[str]] | None] = {}
 
@@ -633,15 +655,16 @@ class _ModuleEdges:
         shared = self.made_attrs.get(key)
         if shared is None:
             shared = self.made_attrs[key] = dict(attrs)
-        self.ops.append((intern(node), None, shared))
+        self.ops.extend((intern(node), None, shared))
 
-    def _add_edge(self, src: str, dst: str, **attrs: object) -> None:
+    def _add_edge(self, src: str, dst: str, kind: str, file: str, line: int) -> None:
         # node ids interned: a record names each node with one string object, which the
         # persisted memo (analyzer.graph.edge_store) then stores once, and the graphs
         # replaying it share (~580,000 strings of ~77,000 values on the largest trees)
         src, dst = intern(src), intern(dst)
+        attrs = EdgeData(kind, file, line)
         put_edge(self.graph, src, dst, attrs)  # (the record and the graph share ``attrs``)
-        self.ops.append((src, dst, attrs))
+        self.ops.extend((src, dst, attrs))
 
     def decide(self, line: int, what: str, reason: str) -> None:
         self.graph.graph["decisions"].append(

@@ -88,8 +88,8 @@ class RoundGraph:
             return None
         nodes = node_dicts(graph)
         for (node, attrs), (_, was) in zip(methods, layer.methods, strict=True):
-            if attrs != was:
-                nodes[node].update(attrs)
+            if attrs != was:  # (a new dict: node attribute dicts are shared, never changed)
+                nodes[node] = {**nodes[node], **attrs}
         layer.methods = methods
         return layer
 

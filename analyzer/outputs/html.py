@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -340,7 +341,13 @@ def feature_graph(result: ScanResult, feature: FeatureReport) -> dict[str, Any]:
 
 
 def render_html(result: ScanResult) -> str:
-    return _environment().get_template("report.html.j2").render(**view_model(result))
+    return "".join(html_pieces(result))
+
+
+def html_pieces(result: ScanResult) -> Iterator[str]:
+    """The report's text, piece by piece as the template makes it (the output stage encodes
+    them as they come: the report of a large tree is ~12 MB)."""
+    return _environment().get_template("report.html.j2").generate(**view_model(result))
 
 
 def write_html(result: ScanResult, path: Path) -> None:

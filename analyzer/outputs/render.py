@@ -7,7 +7,9 @@ atomically and lets :mod:`analyzer.pipeline.result_cache` keep them for an uncha
 
 from __future__ import annotations
 
+import io
 import json
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -29,9 +31,9 @@ def render(result: ScanResult, fmt: str, baseline: dict[str, Any] | None = None
 
         return {FILE_NAMES[fmt]: _json_bytes(manifest_dict(result, baseline))}
     if fmt == "html":
-        from analyzer.outputs.html import render_html
+        from analyzer.outputs.html import html_pieces
 
-        return {FILE_NAMES[fmt]: render_html(result).encode("utf-8")}
+        return {FILE_NAMES[fmt]: _utf8(html_pieces(result))}
     if fmt == "md":
         from analyzer.outputs.markdown import render_feature_markdown, render_markdown
 
@@ -47,7 +49,21 @@ def render(result: ScanResult, fmt: str, baseline: dict[str, Any] | None = None
 
 
 def _json_bytes(data: object) -> bytes:
-    return (json.dumps(data, indent=2) + "\n").encode("utf-8")
+    """``json.dumps(data, indent=2) + "\\n"`` in UTF-8, encoded as the encoder goes: the
+    manifest of a large tree is ~20 MB, and ``dumps`` holds its millions of pieces, their
+    join and its encoding at once."""
+    return _utf8(json.JSONEncoder(indent=2).iterencode(data), "\n")
+
+
+def _utf8(pieces: Iterable[str], end: str = "") -> bytes:
+    """The UTF-8 bytes of the pieces joined, then ``end``: one buffer of bytes, no joined
+    text beside it."""
+    out = io.BytesIO()
+    text = io.TextIOWrapper(out, encoding="utf-8", newline="")
+    text.writelines(pieces)
+    text.write(end)
+    text.flush()
+    return out.getvalue()
 
 
 def profile_origin(profile: Profile) -> str:

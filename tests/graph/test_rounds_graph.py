@@ -6,7 +6,7 @@ the last one (native nodes, profile edges) gone."""
 from __future__ import annotations
 
 from analyzer.decide.options import GraphOptions
-from analyzer.graph.python import EdgeMemo, build_python_graph
+from analyzer.graph.python import EdgeMemo, build_python_graph, op_triples
 from analyzer.graph.rounds_graph import RoundGraph
 from tests.graph.test_edge_memo import TREE, _built
 from tests.helpers import module_index, same_python_graph
@@ -120,7 +120,7 @@ def test_records_and_graph_share_edge_dicts_and_interned_node_ids(tmp_path):
     memo = EdgeMemo()
     graph = build_python_graph(*_built(base, {}), memo).graph
     ops = [op for variants in memo.variants.values() for _local, record in variants
-           for op in record.ops]
+           for op in op_triples(record.ops)]
     edges = [(src, dst, attrs) for src, dst, attrs in ops if dst is not None]
     assert edges
     one: dict[str, str] = {}  # node id -> the string object every op names it by
