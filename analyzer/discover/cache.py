@@ -24,7 +24,7 @@ from pathlib import Path
 
 from analyzer.discover.digests import RACY_NS
 from analyzer.discover.walk import Discovery, resolve_root, walk_tree
-from analyzer.util.cache_files import read_checked, write_checked
+from analyzer.util.cache_files import read_checked, write_pickled
 from analyzer.util.fingerprint import tool_fingerprint
 
 Signature = tuple[int, ...] | None  # None: the path did not exist
@@ -57,8 +57,7 @@ def discover_cached(root: Path, extra_excludes: tuple[str, ...],
     started = time.time_ns()
     found, visited, deps = walk_tree(resolved, extra_excludes)
     checks = [(p, _signature(p)) for p in [*visited, *deps]]
-    write_checked(path, pickle.dumps(_Entry(started, checks, found),
-                                     protocol=pickle.HIGHEST_PROTOCOL))
+    write_pickled(path, _Entry(started, checks, found))
     return found
 
 

@@ -12,12 +12,11 @@ checked like the other caches (a bad file is ignored and rebuilt).
 
 from __future__ import annotations
 
-import pickle
 import time
 from pathlib import Path
 
 from analyzer.model import SourceFile
-from analyzer.util.cache_files import read_pickled, tree_cache_path, write_checked
+from analyzer.util.cache_files import read_pickled, tree_cache_path, write_pickled
 
 RACY_NS = 2_000_000_000  # FAT's 2 s granularity is the coarsest in use
 
@@ -61,7 +60,7 @@ class DigestIndex:
             return
         for p in stale:
             del self.entries[p]
-        write_checked(self.path, pickle.dumps(self.entries, protocol=pickle.HIGHEST_PROTOCOL))
+        write_pickled(self.path, self.entries)
         self.changed = False
 
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import pickle
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +28,7 @@ from pathlib import Path
 from analyzer.graph.python import EdgeMemo
 from analyzer.model import FileInfo
 from analyzer.resolve.python import ModuleIndex
-from analyzer.util.cache_files import read_pickled, tree_cache_path, write_checked
+from analyzer.util.cache_files import read_pickled, tree_cache_path, write_pickled
 from analyzer.util.fingerprint import tool_fingerprint
 
 
@@ -101,4 +100,4 @@ class EdgeStore:
         if self._file is None or not memo.added:
             return
         kept = dataclasses.replace(memo, records={}, made_attrs={})  # the variants hold them
-        write_checked(self._file, pickle.dumps((key, kept), protocol=pickle.HIGHEST_PROTOCOL))
+        write_pickled(self._file, (key, kept))

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from analyzer.config.options import ScanOptions
 from analyzer.pipeline.inputs import ScanInputs
-from analyzer.util.cache_files import read_checked, write_checked
+from analyzer.util.cache_files import read_checked, write_pickled
 from analyzer.util.fingerprint import tool_fingerprint
 
 KEEP_ENTRIES = 16
@@ -87,7 +87,7 @@ class ResultCache:
         return entry
 
     def put(self, key: str, entry: CachedScan) -> None:
-        write_checked(self.dir / key, pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
+        write_pickled(self.dir / key, entry)
         with contextlib.suppress(OSError):
             self._prune()
 

@@ -16,7 +16,6 @@ scan used (so it does not grow with every edit).
 from __future__ import annotations
 
 import hashlib
-import pickle
 import sys
 from functools import cache
 from importlib import metadata
@@ -25,7 +24,7 @@ from pathlib import Path
 from analyzer.model import Deletion
 from analyzer.plan.check.lint import FileLint
 from analyzer.plan.check.simulate import FileSim, lint_original, simulate
-from analyzer.util.cache_files import read_pickled, tree_cache_path, write_checked
+from analyzer.util.cache_files import read_pickled, tree_cache_path, write_pickled
 from analyzer.util.fingerprint import tool_fingerprint
 from analyzer.util.parallel import parallel_map
 
@@ -100,7 +99,7 @@ class CheckCache:
     def save(self) -> None:
         """Persist what this scan used (nothing without a cache folder)."""
         if self._file is not None and self.misses:
-            write_checked(self._file, pickle.dumps(self._used, protocol=pickle.HIGHEST_PROTOCOL))
+            write_pickled(self._file, self._used)
 
     # -- inside ------------------------------------------------------------------------------
     def _lookup(self, key: str) -> object:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
 
 
 def new_file_mode() -> int:
@@ -20,14 +22,19 @@ def new_file_mode() -> int:
     return 0o666 & ~mask
 
 
-def _synced_temp(path: Path, data: bytes, sync: bool = True) -> str:
-    """A temp file next to ``path`` holding ``data`` (flushed to disk with ``sync``), with the
-    mode of a new file (mkstemp's is ``0o600``)."""
+def _synced_temp(path: Path, data: bytes | Callable[[BinaryIO], object],
+                 sync: bool = True) -> str:
+    """A temp file next to ``path`` holding ``data`` (or what ``data``, a function, writes
+    into the open file), flushed to disk with ``sync``, with the mode of a new file (mkstemp's
+    is ``0o600``)."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".depgraph")
     try:
         os.fchmod(fd, new_file_mode())
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            if isinstance(data, bytes):
+                fh.write(data)
+            else:
+                data(fh)
             if sync:
                 fh.flush()
                 os.fsync(fh.fileno())
@@ -37,9 +44,11 @@ def _synced_temp(path: Path, data: bytes, sync: bool = True) -> str:
     return tmp
 
 
-def atomic_write(path: Path, data: bytes, sync: bool = True) -> None:
+def atomic_write(path: Path, data: bytes | Callable[[BinaryIO], object],
+                 sync: bool = True) -> None:
     """Replace ``path`` with ``data``: temp file in the same folder, fsync (unless ``sync`` is
-    off: caches, which may be lost), ``os.replace``; the file's mode is kept."""
+    off: caches, which may be lost), ``os.replace``; the file's mode is kept. ``data`` may be
+    a function writing the content into the open file (a large cache streamed, not held)."""
     tmp = _synced_temp(path, data, sync)
     try:
         if path.exists():

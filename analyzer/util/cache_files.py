@@ -13,8 +13,11 @@ import contextlib
 import hashlib
 import pickle
 from pathlib import Path
+from typing import BinaryIO
 
 from analyzer.util.atomic import atomic_write
+
+_DIGEST_LEN = 64  # hex sha256
 
 
 def read_checked(path: Path) -> bytes | None:
@@ -35,6 +38,35 @@ def write_checked(path: Path, payload: bytes) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload,
                      sync=False)
+
+
+class _Hashing:
+    """A file's ``write`` that also hashes what goes through it."""
+
+    def __init__(self, fh: BinaryIO) -> None:
+        self.fh = fh
+        self.sha = hashlib.sha256()
+
+    def write(self, data: bytes) -> int:
+        self.sha.update(data)
+        return self.fh.write(data)
+
+
+def write_pickled(path: Path, value: object) -> None:
+    """``write_checked(path, pickle.dumps(value))``, pickled straight into the file: the
+    payload is never held whole in memory (the result cache's entry, the edge memo: tens of
+    MB on the largest trees). The digest line is written last, over a placeholder of its
+    length; the file appears only complete (:func:`analyzer.util.atomic.atomic_write`)."""
+    def fill(fh: BinaryIO) -> None:
+        fh.write(b"0" * _DIGEST_LEN + b"\n")
+        out = _Hashing(fh)
+        pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+        fh.seek(0)
+        fh.write(out.sha.hexdigest().encode())
+
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, fill, sync=False)
 
 
 def tree_cache_path(directory: Path, folder: str, tree_root: Path) -> Path:

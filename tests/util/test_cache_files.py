@@ -1,15 +1,17 @@
 """Shared, the checked cache file (``analyzer/util/cache_files.py``): ``<sha256 of the
 payload>\\n<payload>``; anything that does not check out reads as missing; a write that fails
-costs nothing but the cache."""
+costs nothing but the cache. A value pickled straight into the file (``write_pickled``) gives
+the bytes of its pickle in that format."""
 
 from __future__ import annotations
 
 import hashlib
+import pickle
 from pathlib import Path
 
 import pytest
 
-from analyzer.util.cache_files import read_checked, write_checked
+from analyzer.util.cache_files import read_checked, read_pickled, write_checked, write_pickled
 
 
 def test_round_trip_and_format(tmp_path: Path) -> None:
@@ -49,3 +51,26 @@ def test_a_write_that_cannot_happen_is_ignored(tmp_path: Path) -> None:
     write_checked(blocker / "entry", b"x")  # its folder cannot be made: no exception
     assert read_checked(blocker / "entry") is None
     assert blocker.read_text() == "a file, not a folder"
+
+
+def test_a_value_pickled_into_the_file_is_the_checked_format_of_its_pickle(
+        tmp_path: Path) -> None:
+    value = {"big": b"\x00" * 300_000, "nested": [("a", 1), ("b", None)]}  # frames and more
+    path = tmp_path / "deep" / "entry"
+    write_pickled(path, value)
+    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    assert path.read_bytes() == hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+    assert read_pickled(path) == value
+    assert [p.name for p in path.parent.iterdir()] == ["entry"]  # no temp file left
+
+
+def test_a_value_that_cannot_be_pickled_leaves_the_old_file(tmp_path: Path) -> None:
+    path = tmp_path / "entry"
+    write_pickled(path, ["old"])
+    with pytest.raises((pickle.PicklingError, TypeError, AttributeError)):
+        write_pickled(path, [lambda: None])
+    assert read_pickled(path) == ["old"]
+    assert [p.name for p in tmp_path.iterdir()] == ["entry"]
+    write_pickled(tmp_path / "file-not-folder" / "x", 1)  # a folder made fine
+    (tmp_path / "blocker").write_text("a file")
+    write_pickled(tmp_path / "blocker" / "entry", 1)  # cannot be made: no exception
