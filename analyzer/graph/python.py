@@ -406,14 +406,15 @@ def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: Grap
     edges = _ModuleEdges(index, graph, mod, [], options, gated, subclasses, made_attrs)
     with index.recording() as used:
         edges.add_all()
+    ops = tuple(edges.ops)
     return _ModuleRecord(
-        tuple(edges.ops), edges.unresolved, decisions[first_decision:],
+        ops, edges.unresolved, decisions[first_decision:],
         frozenset((d[1], d[2]) for d in used if d[0] == "reexport"),
         index.orders_of(used),
         edges.registries_read,
         frozenset(d[1] for d in used if d[0] == "module" and d[1] != mod.name),
         all(src == edges.me or src.startswith(edges.me + ":")
-            for src, dst, _ in op_triples(tuple(edges.ops)) if dst is not None))
+            for src, dst, _ in op_triples(ops) if dst is not None))
 
 
 def _replay(graph: Graph, ops: Ops) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import pickle
+from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -34,10 +35,16 @@ def read_checked(path: Path) -> bytes | None:
 
 def write_checked(path: Path, payload: bytes) -> None:
     """Atomically write ``payload`` with its digest; failures are ignored."""
+    _write(path, lambda fh: fh.writelines(
+        (hashlib.sha256(payload).hexdigest().encode(), b"\n", payload)))
+
+
+def _write(path: Path, fill: Callable[[BinaryIO], object]) -> None:
+    """Atomically write what ``fill`` writes into the open file, its folder made first; a
+    failure to write is ignored (a cache that cannot be written only costs time)."""
     with contextlib.suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload,
-                     sync=False)
+        atomic_write(path, fill, sync=False)
 
 
 class _Hashing:
@@ -64,9 +71,7 @@ def write_pickled(path: Path, value: object) -> None:
         fh.seek(0)
         fh.write(out.sha.hexdigest().encode())
 
-    with contextlib.suppress(OSError):
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, fill, sync=False)
+    _write(path, fill)
 
 
 def tree_cache_path(directory: Path, folder: str, tree_root: Path) -> Path:
