@@ -12,12 +12,12 @@ atomic (temp file + rename). Default location: ``$XDG_CACHE_HOME/depgraph`` or
 from __future__ import annotations
 
 import hashlib
-import pickle
 import shutil
 from pathlib import Path
 from typing import Any
 
 from analyzer.model import Language
+from analyzer.util import pickling
 from analyzer.util.cache_files import read_pickled, write_checked
 from analyzer.util.fingerprint import tool_fingerprint
 
@@ -57,8 +57,7 @@ class FactsCache:
         return facts
 
     def put(self, file: str, content_hash: str, kind: Language | str, facts: Any) -> None:
-        self.put_payload(file, content_hash, kind,
-                         pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL))
+        self.put_payload(file, content_hash, kind, pickling.dumps(facts))
 
     def put_payload(self, file: str, content_hash: str, kind: Language | str,
                     payload: bytes) -> None:

@@ -19,7 +19,6 @@ soon as it comes back, so the closure costs no round trips per import depth.
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -44,6 +43,7 @@ from analyzer.extract.runner import (
 )
 from analyzer.extract.treesitter import parse_source
 from analyzer.model import ParseProblem, SourceFile
+from analyzer.util import pickling
 from analyzer.util.gc_pause import gc_paused
 
 __all__ = ["Demand", "DemandResult", "extract_on_demand", "module_candidates"]
@@ -301,7 +301,7 @@ def _drain(queue: list[int], sources: list[SourceFile], reads: list[ReadFile],
             batch = in_flight.pop(future)
             for i, facts in zip(batch, future.result(), strict=True):
                 if isinstance(facts, bytes):
-                    facts = pickle.loads(facts)
+                    facts = pickling.loads(facts)
                 take(i, _finish(sources[i], reads[i].digest, reads[i].data or b"", facts))
 
 

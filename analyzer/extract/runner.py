@@ -9,7 +9,6 @@ a single-process run. Read errors become parse problems, never exceptions.
 from __future__ import annotations
 
 import hashlib
-import pickle
 import sys
 import time
 from collections.abc import Callable
@@ -19,6 +18,7 @@ from typing import Any, TextIO, assert_never
 
 from analyzer.extract.cache import FactsCache
 from analyzer.model import Language, ParseProblem, SourceFile
+from analyzer.util import pickling
 from analyzer.util.gc_pause import gc_paused
 
 
@@ -69,7 +69,7 @@ def _extract_batch(batch: list[tuple[str, Language, str, bytes]],
             if isinstance(facts, ParseProblem):
                 out.append(facts)
                 continue
-            payload = pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL)
+            payload = pickling.dumps(facts)
             if cache is not None:
                 cache.put_payload(path, digest, language, payload)
             out.append(payload)
@@ -166,7 +166,7 @@ def extract_all(root: Path, sources: list[SourceFile], *, jobs: int = 1,
         nonlocal parsed
         for (i, digest, data), facts in zip(batch, results, strict=True):
             if isinstance(facts, bytes):
-                facts = pickle.loads(facts)
+                facts = pickling.loads(facts)
             out[i] = _finish(sources[i], digest, data, facts)
         parsed += len(batch)
         if progress:

@@ -100,4 +100,4 @@ class EdgeStore:
         if self._file is None or not memo.added:
             return
         kept = dataclasses.replace(memo, records={}, made_attrs={})  # the variants hold them
-        write_pickled(self._file, (key, kept))
+        write_pickled(self._file, (key, kept), shared=True)

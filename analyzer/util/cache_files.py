@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+from analyzer.util import pickling
 from analyzer.util.atomic import atomic_write
 
 _DIGEST_LEN = 64  # hex sha256
@@ -59,15 +60,20 @@ class _Hashing:
         return self.fh.write(data)
 
 
-def write_pickled(path: Path, value: object) -> None:
+def write_pickled(path: Path, value: object, *, shared: bool = False) -> None:
     """``write_checked(path, pickle.dumps(value))``, pickled straight into the file: the
     payload is never held whole in memory (the result cache's entry, the edge memo: tens of
     MB on the largest trees). The digest line is written last, over a placeholder of its
-    length; the file appears only complete (:func:`analyzer.util.atomic.atomic_write`)."""
+    length; the file appears only complete (:func:`analyzer.util.atomic.atomic_write`).
+    ``shared``: its integers and strings load as the process's shared ones
+    (:mod:`analyzer.util.pickling`; slower to write)."""
     def fill(fh: BinaryIO) -> None:
         fh.write(b"0" * _DIGEST_LEN + b"\n")
         out = _Hashing(fh)
-        pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+        if shared:
+            pickling.dump(value, out)
+        else:
+            pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
         fh.seek(0)
         fh.write(out.sha.hexdigest().encode())
 
@@ -86,7 +92,7 @@ def read_pickled(path: Path) -> object | None:
     if payload is None:
         return None
     try:
-        loaded: object = pickle.loads(payload)
+        loaded: object = pickling.loads(payload)
     except Exception:
         return None
     return loaded

@@ -1,0 +1,65 @@
+"""Cache stage helpers: pickles whose integers and strings are shared across files once loaded.
+
+Every file's facts are pickled on their own (extraction workers, the facts cache), so the same
+line number or name (``torch``, ``self``, a scope) loaded from two files' pickles would be two
+objects -- and pickle never shares integers at all, not even within one file: the largest
+trees' facts hold about 2.6 million integer objects but 93,000 distinct values, and a million
+strings of 175,000. :func:`dumps` writes each integer (outside CPython's own small-integer
+cache) and each string as a *persistent id*; :func:`loads` resolves it through one table of
+the process (:data:`_SHARED`), so equal values load as one object. The table holds each value
+once (a few MB); a pickle written by plain :func:`pickle.dumps` loads the same way.
+"""
+
+from __future__ import annotations
+
+import io
+import pickle
+from typing import Protocol
+
+
+class Writable(Protocol):
+    """Where a pickle goes: a binary file, or anything with its ``write``."""
+
+    def write(self, data: bytes, /) -> int: ...
+
+
+class _Shared(dict[object, object]):
+    """Each value once: looking one up returns the first equal one stored."""
+
+    def __missing__(self, key: object) -> object:
+        self[key] = key
+        return key
+
+
+# The process's shared integers and strings (only ever grows: bounded by distinct values).
+_SHARED = _Shared()
+
+
+class SharingPickler(pickle.Pickler):
+    """A pickler writing integers above CPython's small-int cache, and strings, as
+    persistent ids that :func:`loads` shares (pickle still writes a repeated string once)."""
+
+    def persistent_id(self, obj: object) -> object | None:
+        kind = type(obj)
+        if kind is str or (kind is int and not -5 <= obj <= 256):  # type: ignore[operator]
+            return obj
+        return None
+
+
+def dump(value: object, file: Writable) -> None:
+    """Pickle ``value`` into ``file`` (:class:`SharingPickler`, the highest protocol)."""
+    SharingPickler(file, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+
+
+def dumps(value: object) -> bytes:
+    """``value`` pickled with its integers and strings as shared ids."""
+    out = io.BytesIO()
+    dump(value, out)
+    return out.getvalue()
+
+
+def loads(data: bytes) -> object:
+    """Unpickle ``data``; its integers and strings are the process's shared ones."""
+    unpickler = pickle.Unpickler(io.BytesIO(data))
+    unpickler.persistent_load = _SHARED.__getitem__  # type: ignore[method-assign]
+    return unpickler.load()
