@@ -119,3 +119,30 @@ def test_a_file_that_does_not_parse() -> None:
     sim = simulate(b"def broken(:\n    pass\n", [rng(1, 2)], "m.py")
     assert not sim.parsed
     assert sim.after is None and sim.before is None
+
+
+def test_a_function_losing_one_binding_of_a_name_it_reads() -> None:
+    src = (b"def f(flag):\n"          # 1
+           b"    if flag:\n"          # 2
+           b"        import os\n"     # 3
+           b"    else:\n"             # 4
+           b"        os = None\n"     # 5
+           b"    sep = os\n"          # 6
+           b"    return sep, flag\n")  # 7
+    sim = simulate(src, [rng(3, 3)], "m.py")
+    from analyzer.plan.check.lint import lint_tree, parse, unbound_reads
+    assert unbound_reads(sim.before, sim.after) == [("f", "os", 2, 1)]
+    # the simulation keeps, of what `f` reads, only the names whose bindings the edit
+    # reduced: `os` (`sep` keeps its binding, `flag` is a parameter)
+    assert sim.after.reads == {"f": frozenset({"os"})}
+    # ... which answers as the whole lint of the edited file does
+    edited = parse(b"def f(flag):\n    if flag:\n        pass\n    else:\n        os = None\n"
+                   b"    sep = os\n    return sep, flag\n", "m.py")
+    whole = lint_tree(edited, "m.py")
+    assert "flag" in whole.reads["f"]
+    assert unbound_reads(sim.before, whole) == unbound_reads(sim.before, sim.after)
+    # the lints kept of the original hold no reads (only an edited file's are asked)
+    assert sim.before.reads == {}
+    # what the edit left as it was is the original's object, kept (and cached) once
+    assert sim.after.module_names is sim.before.module_names
+    assert sim.after.class_attrs is sim.before.class_attrs

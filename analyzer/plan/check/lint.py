@@ -39,7 +39,8 @@ class FileLint:
     class_attrs: dict[str, frozenset[str]]
     raises: tuple[int, ...]  # lines of module-level ``raise`` statements
     bindings: dict[str, dict[str, int]] = field(default_factory=dict)
-    # per function: the names it reads (what a lost binding is checked against), its line
+    # per function: the names it reads (what a lost binding is checked against; the plan's
+    # check keeps only the names asked, analyzer.plan.check.simulate), and its line
     reads: dict[str, frozenset[str]] = field(default_factory=dict)
     function_lines: dict[str, int] = field(default_factory=dict)
 

@@ -12,11 +12,13 @@ import ast
 import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from analyzer.model import EXPRESSION_REWRITES, Deletion, DeletionKind
 from analyzer.plan.check.lint import FileLint, bound_names, function_bindings, lint_tree, parse
 
 _STATEMENT_EDITS: tuple[DeletionKind, ...] = ("delete_range", "fold_branch")
+_V = TypeVar("_V")
 
 
 @dataclass
@@ -41,9 +43,13 @@ class FileSim:
 
 
 def lint_original(source: bytes, path: str) -> FileLint | None:
-    """The file as it is (None when it does not parse): a function of its bytes alone."""
+    """The file as it is (None when it does not parse): a function of its bytes alone. It
+    keeps no ``reads``: only a simulation's ``after`` is asked what a function reads
+    (:func:`~analyzer.plan.check.lint.unbound_reads`), and the check keeps a lint of every
+    file it simulates for the whole scan (tens of thousands of name sets on the largest
+    trees)."""
     tree = parse(source, path)
-    return lint_tree(tree, path) if tree is not None else None
+    return dataclasses.replace(lint_tree(tree, path), reads={}) if tree is not None else None
 
 
 def simulate(source: bytes, edits: list[Deletion], path: str,
@@ -57,10 +63,47 @@ def simulate(source: bytes, edits: list[Deletion], path: str,
     before = original if original is not None else lint_tree(tree, path)
     folded = [(d.start_line or 0, d.end_line or 0) for d in edits
               if d.kind == "fold_branch" and d.rewrite not in EXPRESSION_REWRITES]
-    sim.before = dataclasses.replace(before, bindings=function_bindings(tree, folded)[0])
+    sim.before = dataclasses.replace(
+        before, bindings=_reused(function_bindings(tree, folded)[0], before.bindings), reads={})
     _remove(tree, edits, sim)
-    sim.after = lint_tree(tree, path)
+    sim.after = _kept_small(lint_tree(tree, path), sim.before)
     return sim
+
+
+def _kept_small(after: FileLint, before: FileLint) -> FileLint:
+    """``after`` as the check keeps it for the whole scan (one per simulated file): of what
+    each function reads, only the names whose bindings the edits reduced (the only ones
+    :func:`~analyzer.plan.check.lint.unbound_reads` asks about); and each value equal to
+    ``before``'s is ``before``'s object (most of a file survives its edits)."""
+    reads: dict[str, frozenset[str]] = {}
+    for func, want in before.bindings.items():
+        have = after.bindings.get(func, {})
+        lost = [var for var, n in want.items() if have.get(var, 0) < n]
+        if lost and (asked := after.reads.get(func, frozenset()).intersection(lost)):
+            reads[func] = asked
+    return FileLint(
+        _same(after.undefined, before.undefined),
+        _same(after.undefined_lines, before.undefined_lines),
+        _same(after.module_names, before.module_names),
+        _same(after.binding_counts, before.binding_counts),
+        _reused(after.class_attrs, before.class_attrs),
+        _same(after.raises, before.raises),
+        _reused(after.bindings, before.bindings),
+        reads,
+        _same(after.function_lines, before.function_lines))
+
+
+def _same(value: _V, known: _V) -> _V:
+    """``known`` when equal to ``value`` (one object kept, and pickled, instead of two)."""
+    return known if value == known else value
+
+
+def _reused(values: dict[str, _V], known: dict[str, _V]) -> dict[str, _V]:
+    """``values`` with each entry equal to ``known``'s taken from ``known`` (``known`` itself
+    when all are)."""
+    if values == known:
+        return known
+    return {k: _same(v, known[k]) if k in known else v for k, v in values.items()}
 
 
 def _span(node: ast.stmt) -> tuple[int, int]:
