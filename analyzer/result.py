@@ -11,6 +11,7 @@ named here too: an output reads them from the result, never from the stage that 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -55,7 +56,7 @@ class ScanResult:
     problems: list[ParseProblem]
     unresolved: list[dict[str, object]]
     timings: dict[str, float] = field(default_factory=dict)
-    sources: dict[str, bytes] = field(default_factory=dict)  # bytes as scanned, by path
+    sources: Mapping[str, bytes] = field(default_factory=dict)  # bytes as scanned, by path
     options: ScanOptions = field(default_factory=ScanOptions)  # what the scan was asked
     # path -> pyflakes' undefined names of the original (what the plan check already linted)
     lint_before: dict[str, dict[str, int]] = field(default_factory=dict)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from analyzer.analysis.features import FeatureReport
@@ -140,7 +141,7 @@ def _short(node: str) -> str:
 
 
 def present(graph: Graph, live: Liveness, feature: FeatureReport, code: list[Blocker],
-            keys: dict[str, str], sources: dict[str, bytes], tests: frozenset[str]
+            keys: dict[str, str], sources: Mapping[str, bytes], tests: frozenset[str]
             ) -> list[Blocker]:
     """A feature's blockers (``feature_blockers``) as every output shows them: one
     ``default`` per key of ``keys`` (the feature's dropped keys live code still produces,

@@ -29,7 +29,7 @@ class ScanInputs:
     """Everything a scan reads from disk: the discovered files' content hashes, the chosen
     profile, and the packaging files that declare entry points. The result cache keys on
     exactly this, so a scan whose inputs are unchanged can be skipped. File bytes are read
-    when the analysis first needs them (:meth:`reads`), each file once."""
+    when the analysis needs them (:meth:`reads`) and held by whoever asked, not here."""
 
     discovery: Discovery
     profile: Profile | None
@@ -38,20 +38,23 @@ class ScanInputs:
     errors: dict[int, str]  # file index -> why it could not be read
     entry_point_files: dict[str, bytes | str]  # rel path -> bytes, or the read error
     timings: dict[str, float] = field(default_factory=dict)
-    data: dict[int, bytes] = field(default_factory=dict)  # bytes read so far, by file index
+    # bytes fingerprinting read, by file index: handed to the first :meth:`reads`, not kept
+    data: dict[int, bytes] = field(default_factory=dict)
     changed_since_key: bool = False  # a file changed between fingerprinting and reading
 
     def reads(self) -> list[ReadFile]:
-        """Every file's bytes and digest (read now if fingerprinting did not need them)."""
+        """Every file's bytes and digest, read now (those fingerprinting read are handed over
+        the first time). The bytes are the caller's to drop: nothing here keeps them."""
         out: list[ReadFile] = []
         files = self.discovery.files
-        todo = [i for i in range(len(files)) if i not in self.data and i not in self.errors]
+        held, self.data = self.data, {}
+        todo = [i for i in range(len(files)) if i not in held and i not in self.errors]
         for i, got in zip(todo, read_all(self.discovery.root, [files[i] for i in todo]),
                           strict=True):
             if got.data is None or got.digest != self.digests[i]:
                 self.changed_since_key = True
             if got.data is not None:
-                self.data[i] = got.data
+                held[i] = got.data
                 self.digests[i] = got.digest
             else:
                 self.errors[i] = got.error or "cannot read"
@@ -59,7 +62,7 @@ class ScanInputs:
             if i in self.errors:
                 out.append(ReadFile(None, "", self.errors[i]))
             else:
-                out.append(ReadFile(self.data[i], self.digests[i]))
+                out.append(ReadFile(held[i], self.digests[i]))
         return out
 
 

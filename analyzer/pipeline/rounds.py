@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,7 +162,7 @@ class Rounds:
     """The rounds of one scan over one tree."""
 
     def __init__(self, inputs: ScanInputs, options: ScanOptions, use: ProfileUse, tree: Tree,
-                 scope: Scope, sources: dict[str, bytes], timer: StageTimer,
+                 scope: Scope, sources: Mapping[str, bytes], timer: StageTimer,
                  sims: CheckCache | None = None, edges: EdgeMemo | None = None,
                  cache: FactsCache | None = None, tree_key: str = "") -> None:
         self.inputs, self.options, self.use = inputs, options, use

@@ -9,7 +9,7 @@ a ``ScanResult`` holding every stage's output, so the outputs only format, never
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from analyzer.extract.cache import FactsCache
 from analyzer.extract.demand import Demand, extract_on_demand
 from analyzer.extract.runner import ExtractedFile, Progress, ReadFile, extract_all
 from analyzer.extract.seeds import demand_for, may_answer_pattern
+from analyzer.extract.source_bytes import SourceBytes
 from analyzer.graph.edge_store import EdgeStore, index_key
 from analyzer.model import Deletion, Plan
 from analyzer.nodes import Graph, module_node, target_node
@@ -95,11 +96,15 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
         reads = inputs.reads()
         demand = None if options.parse_all else demand_for(
             found, reads, options.roots, use.profile, inputs.entry_point_files)
+    # the files' bytes go to the first pass's extraction and are dropped after it (the
+    # stages after read the few files they need again: SourceBytes); a later pass reads anew
+    handed = [reads]
+    del reads
     cache = FactsCache(settings.cache_dir) if settings.cache_dir is not None else None
     reparsed: set[str] = set()
     extracted: dict[int, ExtractedFile] = {}  # what a pass parsed, for the next one
     while True:
-        result = _analyze_extracted(inputs, options, settings, use, reads, cache, demand,
+        result = _analyze_extracted(inputs, options, settings, use, handed, cache, demand,
                                     timer, extracted, report)
         touched = _counted_reached(result)
         if demand is None or not touched:
@@ -112,11 +117,12 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
 
 
 def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
-                       use: ProfileUse, reads: list[ReadFile], cache: FactsCache | None,
-                       demand: Demand | None, timer: StageTimer,
+                       use: ProfileUse, handed: list[list[ReadFile]],
+                       cache: FactsCache | None, demand: Demand | None, timer: StageTimer,
                        extracted: dict[int, ExtractedFile], report: bool = True) -> ScanResult:
     found = inputs.discovery
     with timer("extract"):
+        reads = handed.pop() if handed else inputs.reads()
         if demand is None:
             files = extract_all(found.root, list(found.files), jobs=settings.jobs,
                                 cache=cache, progress=settings.progress, read=reads)
@@ -127,8 +133,9 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
                                     progress=settings.progress, extracted=extracted)
             files = got.files
             counted = frozenset(found.files[i].path for i in got.counted)
-    sources = {f.path: r.data for f, r in zip(found.files, reads, strict=True)
-               if r.data is not None}
+        sources = SourceBytes(found.root, {f.path: r.digest for f, r in zip(
+            found.files, reads, strict=True) if r.data is not None})
+        del reads
     with timer("resolve"):
         tree = build_tree(found, files, effective_cmake_options(use.profile, use.drops),
                           cache, sources)
@@ -199,7 +206,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
 
 
 def _blockers(graph: Graph, live: Liveness, feature: FeatureReport, use: ProfileUse,
-              sources: dict[str, bytes], tests: frozenset[str]) -> list[Blocker]:
+              sources: Mapping[str, bytes], tests: frozenset[str]) -> list[Blocker]:
     """A feature's blockers as the outputs show them (analysis/blockers.py): the defaults
     that select its dropped keys first, then live code, then tests."""
     return present(graph, live, feature, feature_blockers(graph, live, feature),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from collections.abc import Mapping
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -70,7 +71,7 @@ class CheckCache:
         self._used[key] = sim
         return sim
 
-    def prefetch(self, edits: dict[str, tuple[Deletion, ...]], sources: dict[str, bytes]
+    def prefetch(self, edits: dict[str, tuple[Deletion, ...]], sources: Mapping[str, bytes]
                  ) -> None:
         """Compute the simulations of ``edits`` (file -> its edits) not known yet, and the
         lints of their originals, in ``jobs`` worker processes: :meth:`simulation` then

@@ -65,17 +65,19 @@ def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes],
             break
         if not path.endswith((".py", ".pyi")):
             continue
-        data = sources[path]
-        sha = known_digests.get(path) or hashlib.sha256(data).hexdigest()
+        sha = known_digests.get(path) or hashlib.sha256(sources[path]).hexdigest()
         found = known.get(path)
-        if found is not None and found.sha == sha:  # (the words searched before, reused)
-            named = (found.named & names) | _named(data, set(names - found.named_for))
+        if found is not None and found.sha == sha:  # (the words searched before, reused;
+            # the file is read again only for words not searched in it yet)
+            named = (found.named & names) | (_named(sources[path], set(unsearched))
+                                             if (unsearched := names - found.named_for)
+                                             else frozenset())
         else:
-            found, named = None, _named(data, set(names))
+            found, named = None, _named(sources[path], set(names))
         ask = searched & named
         calls = frozenset((name, sig) for name in ask for sig in asked[name])
         if found is None or found.calls != calls:
-            found = _file_calls(path, data, sha, named, names, calls, asked)
+            found = _file_calls(path, sources[path], sha, named, names, calls, asked)
         elif found.named_for != names:
             found = dataclasses.replace(found, named=named, named_for=names)
         now[path] = found

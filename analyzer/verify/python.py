@@ -50,7 +50,7 @@ def _file_facts(source: bytes, path: str, dead: list[tuple[int, int]],
     return lint_tree(tree, path, dead, known).to_json()
 
 
-def python_baseline(sources: dict[str, bytes], edited: set[str],
+def python_baseline(sources: Mapping[str, bytes], edited: set[str],
                     dead: dict[str, list[tuple[int, int]]] | None = None,
                     linted: dict[str, dict[str, int]] | None = None,
                     cache: FactsCache | None = None, jobs: int = 1) -> dict[str, Any]:

@@ -44,3 +44,25 @@ def test_inputs_of_a_tree_without_python_is_a_scan_error(tmp_path: Path) -> None
     tree = write_tree(tmp_path / "t", {"README.md": "no code\n"})
     with pytest.raises(ScanError):
         gather_inputs(tree, ScanOptions())
+
+
+def test_the_analysis_keeps_no_file_bytes(tmp_path: Path) -> None:
+    """The bytes fingerprinting read go to extraction and are dropped; the result reads a
+    file again when asked (checked against its digest), and its pickle holds no bytes."""
+    import pickle
+
+    from analyzer.extract.source_bytes import SourceBytes
+    from analyzer.pipeline.scan import analyze
+
+    tree = write_tree(tmp_path / "t", {
+        "app/__init__.py": "",
+        "app/main.py": "from app import util\nutil.run()\n",
+        "app/util.py": "def run():\n    return 'the bytes of util'\n",
+    })
+    inputs = gather_inputs(tree, ScanOptions(roots=("app.main",), use_profile=False))
+    assert len(inputs.data) == 3  # no digest cache: fingerprinting read every file
+    result = analyze(inputs, ScanOptions(roots=("app.main",), use_profile=False))
+    assert inputs.data == {}
+    assert isinstance(result.sources, SourceBytes)
+    assert result.sources["app/util.py"] == b"def run():\n    return 'the bytes of util'\n"
+    assert b"the bytes of util" not in pickle.dumps(result.sources)

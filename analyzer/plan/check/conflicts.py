@@ -13,7 +13,7 @@ there are none: a fixpoint in which every round only keeps more.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from analyzer.model import Deletion, Plan
@@ -65,7 +65,7 @@ class Unbuilt:
     options: tuple[str, ...] = ()
 
 
-def plan_breaks(plan: Plan, index: ModuleIndex, sources: dict[str, bytes],
+def plan_breaks(plan: Plan, index: ModuleIndex, sources: Mapping[str, bytes],
                 baseline: Counter[tuple[str, str, str]],
                 simulated: Simulator | None = None,
                 unbuilt: dict[str, Unbuilt] | None = None) -> tuple[list[Break], PythonView]:
@@ -101,7 +101,7 @@ def new_breaks(found: list[Break], baseline: Counter[tuple[str, str, str]]) -> l
     return out
 
 
-def check_plan(plan: Plan, index: ModuleIndex, sources: dict[str, bytes],
+def check_plan(plan: Plan, index: ModuleIndex, sources: Mapping[str, bytes],
                baseline: Counter[tuple[str, str, str]] | None = None,
                simulated: Simulator | None = None,
                unbuilt: dict[str, Unbuilt] | None = None) -> list[Conflict]:
