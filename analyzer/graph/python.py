@@ -53,11 +53,11 @@ edge names one concrete origin.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from sys import intern
-from typing import TypeAlias, cast
+from typing import Any, TypeAlias, cast
 
 import networkx as nx
 
@@ -152,6 +152,38 @@ class _ModuleRecord:
     def still_valid(self, index: ModuleIndex, options: GraphOptions) -> bool:
         return index.same_orders(self.orders) \
             and all(options.registries.get(q) == v for q, v in self.registries.items())
+
+    def __reduce__(self) -> tuple[Callable[..., _ModuleRecord], tuple[object, ...]]:
+        """Pickled (the persisted memo, :mod:`analyzer.graph.edge_store`) with each edge's
+        attributes as three plain values in the flat additions: pickle remembers every
+        object it writes (an ``EdgeData`` and its argument tuple: two entries each, a memo
+        table of ~64 MiB beside the largest trees' edge memo), never a string twice or an
+        integer at all."""
+        flat: list[object] = []
+        for node, dst, attrs in op_triples(self.ops):
+            if dst is None:
+                flat.extend((node, None, attrs))
+            else:
+                assert isinstance(attrs, EdgeData)  # (every recorded edge's: _add_edge)
+                flat.extend((node, dst, attrs.kind, attrs.file, attrs.line))
+        return _unpickled_record, (tuple(flat), self.unresolved, self.decisions,
+                                   self.reexports, self.orders, self.registries,
+                                   self.consulted, self.owned)
+
+
+def _unpickled_record(flat: tuple[object, ...], *fields: Any) -> _ModuleRecord:
+    """A :class:`_ModuleRecord` from its pickled form (:meth:`_ModuleRecord.__reduce__`)."""
+    ops: list[object] = []
+    items = iter(flat)
+    for node in items:
+        dst = next(items)
+        if dst is None:
+            ops.extend((node, None, next(items)))
+        else:
+            kind, file, line = next(items), next(items), next(items)
+            ops.extend((node, dst, EdgeData(cast(str, kind), cast(str, file),
+                                            cast("int | None", line))))
+    return _ModuleRecord(tuple(ops), *fields)
 
 
 # variants of one module's edges kept (its folded lines differ between rounds and profiles)

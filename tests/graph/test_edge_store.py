@@ -149,3 +149,39 @@ def test_a_changed_profile_plans_what_an_uncached_scan_plans(tmp_path: Path):
     uncached = run_scan(MINI_SGLANG, ["deepseek_v2"], keep=("fa3", "flashmla"))
     assert kept.plan.deletions == uncached.plan.deletions
     assert kept.plan.deletions != default.plan.deletions
+
+
+def test_a_stored_record_reads_back_as_it_was_made(tmp_path: Path):
+    """The persisted form of a record writes each edge's attributes as plain values (no
+    object per edge for pickle to remember); read back, every addition is what was made."""
+    from analyzer.graph.python import op_triples
+    from analyzer.nodes import EdgeData
+    from analyzer.util import pickling
+
+    index = module_index(tmp_path / "t", TREE)
+    memo = EdgeMemo()
+    build_python_graph(index, GraphOptions(), memo)
+    data = pickling.dumps(memo)
+    assert b"EdgeData" not in data
+    loaded = pickling.loads(data)
+    assert isinstance(loaded, EdgeMemo)
+    assert set(loaded.variants) == set(memo.variants) == set(index.modules)
+    for module, kept in memo.variants.items():
+        (local, record), = kept
+        (local_again, again), = loaded.variants[module]
+        assert local_again == local
+        made = list(op_triples(record.ops))
+        read = list(op_triples(again.ops))
+        assert [(a, b) for a, b, _ in read] == [(a, b) for a, b, _ in made]
+        for (_, dst, attrs), (_, _, attrs_again) in zip(made, read, strict=True):
+            assert type(attrs_again) is type(attrs)
+            assert dict(attrs_again) == dict(attrs)
+            assert dst is None or isinstance(attrs_again, EdgeData)
+        assert (again.unresolved, again.decisions, again.reexports, again.orders,
+                again.registries, again.consulted, again.owned) == (
+            record.unresolved, record.decisions, record.reexports, record.orders,
+            record.registries, record.consulted, record.owned)
+    # user's record holds the call of pkg.a's fa, at line 5 of pkg/user.py (`return fa()`)
+    user = loaded.variants["pkg.user"][0][1]
+    user_edges = [(dst, dict(a)) for _, dst, a in op_triples(user.ops) if dst is not None]
+    assert ("py:pkg.a:fa", {"kind": "reference", "file": "pkg/user.py", "line": 5}) in user_edges
