@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import io
 import json
+import tempfile
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from analyzer.config.types import Profile
@@ -55,15 +56,30 @@ def _json_bytes(data: object) -> bytes:
     return _utf8(json.JSONEncoder(indent=2).iterencode(data), "\n")
 
 
+def _spool() -> IO[bytes]:
+    """An anonymous temporary file, or an in-memory one without a writable temporary
+    folder (the caller closes it)."""
+    try:
+        return tempfile.TemporaryFile()
+    except OSError:
+        return io.BytesIO()
+
+
 def _utf8(pieces: Iterable[str], end: str = "") -> bytes:
-    """The UTF-8 bytes of the pieces joined, then ``end``: one buffer of bytes, no joined
-    text beside it."""
-    out = io.BytesIO()
-    text = io.TextIOWrapper(out, encoding="utf-8", newline="")
-    text.writelines(pieces)
-    text.write(end)
-    text.flush()
-    return out.getvalue()
+    """The UTF-8 bytes of the pieces joined, then ``end``: encoded into an anonymous
+    temporary file and read back once, so the only copy in memory is the result (a growing
+    in-memory buffer held ~1.1x the bytes, and its ``getvalue()`` a second copy beside it:
+    ~45 MB at once for the largest manifest). Without a writable temporary folder, in
+    memory."""
+    with _spool() as spool:
+        text = io.TextIOWrapper(spool, encoding="utf-8", newline="")
+        text.writelines(pieces)
+        text.write(end)
+        text.flush()
+        spool.seek(0)
+        data = spool.read()
+        text.detach()  # (the file is closed once, by ``with``)
+    return data
 
 
 def profile_origin(profile: Profile) -> str:
