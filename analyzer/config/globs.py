@@ -52,7 +52,7 @@ def identifier_regex(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns))
 
 
-@lru_cache(maxsize=65536)  # every symbol of a file asks about the same path
+@lru_cache(maxsize=4096)  # every symbol of a file asks about the same path, in a row
 def path_matches(path: str, patterns: tuple[str, ...]) -> bool:
     rx = _any_glob(tuple(patterns))
     return rx is not None and rx.match(path) is not None

@@ -56,7 +56,6 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from sys import intern
 from typing import Any, TypeAlias, cast
 
 import networkx as nx
@@ -78,6 +77,7 @@ from analyzer.nodes import (
 )
 from analyzer.resolve.call_args import resolved_member_names
 from analyzer.resolve.python import ModuleIndex, PyModule, Target
+from analyzer.util.pickling import shared as share
 
 NOT_FOLLOWED = frozenset({"type_checking", "type_test"})
 # module-level functions the interpreter calls by name (PEP 562): live with their module
@@ -561,13 +561,13 @@ def _module_nodes(mod: PyModule) -> list[tuple[str, dict[str, object]]]:
     if known is not None:
         return known  # type: ignore[no-any-return]
     name = mod.name
-    out: list[tuple[str, dict[str, object]]] = [(module_node(name), {
+    out: list[tuple[str, dict[str, object]]] = [(share(module_node(name)), {
         "kind": "module", "module": name, "path": mod.path, "is_package": mod.is_package,
         "lines": mod.facts.line_count, "main_guard": mod.facts.main_guard_line is not None})]
     seen: set[str] = set()
     for d in mod.facts.definitions:
         if d.kind in ("function", "class") and mod.defs.get(d.name) in ("function", "class"):
-            node = symbol_node(name, d.name)
+            node = share(symbol_node(name, d.name))
             if node not in seen:
                 seen.add(node)
                 out.append((node, {"kind": "symbol", "module": name, "name": d.name,
@@ -600,7 +600,7 @@ def _method_nodes(mod: PyModule, graph: Graph
         always = (m.name.startswith("_") and m.name.endswith("_")) \
             or any(d not in PLAIN_DECORATORS and not d.endswith(
                 (".setter", ".getter", ".deleter")) for d in m.decorators)
-        out.append((symbol_node(name, f"{m.cls}.{m.name}"), cls, {
+        out.append((share(symbol_node(name, f"{m.cls}.{m.name}")), cls, {
             "kind": "method", "module": name, "name": f"{m.cls}.{m.name}", "method": m.name,
             "cls": m.cls, "path": mod.path, "start_line": m.start_line,
             "end_line": m.end_line}, always))
@@ -688,13 +688,14 @@ class _ModuleEdges:
         shared = self.made_attrs.get(key)
         if shared is None:
             shared = self.made_attrs[key] = dict(attrs)
-        self.ops.extend((intern(node), None, shared))
+        self.ops.extend((share(node), None, shared))
 
     def _add_edge(self, src: str, dst: str, kind: str, file: str, line: int) -> None:
-        # node ids interned: a record names each node with one string object, which the
+        # node ids shared: a record names each node with one string object, which the
         # persisted memo (analyzer.graph.edge_store) then stores once, and the graphs
-        # replaying it share (~580,000 strings of ~77,000 values on the largest trees)
-        src, dst = intern(src), intern(dst)
+        # replaying it share (~580,000 strings of ~77,000 values on the largest trees) --
+        # the same object as the node's own id (_module_nodes) and a loaded memo's
+        src, dst = share(src), share(dst)
         attrs = EdgeData(kind, file, line)
         put_edge(self.graph, src, dst, attrs)  # (the record and the graph share ``attrs``)
         self.ops.extend((src, dst, attrs))

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import io
 import pickle
-from typing import Protocol
+from typing import Protocol, TypeVar
+
+_Key = TypeVar("_Key", str, int)
 
 
 class Writable(Protocol):
@@ -44,6 +46,12 @@ class SharingPickler(pickle.Pickler):
         if kind is str or (kind is int and not -5 <= obj <= 256):  # type: ignore[operator]
             return obj
         return None
+
+
+def shared(value: _Key) -> _Key:
+    """The process's one string (or integer) equal to ``value``: the object :func:`loads`
+    gives for it (graph node ids made by a scan and read from the edge memo are one)."""
+    return _SHARED[value]  # type: ignore[return-value]
 
 
 def dump(value: object, file: Writable) -> None:

@@ -33,3 +33,9 @@ def test_equal_integers_and_strings_of_two_pickles_are_one_object() -> None:
 
 def test_a_plain_pickle_loads() -> None:
     assert pickling.loads(pickle.dumps(("x", 10**6))) == ("x", 10**6)
+
+
+def test_a_value_shared_before_loading_is_the_one_loaded() -> None:
+    made = pickling.shared("".join(["py:pkg.mod:", "Klass.method"]))  # a node id a scan makes
+    assert pickling.loads(pickling.dumps(("py:pkg.mod:Klass.method",)))[0] is made
+    assert pickling.shared(10**7 + 1) is pickling.loads(pickling.dumps(10**7 + 1))
