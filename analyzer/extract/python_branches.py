@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 import tree_sitter as ts
 
@@ -48,6 +49,8 @@ class Cond(Fact):
     value: str = ""
     args: tuple[str, ...] = ()
     children: tuple[Cond, ...] = ()
+
+    exact_equality: ClassVar[bool] = True  # strings and conditions only
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ import pickle
 from typing import Protocol, TypeVar
 
 _Key = TypeVar("_Key", str, int)
+_V = TypeVar("_V")
 
 
 class Writable(Protocol):
@@ -37,9 +38,35 @@ class _Shared(dict[object, object]):
 _SHARED = _Shared()
 
 
+# the equal-value table of each dump in progress (innermost last): see :func:`canonical`
+_DUMPS: list[dict[object, object]] = []
+
+
+def canonical(value: _V) -> _V:
+    """Within a :class:`SharingPickler` dump, the first value equal to ``value`` the dump met
+    (``value`` when it is the first, or unhashable): a value's ``__reduce__`` hands its
+    immutable parts (tuples, frozen facts) through it, so equal parts of one file's facts --
+    a line tuple, a condition tree -- are one object, written once and loaded once. Outside
+    a dump, ``value``."""
+    if not _DUMPS:
+        return value
+    try:
+        return _DUMPS[-1].setdefault(value, value)  # type: ignore[return-value]
+    except TypeError:  # (a part holding a list or a dict)
+        return value
+
+
 class SharingPickler(pickle.Pickler):
     """A pickler writing integers above CPython's small-int cache, and strings, as
-    persistent ids that :func:`loads` shares (pickle still writes a repeated string once)."""
+    persistent ids that :func:`loads` shares (pickle still writes a repeated string once),
+    and equal immutable parts once (:func:`canonical`)."""
+
+    def dump(self, obj: object, /) -> None:
+        _DUMPS.append({})
+        try:
+            super().dump(obj)
+        finally:
+            _DUMPS.pop()
 
     def persistent_id(self, obj: object) -> object | None:
         kind = type(obj)

@@ -39,3 +39,32 @@ def test_a_value_shared_before_loading_is_the_one_loaded() -> None:
     made = pickling.shared("".join(["py:pkg.mod:", "Klass.method"]))  # a node id a scan makes
     assert pickling.loads(pickling.dumps(("py:pkg.mod:Klass.method",)))[0] is made
     assert pickling.shared(10**7 + 1) is pickling.loads(pickling.dumps(10**7 + 1))
+
+
+def test_equal_line_tuples_and_conditions_of_one_dump_load_as_one_object() -> None:
+    from analyzer.extract.python_branches import Cond
+    from analyzer.extract.python_facts import AttrAssign
+
+    lines = tuple([400, 401])  # two equal tuples, made apart
+    uses = (MemberUse("forward", "A", lines), MemberUse("backward", "A", tuple([400, 401])))
+    assert uses[0].lines is not uses[1].lines
+    flag = Cond("name", "self.use_nsa")
+    sets = (AttrAssign("A", "self.x", "x", Cond("not", children=(flag,)), 500),
+            AttrAssign("B", "self.y", "y", Cond("not", children=(Cond("name", "self.use_nsa"),)),
+                       501))
+    first, second = pickling.loads(pickling.dumps(uses))
+    assert first.lines == (400, 401) and first.lines is second.lines
+    a, b = pickling.loads(pickling.dumps(sets))
+    assert a.cond == b.cond and a.cond is b.cond
+
+
+def test_values_equal_only_across_types_stay_apart() -> None:
+    """``True == 1``: a tuple or fact holding a bool is never merged with one holding an int."""
+    from analyzer.extract.python_literals import LiteralEntry
+
+    bools = (MemberUse("x", "A", (True,)), MemberUse("y", "A", (1,)))  # (types aside)
+    first, second = pickling.loads(pickling.dumps(bools))
+    assert type(first.lines[0]) is bool and type(second.lines[0]) is int
+    entries = (LiteralEntry("k", None, 1, 1, True), LiteralEntry("k", None, 1, 1, 1))  # type: ignore[arg-type]
+    one, other = pickling.loads(pickling.dumps(entries))
+    assert type(one.alone) is bool and type(other.alone) is int
