@@ -166,13 +166,13 @@ def scan(path: Path, demo: bool, out_dir: Path, quiet: bool, verbose: bool,
                          "--format json alone")
     try:
         if to_stdout:
-            sys.stdout.write(entry.outputs["json"][FILE_NAMES["json"]].decode("utf-8"))
+            sys.stdout.write(entry.outputs["json"][FILE_NAMES["json"]].data().decode("utf-8"))
             sys.stdout.flush()
         else:
             out_dir.mkdir(parents=True, exist_ok=True)
             for fmt in fmts:
-                for name, data in entry.outputs[fmt].items():
-                    atomic_write(out_dir / name, data, sync=False)
+                for name, packed in entry.outputs[fmt].items():
+                    atomic_write(out_dir / name, packed.data(), sync=False)
     except OSError as exc:
         raise OutputError(f"cannot write to {out_dir}: {exc.strerror or exc}") from None
     stages["write"] = time.perf_counter() - t0

@@ -2,16 +2,17 @@
 for, as bytes per output file, and the console summary as lines.
 
 Rendering to bytes (instead of writing straight to files) lets the CLI write outputs
-atomically and lets :mod:`analyzer.pipeline.result_cache` keep them for an unchanged re-scan.
+atomically and lets :mod:`analyzer.pipeline.result_cache` keep them for an unchanged re-scan;
+they are held deflated (:class:`Packed`) until written.
 """
 
 from __future__ import annotations
 
-import io
 import json
-import tempfile
+import zlib
 from collections.abc import Iterable
-from typing import IO, TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from analyzer.config.types import Profile
@@ -23,63 +24,79 @@ FILE_NAMES = {"json": "manifest.json", "html": "report.html", "md": "summary.md"
               "sarif": "depgraph.sarif"}
 
 
+@dataclass(frozen=True)
+class Packed:
+    """One output file's bytes, deflated as they were encoded: the largest tree's manifest and
+    report are 34 MB together, rendered while the whole analysis is still in memory, and
+    ~3 MB so. :meth:`data` inflates them where they are written (the analysis gone by then);
+    the result cache keeps them deflated."""
+
+    deflated: bytes
+
+    def data(self) -> bytes:
+        return zlib.decompress(self.deflated)
+
+    @classmethod
+    def of(cls, data: bytes) -> Packed:
+        return cls(zlib.compress(data, 1))
+
+
 def render(result: ScanResult, fmt: str, baseline: dict[str, Any] | None = None
-           ) -> dict[str, bytes]:
+           ) -> dict[str, Packed]:
     """File name -> bytes of one format (``md`` also writes one file per dropped feature);
     ``baseline``: the manifest's verify baseline (``analyzer.verify.baseline``)."""
     if fmt == "json":
         from analyzer.outputs.manifest import manifest_dict
 
-        return {FILE_NAMES[fmt]: _json_bytes(manifest_dict(result, baseline))}
+        return {FILE_NAMES[fmt]: _json_packed(manifest_dict(result, baseline))}
     if fmt == "html":
         from analyzer.outputs.html import html_pieces
 
-        return {FILE_NAMES[fmt]: _utf8(html_pieces(result))}
+        return {FILE_NAMES[fmt]: _packed(html_pieces(result))}
     if fmt == "md":
         from analyzer.outputs.markdown import render_feature_markdown, render_markdown
 
-        out = {FILE_NAMES[fmt]: render_markdown(result).encode("utf-8")}
+        out = {FILE_NAMES[fmt]: Packed.of(render_markdown(result).encode("utf-8"))}
         for feature in result.profile.drops:  # one change description per feature (a PR each)
-            out[f"summary-{feature}.md"] = render_feature_markdown(result, feature).encode()
+            out[f"summary-{feature}.md"] = Packed.of(
+                render_feature_markdown(result, feature).encode())
         return out
     if fmt == "sarif":
         from analyzer.outputs.sarif import render_sarif
 
-        return {FILE_NAMES[fmt]: _json_bytes(render_sarif(result))}
+        return {FILE_NAMES[fmt]: _json_packed(render_sarif(result))}
     raise ValueError(f"unknown format {fmt!r}")
 
 
-def _json_bytes(data: object) -> bytes:
-    """``json.dumps(data, indent=2) + "\\n"`` in UTF-8, encoded as the encoder goes: the
-    manifest of a large tree is ~20 MB, and ``dumps`` holds its millions of pieces, their
-    join and its encoding at once."""
-    return _utf8(json.JSONEncoder(indent=2).iterencode(data), "\n")
+def _json_packed(data: object) -> Packed:
+    """``json.dumps(data, indent=2) + "\\n"`` in UTF-8, encoded and deflated as the encoder
+    goes: the manifest of a large tree is ~20 MB, and ``dumps`` holds its millions of pieces,
+    their join and its encoding at once."""
+    return _packed(json.JSONEncoder(indent=2).iterencode(data), "\n")
 
 
-def _spool() -> IO[bytes]:
-    """An anonymous temporary file, or an in-memory one without a writable temporary
-    folder (the caller closes it)."""
-    try:
-        return tempfile.TemporaryFile()
-    except OSError:
-        return io.BytesIO()
+# text encoded and deflated at a time (characters)
+_BATCH = 1 << 16
 
 
-def _utf8(pieces: Iterable[str], end: str = "") -> bytes:
-    """The UTF-8 bytes of the pieces joined, then ``end``: encoded into an anonymous
-    temporary file and read back once, so the only copy in memory is the result (a growing
-    in-memory buffer held ~1.1x the bytes, and its ``getvalue()`` a second copy beside it:
-    ~45 MB at once for the largest manifest). Without a writable temporary folder, in
-    memory."""
-    with _spool() as spool:
-        text = io.TextIOWrapper(spool, encoding="utf-8", newline="")
-        text.writelines(pieces)
-        text.write(end)
-        text.flush()
-        spool.seek(0)
-        data = spool.read()
-        text.detach()  # (the file is closed once, by ``with``)
-    return data
+def _packed(pieces: Iterable[str], end: str = "") -> Packed:
+    """The UTF-8 bytes of the pieces joined, then ``end``, deflated a batch of pieces at a
+    time: neither the joined text nor its bytes are ever held whole."""
+    deflate = zlib.compressobj(1)
+    out: list[bytes] = []
+    batch: list[str] = []
+    size = 0
+    for piece in pieces:
+        batch.append(piece)
+        size += len(piece)
+        if size >= _BATCH:
+            out.append(deflate.compress("".join(batch).encode("utf-8")))
+            batch.clear()
+            size = 0
+    batch.append(end)
+    out.append(deflate.compress("".join(batch).encode("utf-8")))
+    out.append(deflate.flush())
+    return Packed(b"".join(out))
 
 
 def profile_origin(profile: Profile) -> str:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from analyzer.config.options import ScanOptions
+from analyzer.outputs.render import Packed
 from analyzer.pipeline.inputs import ScanInputs
 from analyzer.util.cache_files import read_checked, write_pickled
 from analyzer.util.fingerprint import tool_fingerprint
@@ -35,7 +36,7 @@ KEEP_ENTRIES = 16
 class CachedScan:
     """What the CLI prints and writes for one scan, rendered."""
 
-    outputs: dict[str, dict[str, bytes]]  # format -> file name -> bytes
+    outputs: dict[str, dict[str, Packed]]  # format -> file name -> its bytes, deflated
     stdout: list[str]
     stderr: list[str]
     stale: list[str]  # stale profile entries (--strict turns them into exit 6)

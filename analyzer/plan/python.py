@@ -23,6 +23,7 @@ in-tree modules whose name is unused (importing runs the module: a possible side
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from sys import intern
 
 from analyzer.analysis.liveness import Liveness, node_data, successors
 from analyzer.decide.guards import DeadRegion
@@ -148,6 +149,7 @@ def _used(graph: Graph, mod: PyModule) -> list[tuple[str, object]]:
 
 
 _USED_KINDS = frozenset({"module", "symbol", "method"})
+_USED_HEADS_KEPT = 4  # variants of a module's read names kept (the rounds' dead ranges)
 # edges that are no use of their target by the file: a definition's own module, the packages
 # a module is in, typing-only imports, a class's methods, a module used as a value
 _NOT_USES = frozenset({"defined_in", "parent_package", "type_checking", "member",
@@ -301,12 +303,15 @@ def _dead_imports(graph: Graph, live: Liveness, index: ModuleIndex, mod: PyModul
     for s, e in index.dead_lines.get(mod.name, ()):
         folded.add(s, e)
     # scope -> names read there by code that remains: a function of the module's facts and
-    # of what is deleted and folded in it, the same in most rounds (kept per module)
+    # of what is deleted and folded in it, the same in most rounds (kept per module: the
+    # last few variants)
     key = (tuple(dead_ranges), tuple(index.dead_lines.get(mod.name, ())),
            tuple(index.dead_reads.get(mod.name, ())))
     known: dict[object, dict[str, set[str]]] = mod.derived.setdefault("used_heads", {})
     used_heads = known.get(key)
     if used_heads is None:
+        if len(known) >= _USED_HEADS_KEPT:
+            del known[next(iter(known))]
         used_heads = known[key] = defaultdict(set)
         every_read_counts = not any(key)
         for ref in mod.facts.references:  # reads in deleted definitions do not count
@@ -314,7 +319,7 @@ def _dead_imports(graph: Graph, live: Liveness, index: ModuleIndex, mod: PyModul
                     not deleted.covers(ln, ln) and not folded.covers(ln, ln)
                     and not index.dead_read(mod.name, ref.chain, ln)
                     for ln in (ref.line, *ref.also)):
-                used_heads[ref.scope].add(ref.chain.split(".")[0])
+                used_heads[ref.scope].add(intern(ref.chain.split(".")[0]))
     all_used = set().union(*used_heads.values()) if used_heads else set()
     exported = set(mod.facts.all_names or ())
     surface = mod.path.endswith("__init__.py")

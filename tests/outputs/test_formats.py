@@ -184,7 +184,7 @@ def test_render_dispatches_each_format_to_its_files() -> None:
     # md: the summary and one change description per dropped feature (fa3, flashmla, ascend)
     assert set(render(result, "md")) == {"summary.md", "summary-fa3.md", "summary-flashmla.md",
                                          "summary-ascend.md"}
-    assert render(result, "html")["report.html"].lower().startswith(b"<!doctype html>")
+    assert render(result, "html")["report.html"].data().lower().startswith(b"<!doctype html>")
 
 
 def test_a_shared_chain_prefix_is_shown_once() -> None:
