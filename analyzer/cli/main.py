@@ -172,7 +172,7 @@ def scan(path: Path, demo: bool, out_dir: Path, quiet: bool, verbose: bool,
             out_dir.mkdir(parents=True, exist_ok=True)
             for fmt in fmts:
                 for name, packed in entry.outputs[fmt].items():
-                    atomic_write(out_dir / name, packed.data(), sync=False)
+                    atomic_write(out_dir / name, packed.write_to, sync=False)
     except OSError as exc:
         raise OutputError(f"cannot write to {out_dir}: {exc.strerror or exc}") from None
     stages["write"] = time.perf_counter() - t0

@@ -12,7 +12,7 @@ import json
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 if TYPE_CHECKING:
     from analyzer.config.types import Profile
@@ -35,6 +35,15 @@ class Packed:
 
     def data(self) -> bytes:
         return zlib.decompress(self.deflated)
+
+    def write_to(self, out: BinaryIO) -> None:
+        """Write the bytes into ``out`` as they inflate, a piece at a time (the scan's memory
+        is not all given back when the outputs are written: never the whole file at once)."""
+        inflate = zlib.decompressobj()
+        view = memoryview(self.deflated)
+        for at in range(0, len(view), _BATCH):
+            out.write(inflate.decompress(view[at:at + _BATCH]))
+        out.write(inflate.flush())
 
     @classmethod
     def of(cls, data: bytes) -> Packed:

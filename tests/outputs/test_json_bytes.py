@@ -4,6 +4,7 @@ escapes and text outside ASCII alike, and a report's pieces make the bytes of th
 
 from __future__ import annotations
 
+import io
 import json
 
 from analyzer.outputs.render import Packed, _json_packed, _packed
@@ -24,3 +25,6 @@ def test_pieces_past_one_batch_make_their_join() -> None:
     assert packed.data() == whole
     assert len(packed.deflated) < len(whole) // 4  # held deflated
     assert Packed.of(b"x" * 10).data() == b"x" * 10
+    written = io.BytesIO()
+    packed.write_to(written)  # inflated a piece at a time
+    assert written.getvalue() == whole
