@@ -7,7 +7,9 @@ trees' facts hold about 2.6 million integer objects but 93,000 distinct values, 
 strings of 175,000. :func:`dumps` writes each integer (outside CPython's own small-integer
 cache) and each string as a *persistent id*; :func:`loads` resolves it through one table of
 the process (:data:`_SHARED`), so equal values load as one object. The table holds each value
-once (a few MB); a pickle written by plain :func:`pickle.dumps` loads the same way.
+once (a few MB); a pickle written by plain :func:`pickle.dumps` loads the same way. Within one
+dump, equal immutable parts a value's ``__reduce__`` hands through :func:`canonical` (a file's
+line tuples, condition trees) are written once, so they load as one object too.
 """
 
 from __future__ import annotations
