@@ -28,12 +28,13 @@ FILE_NAMES = {"json": "manifest.json", "html": "report.html", "md": "summary.md"
 class Packed:
     """One output file's bytes, deflated as they were encoded: the largest tree's manifest and
     report are 34 MB together, rendered while the whole analysis is still in memory, and
-    ~3 MB so. :meth:`data` inflates them where they are written (the analysis gone by then);
+    5 MB so. :meth:`write_to` inflates them where they are written, a piece at a time;
     the result cache keeps them deflated."""
 
     deflated: bytes
 
     def data(self) -> bytes:
+        """The bytes, inflated whole (``--out -``, the tests)."""
         return zlib.decompress(self.deflated)
 
     def write_to(self, out: BinaryIO) -> None:
