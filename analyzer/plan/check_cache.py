@@ -22,6 +22,7 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
+from analyzer.extract.source_bytes import SourceBytes
 from analyzer.model import Deletion
 from analyzer.plan.check.lint import FileLint
 from analyzer.plan.check.simulate import FileSim, lint_original, simulate
@@ -47,27 +48,31 @@ class CheckCache:
         self.hits = 0
         self.misses = 0
 
-    def original(self, path: str, source: bytes) -> FileLint | None:
-        """The file's lint as it is (None when it does not parse)."""
+    def original(self, path: str, sources: Mapping[str, bytes]) -> FileLint | None:
+        """The file's lint as it is (None when it does not parse); ``sources``: path -> bytes,
+        read only when the lint is not known (a scan's :class:`SourceBytes` reads the file
+        again)."""
         if path in self._originals:
             return self._originals[path]
-        key = self._key("original", path, source)
+        key = self._key("original", path, sources)
         found = self._lookup(key)
         if found is _MISSING:
-            found = lint_original(source, path)
+            found = lint_original(sources[path], path)
             self._used[key] = found
         assert found is None or isinstance(found, FileLint)
         self._originals[path] = found
         return found
 
-    def simulation(self, path: str, source: bytes, edits: tuple[Deletion, ...]) -> FileSim:
-        """The file with ``edits`` simulated (see :func:`analyzer.plan.check.simulate`)."""
-        key = self._key("sim", path, source, repr(edits))
-        original = self.original(path, source)  # also what `originals` reports
+    def simulation(self, path: str, sources: Mapping[str, bytes], edits: tuple[Deletion, ...]
+                   ) -> FileSim:
+        """The file with ``edits`` simulated (see :func:`analyzer.plan.check.simulate`); its
+        bytes are read from ``sources`` only when the simulation is not known."""
+        key = self._key("sim", path, sources, repr(edits))
+        original = self.original(path, sources)  # also what `originals` reports
         found = self._lookup(key)
         if isinstance(found, FileSim):
             return found
-        sim = simulate(source, list(edits), path, original)
+        sim = simulate(sources[path], list(edits), path, original)
         self._used[key] = sim
         return sim
 
@@ -78,20 +83,19 @@ class CheckCache:
         answers them (a cold scan's check is pyflakes on a few hundred files)."""
         todo: list[tuple[str, bytes, tuple[Deletion, ...], bool, FileLint | None]] = []
         for path, file_edits in sorted(edits.items()):
-            source = sources.get(path)
-            if source is None or self._lookup(self._key(
-                    "sim", path, source, repr(file_edits))) is not _MISSING:
+            if path not in sources or self._lookup(self._key(
+                    "sim", path, sources, repr(file_edits))) is not _MISSING:
                 continue
             known: object = self._originals.get(path, _MISSING)
             if known is _MISSING:
-                known = self._lookup(self._key("original", path, source))
-            todo.append((path, source, file_edits, known is not _MISSING,
+                known = self._lookup(self._key("original", path, sources))
+            todo.append((path, sources[path], file_edits, known is not _MISSING,
                          known if isinstance(known, FileLint) else None))
         done = parallel_map(_lint_and_simulate, todo, self.jobs, size=lambda t: len(t[1]))
-        for (path, source, file_edits, _, _), (original, sim) in zip(todo, done, strict=True):
+        for (path, _source, file_edits, _, _), (original, sim) in zip(todo, done, strict=True):
             self._originals.setdefault(path, original)
-            self._used.setdefault(self._key("original", path, source), original)
-            self._used[self._key("sim", path, source, repr(file_edits))] = sim
+            self._used.setdefault(self._key("original", path, sources), original)
+            self._used[self._key("sim", path, sources, repr(file_edits))] = sim
 
     def originals(self) -> dict[str, FileLint | None]:
         """Path -> lint of every file this scan linted or found linted."""
@@ -122,10 +126,11 @@ class CheckCache:
                 self._stored = loaded
         return self._stored
 
-    def _key(self, kind: str, path: str, source: bytes, extra: str = "") -> str:
+    def _key(self, kind: str, path: str, sources: Mapping[str, bytes], extra: str = "") -> str:
         digest = self._digests.get(path)
-        if digest is None:
-            digest = self._digests[path] = hashlib.sha256(source).hexdigest()
+        if digest is None:  # (a scan's SourceBytes knows it without reading the file)
+            digest = self._digests[path] = sources.digest(path) \
+                if isinstance(sources, SourceBytes) else hashlib.sha256(sources[path]).hexdigest()
         return hashlib.sha256("\0".join(
             (kind, _environment(), path, digest, extra)).encode()).hexdigest()
 

@@ -13,13 +13,13 @@ EDITS = (Deletion("delete_range", "pkg/m.py", "", 1, "test", start_line=2, end_l
 
 def test_a_second_scan_reads_what_the_first_linted(tmp_path):
     first = CheckCache(tmp_path, tmp_path / "tree")
-    sim = first.simulation("pkg/m.py", SOURCE, EDITS)
+    sim = first.simulation("pkg/m.py", {"pkg/m.py": SOURCE}, EDITS)
     assert sim.after.undefined["helper"] == 1 and not sim.before.undefined
     assert (first.hits, first.misses) == (0, 2)  # the file as it is, then the edited file
     first.save()
 
     second = CheckCache(tmp_path, tmp_path / "tree")
-    again = second.simulation("pkg/m.py", SOURCE, EDITS)
+    again = second.simulation("pkg/m.py", {"pkg/m.py": SOURCE}, EDITS)
     assert (second.hits, second.misses) == (2, 0)
     assert again.after == sim.after
     assert again.binders["helper"] == [EDITS[0]]
@@ -28,38 +28,38 @@ def test_a_second_scan_reads_what_the_first_linted(tmp_path):
 
 def test_changed_bytes_or_edits_or_tree_are_misses(tmp_path):
     first = CheckCache(tmp_path, tmp_path / "tree")
-    first.simulation("pkg/m.py", SOURCE, EDITS)
+    first.simulation("pkg/m.py", {"pkg/m.py": SOURCE}, EDITS)
     first.save()
 
     edited = CheckCache(tmp_path, tmp_path / "tree")
-    sim = edited.simulation("pkg/m.py", SOURCE + b"# more\n", EDITS)
+    sim = edited.simulation("pkg/m.py", {"pkg/m.py": SOURCE + b"# more\n"}, EDITS)
     assert (edited.hits, edited.misses) == (0, 2)
     assert sim.after.undefined["helper"] == 1
 
     other_edits = CheckCache(tmp_path, tmp_path / "tree")
-    sim = other_edits.simulation("pkg/m.py", SOURCE, ())
+    sim = other_edits.simulation("pkg/m.py", {"pkg/m.py": SOURCE}, ())
     assert (other_edits.hits, other_edits.misses) == (1, 1)  # the original is known
     assert sim.after is not None and not sim.after.undefined
 
     other_tree = CheckCache(tmp_path, tmp_path / "elsewhere")
-    other_tree.simulation("pkg/m.py", SOURCE, EDITS)
+    other_tree.simulation("pkg/m.py", {"pkg/m.py": SOURCE}, EDITS)
     assert other_tree.hits == 0
 
 
 def test_a_corrupted_cache_file_is_a_miss(tmp_path):
     first = CheckCache(tmp_path, tmp_path / "tree")
-    first.simulation("pkg/m.py", SOURCE, EDITS)
+    first.simulation("pkg/m.py", {"pkg/m.py": SOURCE}, EDITS)
     first.save()
     for f in (tmp_path / "check").iterdir():
         f.write_bytes(f.read_bytes()[:-10])
     again = CheckCache(tmp_path, tmp_path / "tree")
-    assert again.simulation("pkg/m.py", SOURCE, EDITS).after.undefined["helper"] == 1
+    assert again.simulation("pkg/m.py", {"pkg/m.py": SOURCE}, EDITS).after.undefined["helper"] == 1
     assert again.hits == 0
 
 
 def test_a_file_that_does_not_parse_is_not_simulated(tmp_path):
     cache = CheckCache(tmp_path, tmp_path / "tree")
-    sim = cache.simulation("pkg/bad.py", b"def (:\n", ())
+    sim = cache.simulation("pkg/bad.py", {"pkg/bad.py": b"def (:\n"}, ())
     assert not sim.parsed
     assert cache.originals() == {"pkg/bad.py": None}
 
@@ -76,12 +76,34 @@ def test_prefetched_in_workers_the_check_reads_the_same_simulations(tmp_path):
     assert pooled.misses == 2 * len(sources)  # every sim and original was new
     alone = CheckCache(None, None)
     for path in sorted(sources):
-        got = pooled.simulation(path, sources[path], edits[path])
-        want = alone.simulation(path, sources[path], edits[path])
+        got = pooled.simulation(path, sources, edits[path])
+        want = alone.simulation(path, sources, edits[path])
         assert (got.parsed, got.after, got.binders) == (
             want.parsed, want.after, want.binders)
     assert pooled.misses == 2 * len(sources)  # nothing computed again
-    assert pooled.simulation("pkg/m3.py", sources["pkg/m3.py"], edits["pkg/m3.py"]
-                             ).after.undefined == {"helper": 1}
-    assert not pooled.simulation("pkg/broken.py", b"def (:\n", edits["pkg/broken.py"]).parsed
+    m3 = pooled.simulation("pkg/m3.py", sources, edits["pkg/m3.py"])
+    assert m3.after.undefined == {"helper": 1}
+    assert not pooled.simulation("pkg/broken.py", sources, edits["pkg/broken.py"]).parsed
     assert pooled.originals()["pkg/broken.py"] is None
+
+
+def test_a_known_simulation_reads_no_bytes(tmp_path):
+    """With a scan's SourceBytes, a simulation or lint the cache knows is answered from the
+    digest the scan read the file with: the file is not read again (here: it is gone)."""
+    import hashlib
+
+    from analyzer.extract.source_bytes import SourceBytes
+
+    tree = tmp_path / "tree"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "pkg/m.py").write_bytes(SOURCE)
+    sources = SourceBytes(tree, {"pkg/m.py": hashlib.sha256(SOURCE).hexdigest()})
+    first = CheckCache(tmp_path, tree)
+    first.prefetch({"pkg/m.py": EDITS}, sources)
+    first.save()
+    (tree / "pkg/m.py").unlink()
+    again = CheckCache(tmp_path, tree)
+    again.prefetch({"pkg/m.py": EDITS}, SourceBytes(tree, {"pkg/m.py": sources.digest("pkg/m.py")}))
+    sim = again.simulation("pkg/m.py", SourceBytes(tree, {"pkg/m.py": sources.digest("pkg/m.py")}),
+                           EDITS)
+    assert sim.after.undefined["helper"] == 1 and (again.hits, again.misses) == (2, 0)

@@ -23,8 +23,8 @@ from analyzer.plan.check.simulate import FileSim, simulate
 from analyzer.plan.check.view import PythonView, planned_view
 from analyzer.resolve.python import ModuleIndex
 
-# (path, bytes, the file's edits) -> the file simulated
-Simulator = Callable[[str, bytes, tuple[Deletion, ...]], FileSim]
+# (path, path -> bytes, the file's edits) -> the file simulated (its bytes read when needed)
+Simulator = Callable[[str, Mapping[str, bytes], tuple[Deletion, ...]], FileSim]
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def plan_breaks(plan: Plan, index: ModuleIndex, sources: Mapping[str, bytes],
     sims: dict[str, FileSim] = {}
     for path, edits in sorted(edits_by_path(plan).items()):
         if path in sources:
-            sims[path] = (simulated or _simulate)(path, sources[path], edits)
+            sims[path] = (simulated or _simulate)(path, sources, edits)
     view = planned_view(plan, index, sims, frozenset(unbuilt or ()))
     deleted_methods = [d.symbol for d in plan.deletions if d.category == "python-symbol"
                        and d.symbol and "." in d.symbol.partition(":")[2]]
@@ -128,8 +128,9 @@ def _blame_everything(b: Break, plan: Plan, view: PythonView) -> list[Conflict]:
     return out
 
 
-def _simulate(path: str, source: bytes, edits: tuple[Deletion, ...]) -> FileSim:
-    return simulate(source, list(edits), path)
+def _simulate(path: str, sources: Mapping[str, bytes], edits: tuple[Deletion, ...]
+              ) -> FileSim:
+    return simulate(sources[path], list(edits), path)
 
 
 # -- blame --------------------------------------------------------------------------------------
