@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from analyzer.errors import ScanError
@@ -62,6 +62,10 @@ class SourceBytes(Mapping[str, bytes]):
 
     def __len__(self) -> int:
         return len(self._digests)
+
+    def only(self, paths: Iterable[str]) -> SourceBytes:
+        """The same files' bytes, for those of ``paths`` only (nothing read now)."""
+        return SourceBytes(self.root, {p: self._digests[p] for p in paths if p in self._digests})
 
     def digest(self, path: str) -> str:
         """The sha256 of the file's bytes as scanned."""

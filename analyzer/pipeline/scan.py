@@ -166,7 +166,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         with timer("plan"):
             assign_features(plan, open_graph, [f.name for f in use.features], check,
                             last.liveness.roots,
-                            {p: sources[p] for p in counted if p in sources},
+                            sources.only(counted),  # (read only where asked)
                             {m.path: m.name for m in last.index.modules.values()})
         open_graph.clear()
     if options.scope == "features":  # only what the dropped features take (pipeline/scope)
@@ -234,13 +234,16 @@ def _counted_reached(result: ScanResult) -> frozenset[int]:
                     and entry["path"] not in result.counted:
                 hit.add(counted[prefix])
     needles = _unshown_loader_names(result)
-    if needles:
-        hit.update(p for p in counted.values()
-                   if any(n in result.sources.get(p, b"") for n in needles))
-    if result.index.sought_by_name:
-        answers = may_answer_pattern(result.index.sought_by_name)
-        hit.update(p for p in counted.values()
-                   if answers.search(result.sources.get(p, b"")) is not None)
+    answers = may_answer_pattern(result.index.sought_by_name) \
+        if result.index.sought_by_name else None
+    if needles or answers is not None:  # (each counted file read once, for both)
+        for path in counted.values():
+            if path in hit:
+                continue
+            data = result.sources.get(path, b"")
+            if any(n in data for n in needles) \
+                    or (answers is not None and answers.search(data) is not None):
+                hit.add(path)
     index = {f.path: i for i, f in enumerate(result.discovery.files)}
     return frozenset(index[p] for p in hit)
 

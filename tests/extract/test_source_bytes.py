@@ -51,3 +51,11 @@ def test_pickles_without_the_bytes(tmp_path: Path) -> None:
     again = pickle.loads(data)
     assert isinstance(again, SourceBytes) and again["pkg/a.py"] == b"import os\n"
     assert again.digest("pkg/b.py") == hashlib.sha256(b"x = 1\n").hexdigest()
+
+
+def test_only_some_paths(tmp_path: Path) -> None:
+    sources = _tree(tmp_path)
+    some = sources.only(["pkg/b.py", "pkg/gone.py"])
+    assert list(some) == ["pkg/b.py"] and some["pkg/b.py"] == b"x = 1\n"
+    (tmp_path / "pkg/a.py").unlink()  # never read through `some`
+    assert "pkg/a.py" not in some
