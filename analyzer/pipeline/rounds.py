@@ -33,7 +33,7 @@ from analyzer.config.options import ScanOptions
 from analyzer.config.types import KeepEntry
 from analyzer.decide.guards import DeadRegion, fold_all
 from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_context, profile_use
-from analyzer.decide.registries import decide_registries, module_entries
+from analyzer.decide.registries import RegistryOutcome, decide_registries, module_entries
 from analyzer.discover import entry_points
 from analyzer.discover.test_files import is_test_path
 from analyzer.extract.cache import FactsCache
@@ -42,7 +42,7 @@ from analyzer.graph.native import NativeIndex, add_native_graph
 from analyzer.graph.profile_edges import add_profile_edges
 from analyzer.graph.python import EdgeMemo, build_python_graph
 from analyzer.graph.rounds_graph import RoundGraph
-from analyzer.model import Deletion, Kept, ParseProblem, Plan
+from analyzer.model import Deletion, FileInfo, Kept, ParseProblem, Plan
 from analyzer.nodes import Graph, module_node, succ_dicts, symbol_node, target_node
 from analyzer.pipeline.inputs import ScanInputs
 from analyzer.pipeline.timing import StageTimer
@@ -58,7 +58,7 @@ from analyzer.plan.check.native import NativeState, native_baseline, native_brea
 from analyzer.plan.check.native_view import Build, native_plan_breaks
 from analyzer.plan.check_cache import CheckCache
 from analyzer.plan.native import NativeSummary, plan_native
-from analyzer.plan.python import build_plan, kept_roots, plan_folded, plan_peripheral
+from analyzer.plan.python import PlanMemo, build_plan, kept_roots, plan_folded, plan_peripheral
 from analyzer.resolve.cmake_cond import condition_options, forced_values, is_false
 from analyzer.resolve.op_namespaces import resolve_op_namespaces
 from analyzer.resolve.python import ModuleIndex
@@ -223,6 +223,11 @@ class Rounds:
         # made from the modules' facts before any edge), so they are found once
         self._named: list[str] | None = None
         self._declared_roots: list[str] | None = None
+        # each live module's share of the plans built so far: a round recomputes only the
+        # modules whose questions got other answers (analyzer.plan.python.PlanMemo)
+        self._plans = PlanMemo()
+        self._registry_memo: tuple[ProfileUse, ModuleIndex, dict[str, FileInfo],
+                                   frozenset[tuple[str, int]], RegistryOutcome] | None = None
 
     def run(self) -> Planned:
         last: Planned | None = None
@@ -387,7 +392,7 @@ class Rounds:
         regions = {m: live for m, rs in folded.items()
                    if (live := [r for r in rs if (tree.index.modules[m].path, r.start_line,
                                                    r.end_line) not in kept.regions])}
-        registry = decide_registries(use, tree.index, tree.files, frozenset(kept.entries))
+        registry = self._registries(use, tree, frozenset(kept.entries))
         dead: dict[str, list[tuple[int, int]]] = {
             m: [(r.start_line, r.end_line) for r in rs if not r.partial]
             for m, rs in regions.items()}
@@ -426,6 +431,18 @@ class Rounds:
         return _GraphStage(index, graph, built.reexported, built.reexported_by, native, regions,
                            registry.deletions, tuple(stale), unresolved)
 
+    def _registries(self, use: ProfileUse, tree: Tree, kept: frozenset[tuple[str, int]]
+                    ) -> RegistryOutcome:
+        """:func:`decide_registries` of the profile use, the tree and the entries kept: the
+        last round's answer while none of them changed (most rounds change none)."""
+        memo = self._registry_memo
+        if memo is not None and memo[0] is use and memo[1] is tree.index \
+                and memo[2] is tree.files and memo[3] == kept:
+            return memo[4]
+        out = decide_registries(use, tree.index, tree.files, kept)
+        self._registry_memo = (use, tree.index, tree.files, kept, out)
+        return out
+
     def _round(self) -> Planned:
         tree, scope, use, timer = self.tree, self.scope, self.use, self.timer
         stage = self._graph_stage()
@@ -449,7 +466,7 @@ class Rounds:
         with timer("plan"):
             plan = build_plan(graph, liveness, index, tree.files, set(scope.in_scope),
                               frozenset(self.state.imports), scope.unparsed,
-                              _needed_reexports(stage, liveness, scope))
+                              _needed_reexports(stage, liveness, scope), self._plans)
             plan.deletions.extend(peripheral.deletions)
             plan_folded(liveness, index, tree.files, regions, stage.registry_deletions, plan,
                         set(scope.in_scope), scope.peripheral - scope.tests)

@@ -130,19 +130,19 @@ def _reexporters(view: PythonView) -> set[str]:
     classes: dict[str, set[str]] = {}  # module -> the classes it holds that lost an attribute
     for m, c in view.lost_attrs:
         classes.setdefault(m, set()).add(c)
-    froms = view.index.tree_memo.get("from_imports")
+    froms = view.index.tree_memo.get("from_imports_by_source")
     if froms is None:  # (a function of the index: once per scan)
-        froms = view.index.tree_memo["from_imports"] = [
-            (name, source, names) for name, mod in view.index.modules.items()
-            for source, names in _from_imports(view.index, name, mod)]
+        by_source: dict[str | None, list[tuple[str, tuple[ImportedName, ...]]]] = {}
+        for name, mod in view.index.modules.items():
+            for source, names in _from_imports(view.index, name, mod):
+                by_source.setdefault(source, []).append((name, names))
+        froms = view.index.tree_memo["from_imports_by_source"] = by_source
     out: set[str] = set()
-    grew = True
-    while grew:
-        grew = False
-        for name, source, names in froms:
-            have = classes.get(source)
-            if not have:
-                continue
+    todo = list(classes)  # modules whose classes grew: what imports from them may grow too
+    while todo:
+        source = todo.pop()
+        have = classes[source]
+        for name, names in froms.get(source, ()):
             for n in names:
                 if n.name == "*":
                     new = set(have)
@@ -154,7 +154,7 @@ def _reexporters(view: PythonView) -> set[str]:
                 if not new <= mine:
                     mine |= new
                     out.add(name)
-                    grew = True
+                    todo.append(name)
     return out
 
 
