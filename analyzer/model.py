@@ -201,6 +201,10 @@ class Ranges:
         self._raw.append((start, end))
         self._starts = []
 
+    def spans(self) -> tuple[tuple[int, int], ...]:
+        """The ranges, in order (equal for equal sets of ranges added)."""
+        return tuple(sorted(self._raw))
+
     def covers(self, start: int, end: int) -> bool:
         if not self._raw:
             return False

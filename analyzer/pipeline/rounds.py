@@ -54,6 +54,7 @@ from analyzer.plan.check import (
     original_breaks,
     produced_keys,
 )
+from analyzer.plan.check.module_memo import ModuleBreaks
 from analyzer.plan.check.native import NativeState, native_baseline, native_breaks, op_reads
 from analyzer.plan.check.native_view import Build, native_plan_breaks
 from analyzer.plan.check_cache import CheckCache
@@ -202,8 +203,11 @@ class Rounds:
             self.regions = self._fold()
         # what the tree breaks before any pruning (optional packages, strings naming
         # nothing): no break of a plan
+        # each module's breaks, kept between the checks of the scan (what a check asks of
+        # most modules does not change from one plan to the next)
+        self.module_breaks = ModuleBreaks()
         with timer("check"):
-            self.baseline = original_breaks(tree.index)
+            self.baseline = original_breaks(tree.index, self.module_breaks)
         # the original build: its baseline and breaks (made by the first native check)
         self._native_original: tuple[dict[str, Any], Counter[tuple[str, str, str]]] | None \
             = None
@@ -248,7 +252,8 @@ class Rounds:
                     continue
                 self.sims.prefetch(edits_by_path(last.plan), self.sources)
                 conflicts = check_plan(last.plan, last.index, self.sources, self.baseline,
-                                       self.sims.simulation, unbuilt(last))
+                                       self.sims.simulation, unbuilt(last),
+                                       self.module_breaks)
             if not conflicts:
                 with self.timer("check"):
                     conflicts = self._native_conflicts(last)
@@ -270,7 +275,8 @@ class Rounds:
             assert last is not None
             _drop_convicted(last.plan, check_plan(last.plan, last.index, self.sources,
                                                   self.baseline, self.sims.simulation,
-                                                  unbuilt(last)), last.index)
+                                                  unbuilt(last), self.module_breaks),
+                            last.index)
         assert last is not None
         before = {path: dict(lint.undefined) for path, lint in self.sims.originals().items()
                   if lint is not None}

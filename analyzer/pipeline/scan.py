@@ -160,7 +160,8 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
             plan = Plan(share)
             sims.prefetch(edits_by_path(plan), sources)  # (the files' simulations, in parallel)
             return [(c.path, c.line, c.deletion, c.root) for c in check_plan(
-                plan, last.index, sources, rounds.baseline, sims.simulation)
+                plan, last.index, sources, rounds.baseline, sims.simulation,
+                per_module=rounds.module_breaks)
             ] + rounds.native_share_breaks(last, share)
 
         with timer("plan"):

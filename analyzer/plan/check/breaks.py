@@ -26,7 +26,7 @@ plan's business (``analyzer.plan.check.conflicts``); verify only reports.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
@@ -62,26 +62,38 @@ class Break:
         return f"{self.path}:{self.line}: {self.what}"
 
 
+# (view, module, the lines the view removes from it) -> the module's breaks
+ModuleChecks = Callable[[PythonView, PyModule, Ranges | None], list[Break]]
+
+
 def python_breaks(view: PythonView, modules: Iterable[str] | None = None,
                   defined_before: dict[str, list[str]] | None = None,
-                  defined_after: dict[str, list[str]] | None = None) -> list[Break]:
+                  defined_after: dict[str, list[str]] | None = None,
+                  per_module: ModuleChecks | None = None) -> list[Break]:
     """Every Python break of ``view``: the checks of the module docstring, over the remaining
     ``modules`` (default: all) and, for the member check, the method names each class
-    defined before and after (``defined_*``: name -> ``module:Class``)."""
+    defined before and after (``defined_*``: name -> ``module:Class``). ``per_module``: what
+    answers :func:`module_breaks` (the plan's checks keep each module's answer between the
+    checks of a scan: ``analyzer.plan.check.module_memo``)."""
     names = sorted(view.index.modules) if modules is None else sorted(modules)
+    checks = per_module or module_breaks
     out: list[Break] = []
     for name in names:
         if name in view.deleted or name not in view.index.modules:
             continue
         mod = view.index.modules[name]
-        gone = view.gone.get(mod.path)
-        out.extend(import_breaks(view, mod, gone))
-        out.extend(string_breaks(view, mod, gone))
-        out.extend(chain_breaks(view, mod, gone))
+        out.extend(checks(view, mod, view.gone.get(mod.path)))
     out.extend(file_breaks(view))
     if defined_before is not None and defined_after is not None:
         out.extend(member_breaks(view, defined_before, defined_after))
     return out
+
+
+def module_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[Break]:
+    """The breaks of one remaining module's own code (``gone``: the lines the view removes
+    from it): its imports, strings and chains."""
+    return [*import_breaks(view, mod, gone), *string_breaks(view, mod, gone),
+            *chain_breaks(view, mod, gone)]
 
 
 def affected_modules(view: PythonView) -> list[str]:
@@ -212,7 +224,7 @@ def import_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[
         # an extension the build no longer makes: fine where the import may fail (a handler
         # that carries on), a break where it must not
         optional = TRY_IMPORT_ERROR in fact.context
-        if absolute in view.extensions_gone:
+        if view.extension_gone(absolute):
             if not optional:
                 out.append(Break("extension", mod.path, fact.start_line, f"import of "
                                  f"{absolute}: the build no longer makes this extension",
@@ -229,7 +241,7 @@ def import_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[
             if imported.name == "*" or (imported.alias or imported.name) in dropped:
                 continue
             sub = f"{absolute}.{imported.name}"
-            if sub in view.extensions_gone:
+            if view.extension_gone(sub):
                 if not optional:
                     out.append(Break("extension", mod.path, fact.start_line, f"from {absolute} "
                                      f"import {imported.name}: the build no longer makes this "
@@ -253,7 +265,7 @@ def provides(view: PythonView, module: str, name: str, fact: ImportFact | None =
     sub = f"{module}.{name}"
     if index.is_module(sub):
         return view.module_exists(sub)
-    if name in view.lost_names.get(module, ()):
+    if view.lost_name(module, name):
         return False
     target = index.modules.get(module)
     if target is None:  # a namespace package or a build-installed one
@@ -322,7 +334,7 @@ def dotted_exists(view: PythonView, dotted: str) -> bool:
     parts = dotted.replace(":", ".").split(".")
     owner = module_prefix(view.index, dotted)
     first = parts[len(owner.split(".")):][:1] if owner else []
-    return not (owner and first and first[0] in view.lost_names.get(owner, ()))
+    return not (owner and first and view.lost_name(owner, first[0]))
 
 
 def module_prefix(index: ModuleIndex, dotted: str, view: PythonView | None = None
@@ -344,7 +356,7 @@ def chain_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[B
     if not view.lost_names and not view.lost_attrs:
         return []
     watched = view.lost_anywhere()
-    if watched.isdisjoint(_chain_tails(mod)):
+    if watched.isdisjoint(chain_tails(mod)):
         return []  # no chain of the module reads a lost name past its head
     index = view.index
     elements = view.gone_elements.get(mod.path, set())
@@ -362,7 +374,7 @@ def chain_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[B
             current = target
             for part in parts[1:]:
                 if current.kind == "module":
-                    if part in view.lost_names.get(current.module, ()) \
+                    if view.lost_name(current.module, part) \
                             and not index.is_module(f"{current.module}.{part}"):
                         out.append(Break("chain", mod.path, lines[0], _gone(
                             ref.chain, f"{current.module}.{part}"), current.module, part))
@@ -370,14 +382,14 @@ def chain_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[B
                     current = index.resolve_attr(current.module, part)
                     continue
                 if current.kind == "symbol" and current.name and \
-                        part in view.lost_attrs.get((current.module, current.name), ()):
+                        view.lost_attr(current.module, current.name, part):
                     out.append(Break("chain", mod.path, lines[0], _gone(
                         ref.chain, f"{current.name}.{part}"), current.module, part))
                 break
     return out
 
 
-def _chain_tails(mod: PyModule) -> frozenset[str]:
+def chain_tails(mod: PyModule) -> frozenset[str]:
     """Every name the module's reference chains read past their head (``b``, ``c`` of
     ``a.b.c``): a function of its facts, computed once per scan."""
     known = mod.derived.get("chain_tails")

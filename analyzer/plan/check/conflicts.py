@@ -18,7 +18,13 @@ from dataclasses import dataclass
 
 from analyzer.model import Deletion, Plan
 from analyzer.nodes import module_node
-from analyzer.plan.check.breaks import Break, affected_modules, defined_methods, python_breaks
+from analyzer.plan.check.breaks import (
+    Break,
+    ModuleChecks,
+    affected_modules,
+    defined_methods,
+    python_breaks,
+)
 from analyzer.plan.check.simulate import FileSim, simulate
 from analyzer.plan.check.view import PythonView, planned_view
 from analyzer.resolve.python import ModuleIndex
@@ -50,10 +56,11 @@ def edits_by_path(plan: Plan) -> dict[str, tuple[Deletion, ...]]:
     return {path: tuple(edits) for path, edits in by_path.items()}
 
 
-def original_breaks(index: ModuleIndex) -> Counter[tuple[str, str, str]]:
+def original_breaks(index: ModuleIndex, per_module: ModuleChecks | None = None
+                    ) -> Counter[tuple[str, str, str]]:
     """The breaks the tree has before any pruning (unresolved imports of optional packages,
     strings naming nothing): the baseline a plan's breaks are compared with."""
-    return Counter(b.key for b in python_breaks(PythonView(index)))
+    return Counter(b.key for b in python_breaks(PythonView(index), per_module=per_module))
 
 
 @dataclass(frozen=True)
@@ -68,10 +75,12 @@ class Unbuilt:
 def plan_breaks(plan: Plan, index: ModuleIndex, sources: Mapping[str, bytes],
                 baseline: Counter[tuple[str, str, str]],
                 simulated: Simulator | None = None,
-                unbuilt: dict[str, Unbuilt] | None = None) -> tuple[list[Break], PythonView]:
+                unbuilt: dict[str, Unbuilt] | None = None,
+                per_module: ModuleChecks | None = None) -> tuple[list[Break], PythonView]:
     """The breaks of ``plan`` the original tree (``baseline``) does not have, and the view
     of the tree the plan leaves (``unbuilt``: extension module -> why the build no longer
-    makes it)."""
+    makes it; ``per_module``: the module checks, kept between the checks of a scan --
+    ``analyzer.plan.check.module_memo``)."""
     sims: dict[str, FileSim] = {}
     for path, edits in sorted(edits_by_path(plan).items()):
         if path in sources:
@@ -85,7 +94,8 @@ def plan_breaks(plan: Plan, index: ModuleIndex, sources: Mapping[str, bytes],
         m.name for name in view.deleted if name in index.modules
         for m in index.modules[name].facts.method_defs}
     found = python_breaks(view, affected_modules(view), defined_methods(index, names=names),
-                          defined_methods(index, deleted_methods, view.deleted, names))
+                          defined_methods(index, deleted_methods, view.deleted, names),
+                          per_module)
     return new_breaks(found, baseline), view
 
 
@@ -104,12 +114,14 @@ def new_breaks(found: list[Break], baseline: Counter[tuple[str, str, str]]) -> l
 def check_plan(plan: Plan, index: ModuleIndex, sources: Mapping[str, bytes],
                baseline: Counter[tuple[str, str, str]] | None = None,
                simulated: Simulator | None = None,
-               unbuilt: dict[str, Unbuilt] | None = None) -> list[Conflict]:
+               unbuilt: dict[str, Unbuilt] | None = None,
+               per_module: ModuleChecks | None = None) -> list[Conflict]:
     """The conflicts of ``plan`` with the code it leaves (``baseline``: the original tree's
-    breaks, :func:`original_breaks`; computed when not given)."""
+    breaks, :func:`original_breaks`; computed when not given; ``per_module``: as
+    :func:`plan_breaks`)."""
     if baseline is None:
-        baseline = original_breaks(index)
-    found, view = plan_breaks(plan, index, sources, baseline, simulated, unbuilt)
+        baseline = original_breaks(index, per_module)
+    found, view = plan_breaks(plan, index, sources, baseline, simulated, unbuilt, per_module)
     out: list[Conflict] = []
     for b in found:
         out.extend(blame(b, plan, view, unbuilt or {}) or _blame_everything(b, plan, view))

@@ -85,6 +85,19 @@ class PythonView:
                 for m in index.submodules(name, recursive=True))
         return known
 
+    def extension_gone(self, name: str) -> bool:
+        """``name`` is an extension module the original builds and the remaining build
+        does not."""
+        return name in self.extensions_gone
+
+    def lost_name(self, module: str, name: str) -> bool:
+        """``module`` no longer binds ``name`` (on every path)."""
+        return name in self.lost_names.get(module, ())
+
+    def lost_attr(self, module: str, cls: str, name: str) -> bool:
+        """Class ``cls`` of ``module`` no longer has the attribute ``name``."""
+        return name in self.lost_attrs.get((module, cls), ())
+
     def lost_anywhere(self) -> frozenset[str]:
         """Every name lost from a module or a class (the chain check's quick test)."""
         known = self._lost_anywhere
