@@ -59,7 +59,7 @@ from analyzer.plan.check.native import NativeState, native_baseline, native_brea
 from analyzer.plan.check.native_view import Build, native_plan_breaks
 from analyzer.plan.check_cache import CheckCache
 from analyzer.plan.native import NativeSummary, plan_native
-from analyzer.plan.python import PlanMemo, build_plan, kept_roots, plan_folded, plan_peripheral
+from analyzer.plan.python import build_plan, kept_roots, plan_folded, plan_peripheral
 from analyzer.resolve.cmake_cond import condition_options, forced_values, is_false
 from analyzer.resolve.op_namespaces import resolve_op_namespaces
 from analyzer.resolve.python import ModuleIndex
@@ -203,11 +203,12 @@ class Rounds:
             self.regions = self._fold()
         # what the tree breaks before any pruning (optional packages, strings naming
         # nothing): no break of a plan
-        # each module's breaks, kept between the checks of the scan (what a check asks of
-        # most modules does not change from one plan to the next)
+        # each module's breaks, kept between the plans' checks (what a check asks of most
+        # modules does not change from one plan to the next; the unpruned tree's answers
+        # are few plans' answers: not kept)
         self.module_breaks = ModuleBreaks()
         with timer("check"):
-            self.baseline = original_breaks(tree.index, self.module_breaks)
+            self.baseline = original_breaks(tree.index)
         # the original build: its baseline and breaks (made by the first native check)
         self._native_original: tuple[dict[str, Any], Counter[tuple[str, str, str]]] | None \
             = None
@@ -227,9 +228,6 @@ class Rounds:
         # made from the modules' facts before any edge), so they are found once
         self._named: list[str] | None = None
         self._declared_roots: list[str] | None = None
-        # each live module's share of the plans built so far: a round recomputes only the
-        # modules whose questions got other answers (analyzer.plan.python.PlanMemo)
-        self._plans = PlanMemo()
         self._registry_memo: tuple[ProfileUse, ModuleIndex, dict[str, FileInfo],
                                    frozenset[tuple[str, int]], RegistryOutcome] | None = None
 
@@ -472,7 +470,7 @@ class Rounds:
         with timer("plan"):
             plan = build_plan(graph, liveness, index, tree.files, set(scope.in_scope),
                               frozenset(self.state.imports), scope.unparsed,
-                              _needed_reexports(stage, liveness, scope), self._plans)
+                              _needed_reexports(stage, liveness, scope))
             plan.deletions.extend(peripheral.deletions)
             plan_folded(liveness, index, tree.files, regions, stage.registry_deletions, plan,
                         set(scope.in_scope), scope.peripheral - scope.tests)

@@ -170,6 +170,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
                             sources.only(counted),  # (read only where asked)
                             {m.path: m.name for m in last.index.modules.values()})
         open_graph.clear()
+    rounds.module_breaks.clear()  # (the last check ran: each module's breaks go)
     if options.scope == "features":  # only what the dropped features take (pipeline/scope)
         native_summary = scope_to_features(plan, native_summary, graph,
                                            frozenset(f.name for f in use.features))
