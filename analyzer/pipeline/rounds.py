@@ -201,12 +201,12 @@ class Rounds:
             if feature_of_node({"kind": "module", "path": m.path}, use.features) is not None)
         with timer("fold"):
             self.regions = self._fold()
-        # what the tree breaks before any pruning (optional packages, strings naming
-        # nothing): no break of a plan
         # each module's breaks, kept between the plans' checks (what a check asks of most
         # modules does not change from one plan to the next; the unpruned tree's answers
         # are few plans' answers: not kept)
         self.module_breaks = ModuleBreaks()
+        # what the tree breaks before any pruning (optional packages, strings naming
+        # nothing): no break of a plan
         with timer("check"):
             self.baseline = original_breaks(tree.index)
         # the original build: its baseline and breaks (made by the first native check)
