@@ -24,6 +24,7 @@ import tree_sitter as ts
 
 from analyzer.extract import python_literals
 from analyzer.extract import treesitter as tsu
+from analyzer.extract.fact import Packed
 from analyzer.extract.python_branches import BranchCollector, Cond
 from analyzer.extract.python_branches import _cond as _branch_cond
 from analyzer.extract.python_facts import (
@@ -197,7 +198,7 @@ class _Extractor:
             package_walks=tuple(walks),
             problems=tuple(self.problems),
             main_guard_line=_main_guard(self.root),
-            branches=tuple(collector.branches(caps)),
+            branches=Packed(collector.branches(caps)),
             assigns=tuple(collector.module_assigns(
                 {tsu.text(n) for n in caps.get("global.name", [])})),
             literals=tuple(literals),

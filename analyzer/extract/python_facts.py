@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from analyzer.extract.fact import Fact
+from analyzer.extract.fact import Fact, Packed
 from analyzer.extract.python_branches import Branch, Cond, ModuleAssign
 from analyzer.extract.python_literals import (
     CallFact,
@@ -155,6 +155,9 @@ class PackageWalk(Fact):
         return self.prefix[:-1] if self.prefix.endswith(".") else self.prefix.rpartition(".")[0]
 
 
+_NO_BRANCHES: Packed[Branch] = Packed()
+
+
 @dataclass(frozen=True, slots=True)
 class PythonFacts(Fact):
     path: str
@@ -167,7 +170,8 @@ class PythonFacts(Fact):
     package_walks: tuple[PackageWalk, ...]
     problems: tuple[ParseProblem, ...]
     main_guard_line: int | None = None  # `if __name__ == "__main__":` at module level
-    branches: tuple[Branch, ...] = ()
+    # read only to fold guards (and the folds are cached): kept pickled until then
+    branches: Packed[Branch] = _NO_BRANCHES
     assigns: tuple[ModuleAssign, ...] = ()
     literals: tuple[Literal, ...] = ()
     calls: tuple[CallFact, ...] = ()

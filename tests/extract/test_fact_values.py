@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.extract import cmake, cuda, python
-from analyzer.extract.fact import Fact
+from analyzer.extract.fact import Fact, Packed
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_repos" / "mini_sglang"
 
@@ -25,6 +25,8 @@ def _values(obj: Any) -> list[Any]:
             stack.extend(getattr(x, f.name) for f in dataclasses.fields(x))
         elif isinstance(x, (list, tuple, set, frozenset)):
             stack.extend(x)
+        elif isinstance(x, Packed):
+            stack.extend(x.unpack())
         elif isinstance(x, dict):
             stack.extend(x.values())
     return out
@@ -55,7 +57,7 @@ def test_fact_values_have_no_instance_dict() -> None:
     kinds = {type(v).__name__ for v in values}
     # the sample has imports, references, definitions, CMake commands and op registrations
     assert {"ImportFact", "Reference", "Definition", "CMakeCommand",
-            "OpRegistration"} <= kinds
+            "OpRegistration", "Branch", "Cond"} <= kinds
     for v in values:
         if isinstance(v, Fact):
             assert not hasattr(v, "__dict__"), type(v).__name__
@@ -73,3 +75,40 @@ def test_equal_strings_of_a_file_load_as_one_object() -> None:
     loaded = pickle.loads(pickle.dumps(refs, protocol=pickle.HIGHEST_PROTOCOL))
     assert loaded == refs
     assert loaded[0].chain is loaded[1].chain
+
+
+GUARDED = b"""\
+import torch
+
+if torch.version.hip:
+    backend = "aiter"
+else:
+    backend = "fa3"
+x = "a" if backend else "b"
+"""
+
+
+def test_branches_are_held_packed_until_read() -> None:
+    facts = python.extract("pkg/m.py", GUARDED)
+    assert isinstance(facts.branches, Packed)
+    # the if statement (lines 3-6) and the conditional expression of line 7, in source order
+    branches = facts.branches.unpack()
+    assert [(b.kind, b.start_line, b.end_line) for b in branches] == [
+        ("if", 3, 6), ("ifexp", 7, 7)]
+    # each read unpacks anew: equal values, new objects
+    again = facts.branches.unpack()
+    assert again == branches and again[0] is not branches[0]
+    assert len(facts.branches) == 2 and facts.branches[1].kind == "ifexp"
+    assert [b.start_line for b in facts.branches] == [3, 7]
+    # the facts cache's pickling keeps the pack as bytes, equal to the original
+    loaded = pickle.loads(pickle.dumps(facts, protocol=pickle.HIGHEST_PROTOCOL))
+    assert isinstance(loaded.branches, Packed) and loaded.branches == facts.branches
+    assert loaded.branches.data == facts.branches.data
+    assert hash(loaded) == hash(facts)
+
+
+def test_a_file_without_branches_packs_nothing() -> None:
+    facts = python.extract("pkg/m.py", b"import os\n")
+    assert not facts.branches and facts.branches.data == b""
+    assert facts.branches.unpack() == () and list(facts.branches) == []
+    assert Packed() == facts.branches and Packed([1]) != facts.branches

@@ -85,6 +85,7 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
         # an Enum member's value defines the member; it selects nothing
         members = {e.start_line for lit in getattr(mod.facts, "literals", ())
                    if lit.kind == "enum" for e in lit.entries}
+        branches: tuple[Branch, ...] | None = None  # (unpacked once, when first read)
         for p in (*produced, *integers):
             if (not p.integer and p.value not in dropped) or p.value in blocked:
                 continue
@@ -108,7 +109,9 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
                 else:
                     blocked[p.value] = f"{mod.path}:{p.line}: {shown}"
                 continue
-            branch = next((b for b in mod.facts.branches if b.kind == "ifexp"
+            if branches is None:
+                branches = mod.facts.branches.unpack()
+            branch = next((b for b in branches if b.kind == "ifexp"
                            and b.start_byte == p.arm_of), None) if p.arm_of >= 0 else None
             if branch is not None and len(branch.clauses) == 2 and \
                     by_arm.get((p.arm_of, 2 - p.arm)) not in dropped:
@@ -116,7 +119,7 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
                 if (mod.path, region.start_line, region.end_line) not in folded_arms:
                     arms.setdefault(name, []).append(region)
                 continue
-            clause = _selecting_clause(mod.facts, p, produced, dropped)
+            clause = _selecting_clause(mod.facts, branches, p, produced, dropped)
             # a clause folded before whose producer still counts (its fold did not hold):
             # the key is blocked after all
             if clause is not None and (name, clause.start_line) not in forced:
@@ -166,7 +169,7 @@ def _method_spans(mod: PyModule, graph: Graph | None
     return out
 
 
-def _selecting_clause(facts: PythonFacts, p: ProducedString,
+def _selecting_clause(facts: PythonFacts, branches: tuple[Branch, ...], p: ProducedString,
                       produced: tuple[ProducedString, ...], dropped: frozenset[str]
                       ) -> Clause | None:
     """The clause around producer ``p`` whose every statement assigns string values, a
@@ -175,7 +178,7 @@ def _selecting_clause(facts: PythonFacts, p: ProducedString,
     reads them (``if self.attention_backend is None: if sm100: ... = "triton"`` / ``else: ...
     = "fa3"``); else None."""
     best: tuple[Branch, int] | None = None
-    for b in facts.branches:
+    for b in branches:
         if b.kind != "if" or len(b.clauses) < 2:
             continue
         for i, c in enumerate(b.clauses):
@@ -206,14 +209,15 @@ def _selecting_clause(facts: PythonFacts, p: ProducedString,
     # condition reads each of them (`if self.attention_backend is None: ... else: ... =
     # "fa3"`): the attribute exists, the fold leaves its earlier value
     if clause.kind == "else" and any(targets <= assigned(c) for c in branch.clauses[:i]) \
-            and all(_tested_around(facts, branch, t) for t in targets):
+            and all(_tested_around(branches, branch, t) for t in targets):
         return clause
     return None
 
 
-def _tested_around(facts: PythonFacts, branch: Branch, target: str) -> bool:
-    """Some ``if`` clause enclosing ``branch`` has a condition that reads ``target``."""
-    for b in facts.branches:
+def _tested_around(branches: tuple[Branch, ...], branch: Branch, target: str) -> bool:
+    """Some ``if`` clause enclosing ``branch`` (one of ``branches``) has a condition that
+    reads ``target``."""
+    for b in branches:
         if b.kind != "if" or b is branch:
             continue
         for c in b.clauses:
