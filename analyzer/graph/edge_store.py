@@ -28,7 +28,7 @@ from pathlib import Path
 from analyzer.graph.python import EdgeMemo
 from analyzer.model import FileInfo
 from analyzer.resolve.python import ModuleIndex
-from analyzer.util.cache_files import read_pickled, tree_cache_path, write_pickled
+from analyzer.util.cache_files import read_keyed, tree_cache_path, write_keyed
 from analyzer.util.fingerprint import tool_fingerprint
 
 
@@ -73,12 +73,12 @@ class EdgeStore:
     def load(self, key: IndexKey) -> EdgeMemo:
         """The memo the last scan of a tree of this shape ended with, less the records of
         changed modules and of the modules that read one (else an empty memo)."""
-        loaded = read_pickled(self._file) if self._file is not None else None
-        if not isinstance(loaded, tuple) or len(loaded) != 2:
-            return EdgeMemo()
+        loaded = read_keyed(self._file, lambda head: isinstance(head, IndexKey)
+                            and head.shape == key.shape) if self._file is not None else None
+        if loaded is None:
+            return EdgeMemo()  # (another tree shape's memo is not even unpickled)
         stored, memo = loaded
-        if not isinstance(stored, IndexKey) or stored.shape != key.shape \
-                or not isinstance(memo, EdgeMemo):
+        if not isinstance(stored, IndexKey) or not isinstance(memo, EdgeMemo):
             return EdgeMemo()
         changed = {m for m, digest in key.modules.items() if stored.modules.get(m) != digest}
         memo.records.clear()
@@ -100,4 +100,4 @@ class EdgeStore:
         if self._file is None or not memo.added:
             return
         kept = dataclasses.replace(memo, records={}, made_attrs={})  # the variants hold them
-        write_pickled(self._file, (key, kept), shared=True)
+        write_keyed(self._file, key, kept, shared=True)

@@ -26,7 +26,7 @@ from analyzer.extract.source_bytes import SourceBytes
 from analyzer.model import Deletion
 from analyzer.plan.check.lint import FileLint
 from analyzer.plan.check.simulate import FileSim, lint_original, simulate
-from analyzer.util.cache_files import read_pickled, tree_cache_path, write_pickled
+from analyzer.util.cache_files import read_keyed, tree_cache_path, write_keyed
 from analyzer.util.fingerprint import tool_fingerprint
 from analyzer.util.parallel import parallel_map
 
@@ -104,7 +104,7 @@ class CheckCache:
     def save(self) -> None:
         """Persist what this scan used (nothing without a cache folder)."""
         if self._file is not None and self.misses:
-            write_pickled(self._file, self._used)
+            write_keyed(self._file, _environment(), self._used)
 
     # -- inside ------------------------------------------------------------------------------
     def _lookup(self, key: str) -> object:
@@ -121,9 +121,11 @@ class CheckCache:
     def _load(self) -> dict[str, _Entry]:
         if self._stored is None:
             self._stored = {}
-            loaded = read_pickled(self._file) if self._file is not None else None
-            if isinstance(loaded, dict):
-                self._stored = loaded
+            # (another depgraph's, pyflakes' or Python's entries are not even unpickled)
+            loaded = read_keyed(self._file, lambda head: head == _environment()) \
+                if self._file is not None else None
+            if loaded is not None and isinstance(loaded[1], dict):
+                self._stored = loaded[1]
         return self._stored
 
     def _key(self, kind: str, path: str, sources: Mapping[str, bytes], extra: str = "") -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import io
 import pickle
 from collections.abc import Callable
 from pathlib import Path
@@ -60,6 +61,32 @@ class _Hashing:
         return self.fh.write(data)
 
 
+def write_keyed(path: Path, head: object, value: object, *, shared: bool = False) -> None:
+    """Like :func:`write_pickled`, with ``head`` pickled before ``value``, apart: a reader
+    checks it before loading the value (:func:`read_keyed`). For a cache whose value is
+    large and only valid under a key -- depgraph's version, the tree's shape: a stale one is
+    not unpickled only to be thrown away (what it held stays with the process as freed
+    memory the allocator does not give back)."""
+    _write_values(path, (head, value), shared)
+
+
+def read_keyed(path: Path, wanted: Callable[[object], bool]) -> tuple[object, object] | None:
+    """(head, value) of a file :func:`write_keyed` wrote, when it checks out and
+    ``wanted(head)``; else ``None`` (the value then is never unpickled)."""
+    payload = read_checked(path)
+    if payload is None:
+        return None
+    try:
+        stream = io.BytesIO(payload)
+        head = pickling.load(stream)
+        if not wanted(head):
+            return None
+        value = pickling.load(stream)
+    except Exception:
+        return None
+    return head, value
+
+
 def write_pickled(path: Path, value: object, *, shared: bool = False) -> None:
     """``write_checked(path, pickle.dumps(value))``, pickled straight into the file: the
     payload is never held whole in memory (the result cache's entry, the edge memo: tens of
@@ -67,13 +94,19 @@ def write_pickled(path: Path, value: object, *, shared: bool = False) -> None:
     length; the file appears only complete (:func:`analyzer.util.atomic.atomic_write`).
     ``shared``: its integers and strings load as the process's shared ones
     (:mod:`analyzer.util.pickling`; slower to write)."""
+    _write_values(path, (value,), shared)
+
+
+def _write_values(path: Path, values: tuple[object, ...], shared: bool) -> None:
+    """Pickle each of ``values`` in turn into ``path``, under one digest line."""
     def fill(fh: BinaryIO) -> None:
         fh.write(b"0" * _DIGEST_LEN + b"\n")
         out = _Hashing(fh)
-        if shared:
-            pickling.dump(value, out)
-        else:
-            pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+        for value in values:
+            if shared:
+                pickling.dump(value, out)
+            else:
+                pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
         fh.seek(0)
         fh.write(out.sha.hexdigest().encode())
 

@@ -95,8 +95,15 @@ def dumps(value: object) -> bytes:
     return out.getvalue()
 
 
-def loads(data: bytes) -> object:
-    """Unpickle ``data``; its integers and strings are the process's shared ones."""
-    unpickler = pickle.Unpickler(io.BytesIO(data))
+def load(file: io.BytesIO) -> object:
+    """Unpickle the next pickle of ``file`` (a file of several pickles in turn: one call
+    each, as each was dumped by a pickler of its own); its integers and strings are the
+    process's shared ones."""
+    unpickler = pickle.Unpickler(file)
     unpickler.persistent_load = _SHARED.__getitem__  # type: ignore[method-assign]
     return unpickler.load()
+
+
+def loads(data: bytes) -> object:
+    """Unpickle ``data``; its integers and strings are the process's shared ones."""
+    return load(io.BytesIO(data))

@@ -11,7 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.util.cache_files import read_checked, read_pickled, write_checked, write_pickled
+from analyzer.util.cache_files import (
+    read_checked,
+    read_keyed,
+    read_pickled,
+    write_checked,
+    write_keyed,
+    write_pickled,
+)
 
 
 def test_round_trip_and_format(tmp_path: Path) -> None:
@@ -74,3 +81,54 @@ def test_a_value_that_cannot_be_pickled_leaves_the_old_file(tmp_path: Path) -> N
     write_pickled(tmp_path / "file-not-folder" / "x", 1)  # a folder made fine
     (tmp_path / "blocker").write_text("a file")
     write_pickled(tmp_path / "blocker" / "entry", 1)  # cannot be made: no exception
+
+
+LOADED: list[str] = []  # what _Noted values were unpickled, in order
+
+
+def _note(name: str) -> _Noted:
+    LOADED.append(name)
+    return _Noted(name)
+
+
+class _Noted:
+    """A value that notes each time it is unpickled."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return _note, (self.name,)
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_a_keyed_file_gives_its_value_only_under_the_wanted_head(tmp_path: Path,
+                                                                  shared: bool) -> None:
+    path = tmp_path / "keyed"
+    # repeated values in head and value: each pickle's memo is its own
+    head_value = ("v1", "shape-a", "x" * 3, ("v1", "v1"))
+    write_keyed(path, head_value, [_Noted("memo"), 7, "x" * 3, "shape-a", "shape-a"],
+                shared=shared)
+    LOADED.clear()
+    # another head: nothing of the value is unpickled
+    assert read_keyed(path, lambda head: head[0] == "v2") is None
+    assert LOADED == []
+    loaded = read_keyed(path, lambda head: head[0] == "v1")
+    assert loaded is not None
+    head, value = loaded
+    assert head == ("v1", "shape-a", "xxx", ("v1", "v1"))
+    assert isinstance(value, list) and value[0].name == "memo"
+    assert value[1:] == [7, "xxx", "shape-a", "shape-a"]
+    assert LOADED == ["memo"]
+
+
+def test_a_damaged_keyed_file_reads_as_missing(tmp_path: Path) -> None:
+    path = tmp_path / "keyed"
+    write_keyed(path, "head", {"a": 1})
+    path.write_bytes(path.read_bytes()[:-1])
+    assert read_keyed(path, lambda head: True) is None
+    assert read_keyed(tmp_path / "nope", lambda head: True) is None
+    # a file of one pickle only (an older format): its value is read as the head, and no
+    # second pickle follows -- missing, not an error
+    write_pickled(tmp_path / "old", "head")
+    assert read_keyed(tmp_path / "old", lambda head: True) is None
