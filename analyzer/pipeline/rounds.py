@@ -59,7 +59,7 @@ from analyzer.plan.check.native import NativeState, native_baseline, native_brea
 from analyzer.plan.check.native_view import Build, native_plan_breaks
 from analyzer.plan.check_cache import CheckCache
 from analyzer.plan.native import NativeSummary, plan_native
-from analyzer.plan.python import build_plan, kept_roots, plan_folded, plan_peripheral
+from analyzer.plan.python import PlanMemo, build_plan, kept_roots, plan_folded, plan_peripheral
 from analyzer.resolve.cmake_cond import condition_options, forced_values, is_false
 from analyzer.resolve.op_namespaces import resolve_op_namespaces
 from analyzer.resolve.python import ModuleIndex
@@ -228,6 +228,9 @@ class Rounds:
         # made from the modules' facts before any edge), so they are found once
         self._named: list[str] | None = None
         self._declared_roots: list[str] | None = None
+        # each live module's share of the plans built so far: a round recomputes only the
+        # modules whose questions got other answers (analyzer.plan.python.PlanMemo)
+        self._plans = PlanMemo()
         self._registry_memo: tuple[ProfileUse, ModuleIndex, dict[str, FileInfo],
                                    frozenset[tuple[str, int]], RegistryOutcome] | None = None
 
@@ -276,6 +279,7 @@ class Rounds:
                                                   unbuilt(last), self.module_breaks),
                             last.index)
         assert last is not None
+        self._plans = PlanMemo()  # (no plan is built after the rounds: the shares go now)
         before = {path: dict(lint.undefined) for path, lint in self.sims.originals().items()
                   if lint is not None}
         native_before, native_breaks_before = self._original_build(last)
@@ -470,7 +474,7 @@ class Rounds:
         with timer("plan"):
             plan = build_plan(graph, liveness, index, tree.files, set(scope.in_scope),
                               frozenset(self.state.imports), scope.unparsed,
-                              _needed_reexports(stage, liveness, scope))
+                              _needed_reexports(stage, liveness, scope), self._plans)
             plan.deletions.extend(peripheral.deletions)
             plan_folded(liveness, index, tree.files, regions, stage.registry_deletions, plan,
                         set(scope.in_scope), scope.peripheral - scope.tests)

@@ -23,6 +23,8 @@ in-tree modules whose name is unused (importing runs the module: a possible side
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from sys import intern
 
 from analyzer.analysis.liveness import Liveness, node_data, successors
@@ -37,13 +39,24 @@ def build_plan(graph: Graph, live: Liveness, index: ModuleIndex,
                files: dict[str, FileInfo], in_scope: set[str],
                keep_imports: frozenset[tuple[str, int]] = frozenset(),
                unparsed: frozenset[str] = frozenset(),
-               reexported: frozenset[tuple[str, str]] = frozenset()) -> Plan:
+               reexported: frozenset[tuple[str, str]] = frozenset(),
+               memo: PlanMemo | None = None) -> Plan:
     """Dead modules and definitions of the deletion scope, and imports nothing remaining
     reads. ``reexported``: (module, name) import bindings other modules resolve through (the
     graph stage returns them). ``keep_imports`` holds (path, line) of import statements a
     soundness
     check found still needed; files in ``unparsed`` (read or parse problems) are never
-    planned: what depgraph could not read, it cannot prove dead."""
+    planned: what depgraph could not read, it cannot prove dead. ``memo``: the live modules'
+    shares of the last plans (:class:`PlanMemo`): a module asking the same questions with the
+    same answers gets its share again."""
+    memo = memo if memo is not None else PlanMemo()
+    memo.reused = memo.computed = 0
+    reexported_by: dict[str, set[str]] = defaultdict(set)
+    for module, name in reexported:
+        reexported_by[module].add(name)
+    keep_by: dict[str, set[int]] = defaultdict(set)
+    for path, line in keep_imports:
+        keep_by[path].add(line)
     plan = Plan()
     for name in sorted(index.modules):
         mod = index.modules[name]
@@ -59,11 +72,123 @@ def build_plan(graph: Graph, live: Liveness, index: ModuleIndex,
             plan.deletions.append(Deletion("delete_file", mod.path, info.sha256, info.lines,
                                            "unreachable from roots", category="python-file"))
             continue
-        ranges = _dead_symbols(graph, live, mod, info, plan)
-        ranges.extend(_dead_type_tests(graph, live, index, mod, info, plan, ranges))
-        _dead_imports(graph, live, index, mod, info, plan, ranges, reexported, keep_imports)
+        share = memo.share(graph, live, index, mod, info, frozenset(reexported_by.get(name, ())),
+                           frozenset(keep_by.get(mod.path, ())))
+        plan.deletions.extend(share.deletions)
+        plan.kept.extend(share.kept)
     plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
     return plan
+
+
+class _Asked:
+    """The liveness and graph questions one module's share of the plan asks, with the
+    answers (what :class:`PlanMemo` checks before giving the share again)."""
+
+    def __init__(self, graph: Graph, live: Liveness) -> None:
+        self._live = live.live
+        self._nodes = node_data(graph)
+        self.live: set[str] = set()
+        self.dead: set[str] = set()
+        self.present: set[str] = set()
+        self.absent: set[str] = set()
+        self.method_lines: dict[str, object] = {}
+
+    def is_live(self, node: str) -> bool:
+        if node in self._live:
+            self.live.add(node)
+            return True
+        self.dead.add(node)
+        return False
+
+    def has(self, node: str) -> bool:
+        """``node`` is a node of the graph."""
+        if node in self._nodes:
+            self.present.add(node)
+            return True
+        self.absent.add(node)
+        return False
+
+    def method_line(self, node: str) -> object:
+        """The first line of ``node`` when it is a method's node, else None."""
+        data = self._nodes.get(node)
+        line = data.get("start_line") if data is not None and data.get("kind") == "method" \
+            else None
+        self.method_lines[node] = line
+        return line
+
+
+@dataclass(frozen=True)
+class _Share:
+    """One live module's deletions and kept items, and what they were computed from."""
+
+    mod: PyModule
+    info: FileInfo
+    # the module's folded lines and folded arms' reads in the index, the re-exported names
+    # it binds and the lines of its imports a soundness check keeps
+    local: tuple[object, ...]
+    orders: Mapping[tuple[str, str, str], tuple[bool, ...]]  # folds its resolution read
+    live: frozenset[str]
+    dead: frozenset[str]
+    present: frozenset[str]
+    absent: frozenset[str]
+    method_lines: tuple[tuple[str, object], ...]
+    deletions: tuple[Deletion, ...]
+    kept: tuple[Kept, ...]
+
+    def holds(self, graph: Graph, live: Liveness, index: ModuleIndex, mod: PyModule,
+              info: FileInfo, local: tuple[object, ...]) -> bool:
+        """Every question the share asked has the same answer."""
+        if mod is not self.mod or info != self.info or local != self.local:
+            return False
+        now, nodes = live.live, node_data(graph)
+        return (now.issuperset(self.live) and now.isdisjoint(self.dead)
+                and all(n in nodes for n in self.present)
+                and not any(n in nodes for n in self.absent)
+                and all(_method_line(nodes, n) == line for n, line in self.method_lines)
+                and index.same_orders(self.orders))
+
+
+def _method_line(nodes: Mapping[str, dict[str, object]], node: str) -> object:
+    data = nodes.get(node)
+    return data.get("start_line") if data is not None and data.get("kind") == "method" \
+        else None
+
+
+@dataclass
+class PlanMemo:
+    """Each live module's share of the plans built before (the soundness rounds build one
+    per round, and most modules' answers do not change): its dead definitions, methods, type
+    tests and imports are a function of its facts, its folded lines, the liveness and graph
+    membership of the nodes it asks about, the folds its resolution read, and the
+    re-exported names and kept import lines of the module. The share is recomputed only when
+    one of those changed."""
+
+    shares: dict[str, _Share] = field(default_factory=dict)
+    reused: int = 0  # live modules whose share the last plan took from the memo
+    computed: int = 0  # live modules whose share the last plan computed
+
+    def share(self, graph: Graph, live: Liveness, index: ModuleIndex, mod: PyModule,
+              info: FileInfo, reexported: frozenset[str], keep_lines: frozenset[int]) -> _Share:
+        local = (tuple(index.dead_lines.get(mod.name, ())),
+                 tuple(index.dead_reads.get(mod.name, ())), reexported, keep_lines)
+        known = self.shares.get(mod.name)
+        if known is not None and known.holds(graph, live, index, mod, info, local):
+            self.reused += 1
+            return known
+        self.computed += 1
+        ask = _Asked(graph, live)
+        part = Plan()
+        with index.recording() as used:
+            ranges = _dead_symbols(ask, mod, info, part)
+            ranges.extend(_dead_type_tests(ask, index, mod, info, part, ranges))
+            _dead_imports(ask, index, mod, info, part, ranges,
+                          frozenset((mod.name, n) for n in reexported),
+                          frozenset((mod.path, line) for line in keep_lines))
+        share = self.shares[mod.name] = _Share(
+            mod, info, local, index.orders_of(used), frozenset(ask.live), frozenset(ask.dead),
+            frozenset(ask.present), frozenset(ask.absent), tuple(ask.method_lines.items()),
+            tuple(part.deletions), tuple(part.kept))
+        return share
 
 
 def plan_peripheral(graph: Graph, live: Liveness, index: ModuleIndex,
@@ -200,17 +325,17 @@ def plan_folded(live: Liveness, index: ModuleIndex, files: dict[str, FileInfo],
         or not folds[d.path].covers(d.start_line, d.end_line or d.start_line)]
 
 
-def _dead_symbols(graph: Graph, live: Liveness, mod: PyModule, info: FileInfo,
+def _dead_symbols(ask: _Asked, mod: PyModule, info: FileInfo,
                   plan: Plan) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = []
     seen: set[str] = set()
     defined = Counter(x.name for x in mod.facts.definitions if x.kind in ("function", "class"))
     for d in mod.facts.definitions:
         node = symbol_node(mod.name, d.name)
-        if d.kind not in ("function", "class") or node not in graph or node in seen:
+        if d.kind not in ("function", "class") or node in seen or not ask.has(node):
             continue
         seen.add(node)
-        if live.is_live(node):
+        if ask.is_live(node):
             continue
         if d.nested or defined[d.name] > 1:
             plan.kept.append(Kept(mod.path, d.start_line, f"{mod.name}:{d.name}",
@@ -222,11 +347,11 @@ def _dead_symbols(graph: Graph, live: Liveness, mod: PyModule, info: FileInfo,
             "delete_range", mod.path, info.sha256, d.end_line - d.start_line + 1,
             f"{d.kind} {d.name} is not referenced by live code", d.start_line, d.end_line,
             symbol=f"{mod.name}:{d.name}", category="python-symbol"))
-    ranges.extend(_dead_methods(graph, live, mod, info, plan))
+    ranges.extend(_dead_methods(ask, mod, info, plan))
     return ranges
 
 
-def _dead_methods(graph: Graph, live: Liveness, mod: PyModule, info: FileInfo,
+def _dead_methods(ask: _Asked, mod: PyModule, info: FileInfo,
                   plan: Plan) -> list[tuple[int, int]]:
     """Methods of live classes that nothing live names. A class keeps at least one statement
     of its body (its last dead method stays, listed as kept, when nothing else would)."""
@@ -234,9 +359,8 @@ def _dead_methods(graph: Graph, live: Liveness, mod: PyModule, info: FileInfo,
     dead: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
     for m in mod.facts.method_defs:
         node = symbol_node(mod.name, f"{m.cls}.{m.name}")
-        data = graph.nodes.get(node)
-        if data is None or data.get("kind") != "method" or data["start_line"] != m.start_line \
-                or live.is_live(node) or not live.is_live(symbol_node(mod.name, m.cls)):
+        if ask.method_line(node) != m.start_line \
+                or ask.is_live(node) or not ask.is_live(symbol_node(mod.name, m.cls)):
             continue
         dead[m.cls].append((m.start_line, m.end_line, m.name))
     ranges: list[tuple[int, int]] = []
@@ -254,7 +378,7 @@ def _dead_methods(graph: Graph, live: Liveness, mod: PyModule, info: FileInfo,
     return ranges
 
 
-def _dead_type_tests(graph: Graph, live: Liveness, index: ModuleIndex, mod: PyModule,
+def _dead_type_tests(ask: _Asked, index: ModuleIndex, mod: PyModule,
                      info: FileInfo, plan: Plan, dead: list[tuple[int, int]]
                      ) -> list[tuple[int, int]]:
     """``types.append(C)`` statements (a list only ``isinstance`` reads) of live code whose
@@ -264,13 +388,13 @@ def _dead_type_tests(graph: Graph, live: Liveness, index: ModuleIndex, mod: PyMo
     for a in mod.facts.type_test_appends:
         if any(s <= a.line and a.end_line <= e for s, e in dead):
             continue
-        if a.scope and not live.is_live(symbol_node(mod.name, a.scope)):
+        if a.scope and not ask.is_live(symbol_node(mod.name, a.scope)):
             continue  # the whole definition goes
         targets = [t for t, _type_only, _line in index.resolve_chain_all(mod.name, a.scope,
                                                                           a.chain)]
         nodes = [n for t in targets if t.kind == "symbol" and (n := t.node) is not None
-                 and n in graph]
-        if not nodes or len(nodes) != len(targets) or any(live.is_live(n) for n in nodes):
+                 and ask.has(n)]
+        if not nodes or len(nodes) != len(targets) or any(ask.is_live(n) for n in nodes):
             continue
         out.append((a.line, a.end_line))
         plan.deletions.append(Deletion(
@@ -288,7 +412,7 @@ def kept_roots(plan: Plan, graph: Graph) -> list[str]:
             and (n := symbol_node(*k.what.split(":", 1))) in graph]
 
 
-def _dead_imports(graph: Graph, live: Liveness, index: ModuleIndex, mod: PyModule,
+def _dead_imports(ask: _Asked, index: ModuleIndex, mod: PyModule,
                   info: FileInfo, plan: Plan, dead_ranges: list[tuple[int, int]],
                   reexported: frozenset[tuple[str, str]],
                   keep_imports: frozenset[tuple[str, int]]) -> None:
@@ -330,7 +454,7 @@ def _dead_imports(graph: Graph, live: Liveness, index: ModuleIndex, mod: PyModul
         if deleted.covers(start, end):
             continue  # inside a definition that is deleted whole
         scope = facts[0].scope
-        if scope and not live.is_live(symbol_node(mod.name, scope)):
+        if scope and not ask.is_live(symbol_node(mod.name, scope)):
             continue
         if any(TRY_IMPORT_ERROR in f.context for f in facts):
             continue
@@ -339,7 +463,7 @@ def _dead_imports(graph: Graph, live: Liveness, index: ModuleIndex, mod: PyModul
             for bound_name, target, side_effect in _import_bindings(index, mod, fact):
                 node = target.node if target is not None and target.kind in (
                     "module", "symbol") else None
-                gone = node is not None and node in graph and not live.is_live(node)
+                gone = node is not None and ask.has(node) and not ask.is_live(node)
                 heads = used_heads.get(scope, set()) if scope else all_used
                 used = (bound_name in heads or bound_name in exported
                         or (mod.name, bound_name) in reexported
