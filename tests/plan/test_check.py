@@ -146,3 +146,70 @@ def test_a_function_losing_one_binding_of_a_name_it_reads() -> None:
     # what the edit left as it was is the original's object, kept (and cached) once
     assert sim.after.module_names is sim.before.module_names
     assert sim.after.class_attrs is sim.before.class_attrs
+
+
+CHAIN = (b"from m import a, b, c\n"  # 1
+         b"\n"                      # 2
+         b"\n"                      # 3
+         b"def f():\n"              # 4
+         b"    if a():\n"           # 5
+         b"        x = 1\n"         # 6
+         b"    elif b():\n"         # 7
+         b"        x = 2\n"         # 8
+         b"    elif c():\n"         # 9
+         b"        x = 3\n"         # 10
+         b"    else:\n"             # 11
+         b"        x = 4\n"         # 12
+         b"    return x\n")         # 13
+
+
+def fold(start: int, end: int, rewrite: str, statement: tuple[int, int] = (5, 12),
+         keep: tuple[int, int] | None = None) -> Deletion:
+    return rng(start, end, "fold_branch", rewrite=rewrite, statement=statement, keep=keep)
+
+
+def unimport(*names: str) -> Deletion:
+    return Deletion("remove_import_names", "m.py", "0" * 64, 0, "test", 1, 1, names=names)
+
+
+@pytest.mark.parametrize(("folded", "removed", "undefined"), [
+    # the two elif clauses go: their conditions read b and c no more; `if a()` stays
+    pytest.param(fold(7, 10, "delete_clause"), ("b", "c"), {}, id="delete-clause"),
+    pytest.param(fold(7, 10, "delete_clause"), ("a", "b", "c"), {"a": 1},
+                 id="delete-clause-keeps-the-if"),
+    # the if and the first elif go, `elif c()` becomes the if: c is still read
+    pytest.param(fold(5, 8, "promote_elif"), ("a", "b"), {}, id="promote-elif"),
+    pytest.param(fold(5, 8, "promote_elif"), ("a", "b", "c"), {"c": 1},
+                 id="promote-elif-keeps-the-live-elif"),
+    # only the if body stays (dedented), or only the else body: no condition is read
+    pytest.param(fold(7, 12, "unwrap_if", keep=(6, 6)), ("a", "b", "c"), {}, id="unwrap-if"),
+    pytest.param(fold(5, 11, "unwrap_else", keep=(12, 12)), ("a", "b", "c"), {},
+                 id="unwrap-else"),
+    # a fold whose statement is not this one's lines changes nothing of the statement
+    pytest.param(fold(7, 10, "delete_clause", statement=(5, 13)), ("b", "c"),
+                 {"b": 1, "c": 1}, id="other-statement"),
+    # the codemod leaves an ifexp's condition in place for the other arm: still read
+    pytest.param(fold(7, 10, "ifexp", statement=(5, 12)), ("b",), {"b": 1}, id="no-clause"),
+])
+def test_folded_clauses_take_their_conditions(folded: Deletion, removed: tuple[str, ...],
+                                              undefined: dict[str, int]) -> None:
+    sim = simulate(CHAIN, [folded, unimport(*removed)], "m.py")
+    assert undefined_after(sim) == undefined
+    # what the fold left still binds x on every path: no new undefined x
+    assert "x" not in undefined_after(sim)
+
+
+def test_a_folded_condition_binding_a_name_is_blamed_for_it() -> None:
+    src = (b"import re\n"                           # 1
+           b"\n"                                    # 2
+           b"\n"                                    # 3
+           b"def f(s):\n"                           # 4
+           b"    if s:\n"                           # 5
+           b"        pass\n"                        # 6
+           b"    elif (m := re.match('x', s)):\n"  # 7
+           b"        return m\n"                    # 8
+           b"    return None\n")                    # 9
+    folded = fold(7, 8, "delete_clause", statement=(5, 8))
+    sim = simulate(src, [folded], "m.py")
+    assert sim.binders["m"] == [folded]
+    assert undefined_after(sim) == {}

@@ -39,9 +39,11 @@ TREE = {
 
 
 @pytest.mark.parametrize(("use_profile", "deleted", "op_bindings"), [
-    # is_npu() folds to False: the `if` (5-7) goes and pkg/npu.py with it; of run()'s two
-    # bindings of `op`, only line 8's runs
-    pytest.param(True, ["pkg/npu.py"], 1, id="folded-branch-binding-does-not-count"),
+    # is_npu() folds to False: the `if` (5-7) goes and pkg/npu.py with it; so does its
+    # condition, the only read of is_npu: line 1's import goes, and pkg/probe.py, which
+    # nothing else imports, with it; of run()'s two bindings of `op`, only line 8's runs
+    pytest.param(True, ["pkg/npu.py", "pkg/probe.py"], 1,
+                 id="folded-branch-binding-does-not-count"),
     # without the profile both arms may run: both bindings count, npu.py stays
     pytest.param(False, [], 2, id="no-fold-both-bindings-count"),
 ])

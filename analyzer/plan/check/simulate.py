@@ -157,9 +157,86 @@ def _remove(tree: ast.Module, edits: list[Deletion], sim: FileSim) -> None:
         return out
 
     tree.body = visit(tree.body)
+    _fold_clauses(tree, edits, sim)
     _remove_elements(tree, edits)
     _fold_ifexps(tree, edits)
     _fold_comparisons(tree, edits)
+
+
+# folds of some clauses of an ``if`` statement: the statement stays, less those clauses
+_CLAUSE_REWRITES = frozenset({"delete_clause", "promote_elif", "unwrap_if", "unwrap_else"})
+
+
+def _fold_clauses(tree: ast.Module, edits: list[Deletion], sim: FileSim) -> None:
+    """The ``if`` statements the plan folds some clauses of, as the codemod leaves them: the
+    statements of a dead clause are gone already (they lie in its lines), and its condition
+    goes too -- what it reads is read no more (``elif is_hip():`` folded away leaves
+    ``is_hip`` unused). ``unwrap_if`` leaves the ``if`` body alone, ``unwrap_else`` the
+    ``else`` body; ``delete_clause`` and ``promote_elif`` leave the live clauses, the first
+    one the ``if``. A statement whose lines are not the fold's is left as it is (its
+    conditions still count: never fewer reads than the real edit leaves)."""
+    folds: dict[tuple[int, int], list[Deletion]] = defaultdict(list)
+    for d in edits:
+        if d.kind == "fold_branch" and d.rewrite in _CLAUSE_REWRITES and d.statement \
+                and d.start_line and d.end_line:
+            folds[d.statement].append(d)
+    if not folds:
+        return
+
+    def rebuild(body: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for stmt in body:
+            for attr in ("body", "orelse", "finalbody"):
+                block = getattr(stmt, attr, None)
+                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                    setattr(stmt, attr, rebuild(block))
+            for handler in getattr(stmt, "handlers", ()):
+                handler.body = rebuild(handler.body)
+            for case in getattr(stmt, "cases", ()):
+                case.body = rebuild(case.body)
+            mine = folds.get((stmt.lineno, stmt.end_lineno or stmt.lineno)) \
+                if isinstance(stmt, ast.If) else None
+            if mine:
+                assert isinstance(stmt, ast.If)
+                out.extend(_folded_if(stmt, mine, sim))
+            else:
+                out.append(stmt)
+        return out
+
+    tree.body = rebuild(tree.body)
+
+
+def _folded_if(stmt: ast.If, folds: list[Deletion], sim: FileSim) -> list[ast.stmt]:
+    """What is left of ``stmt`` (an ``if``/``elif`` chain) once ``folds`` are made."""
+    chain = [stmt]  # the if, then each elif (an else holding only an if reads alike)
+    while len(chain[-1].orelse) == 1 and isinstance(chain[-1].orelse[0], ast.If):
+        chain.append(chain[-1].orelse[0])
+    rest = chain[-1].orelse  # the else body (what the fold left of it)
+    unwrap = next((d for d in folds if d.rewrite == "unwrap_if"), None)
+    if unwrap is not None:  # the if body alone stays: every condition goes
+        for link in chain:
+            _lose_test(link, unwrap, sim)
+        return list(stmt.body)
+    owner = {i: d for i, link in enumerate(chain) for d in folds
+             if (d.start_line or 0) <= link.lineno <= (d.end_line or 0)}
+    if not owner:
+        return [stmt]
+    for i, d in owner.items():
+        _lose_test(chain[i], d, sim)
+    live = [link for i, link in enumerate(chain) if i not in owner]
+    if not live:  # every condition folded away: the else body is what runs
+        return list(rest)
+    for link, after in zip(live, [*live[1:], None], strict=True):
+        link.orelse = [after] if after is not None else list(rest)
+    return [live[0]]
+
+
+def _lose_test(link: ast.If, d: Deletion, sim: FileSim) -> None:
+    """A clause's condition goes with ``d``: the names it binds (``elif (m := ...)``) are
+    bound no more."""
+    for node in ast.walk(link.test):
+        if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+            sim.binders[node.target.id].append(d)
 
 
 def _fold_ifexps(tree: ast.Module, edits: list[Deletion]) -> None:
