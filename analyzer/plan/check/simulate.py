@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -145,14 +146,7 @@ def _remove(tree: ast.Module, edits: list[Deletion], sim: FileSim) -> None:
                 if not keep:
                     continue
                 stmt.names = keep
-            for attr in ("body", "orelse", "finalbody"):
-                block = getattr(stmt, attr, None)
-                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                    setattr(stmt, attr, visit(block))
-            for handler in getattr(stmt, "handlers", ()):
-                handler.body = visit(handler.body)
-            for case in getattr(stmt, "cases", ()):
-                case.body = visit(case.body)
+            _each_block(stmt, visit)
             out.append(stmt)
         return out
 
@@ -161,6 +155,20 @@ def _remove(tree: ast.Module, edits: list[Deletion], sim: FileSim) -> None:
     _remove_elements(tree, edits)
     _fold_ifexps(tree, edits)
     _fold_comparisons(tree, edits)
+
+
+def _each_block(stmt: ast.stmt, edit: Callable[[list[ast.stmt]], list[ast.stmt]]) -> None:
+    """Replace each block of statements directly in ``stmt`` (its body, ``else`` and
+    ``finally`` blocks, its ``except`` handlers' and ``case`` clauses' bodies) by ``edit``
+    of it."""
+    for attr in ("body", "orelse", "finalbody"):
+        block = getattr(stmt, attr, None)
+        if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+            setattr(stmt, attr, edit(block))
+    for handler in getattr(stmt, "handlers", ()):
+        handler.body = edit(handler.body)
+    for case in getattr(stmt, "cases", ()):
+        case.body = edit(case.body)
 
 
 # folds of some clauses of an ``if`` statement: the statement stays, less those clauses
@@ -186,14 +194,7 @@ def _fold_clauses(tree: ast.Module, edits: list[Deletion], sim: FileSim) -> None
     def rebuild(body: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
         for stmt in body:
-            for attr in ("body", "orelse", "finalbody"):
-                block = getattr(stmt, attr, None)
-                if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                    setattr(stmt, attr, rebuild(block))
-            for handler in getattr(stmt, "handlers", ()):
-                handler.body = rebuild(handler.body)
-            for case in getattr(stmt, "cases", ()):
-                case.body = rebuild(case.body)
+            _each_block(stmt, rebuild)
             mine = folds.get((stmt.lineno, stmt.end_lineno or stmt.lineno)) \
                 if isinstance(stmt, ast.If) else None
             if mine:
