@@ -29,6 +29,7 @@ replaces the statement).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from analyzer.config.globs import dotted_prefix_regex
@@ -78,40 +79,69 @@ def fold_all(index: ModuleIndex, ctx: GuardContext, cache: FactsCache | None = N
     so a scan of the same tree with the same context reads them back: folding is a pure
     function of the three, but for the attribute names it looks up tree-wide
     (``ModuleIndex.sought_by_name``), which are kept beside and noted again."""
-    key = hashlib.sha256(f"{tree_key}\0{ctx.digest()}".encode()).hexdigest() \
-        if cache is not None and tree_key else None
-    if key is not None and cache is not None:
-        known = cache.get(_ENTRY, key, _KIND)
-        if isinstance(known, tuple) and len(known) == 2:
-            regions, sought = known
-            index.sought_by_name.update(sought)
-            return dict(regions)
-    shared, index.sought_by_name = index.sought_by_name, set()
+    return fold_contexts(index, [ctx], cache, tree_key)[0]
+
+
+def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext],
+                  cache: FactsCache | None = None, tree_key: str = ""
+                  ) -> list[dict[str, list[DeadRegion]]]:
+    """:func:`fold_all` of each of ``ctxs``; those the cache does not answer are folded in
+    one pass over the modules, each module's branches unpacked once for all of them (they
+    are held pickled: :class:`analyzer.extract.fact.Packed`). Each context's folding notes
+    its own tree-wide names, as alone."""
+    keys = [hashlib.sha256(f"{tree_key}\0{ctx.digest()}".encode()).hexdigest()
+            if cache is not None and tree_key else None for ctx in ctxs]
+    out: list[dict[str, list[DeadRegion]] | None] = [None] * len(ctxs)
+    for i, key in enumerate(keys):
+        if key is not None and cache is not None:
+            known = cache.get(_ENTRY, key, _KIND)
+            if isinstance(known, tuple) and len(known) == 2:
+                regions, sought = known
+                index.sought_by_name.update(sought)
+                out[i] = dict(regions)
+    todo = [i for i, done in enumerate(out) if done is None]
+    if not todo:
+        return [done or {} for done in out]
+    shared = index.sought_by_name
+    seen: dict[int, set[str]] = {i: set() for i in todo}
+    found: dict[int, dict[str, list[DeadRegion]]] = {i: {} for i in todo}
     try:
-        ev = Evaluator(index, ctx)
-        out: dict[str, list[DeadRegion]] = {}
+        evaluators = {i: Evaluator(index, ctxs[i]) for i in todo}
         for name in sorted(index.modules):
-            regions = fold_module(name, index.modules[name].facts, index, ctx, ev)
-            if regions:
-                out[name] = regions
-    finally:  # (the names this folding looked up tree-wide, noted where every stage reads)
-        sought, index.sought_by_name = index.sought_by_name, shared
-        shared.update(sought)
-    if key is not None and cache is not None:
-        cache.put(_ENTRY, key, _KIND, (out, frozenset(sought)))
-    return out
+            facts = index.modules[name].facts
+            packed = getattr(facts, "branches", ())
+            if not packed:
+                continue  # (nothing to fold: no branch read, no name sought)
+            branches = tuple(packed)  # (a pack unpickled once)
+            for i in todo:
+                index.sought_by_name = seen[i]
+                regions = fold_module(name, facts, index, ctxs[i], evaluators[i], branches)
+                if regions:
+                    found[i][name] = regions
+    finally:  # (the names each folding looked up tree-wide, noted where every stage reads)
+        index.sought_by_name = shared
+        for i in todo:
+            shared.update(seen[i])
+    for i in todo:
+        key = keys[i]
+        if key is not None and cache is not None:
+            cache.put(_ENTRY, key, _KIND, (found[i], frozenset(seen[i])))
+        out[i] = found[i]
+    return [done or {} for done in out]
 
 
 _ENTRY, _KIND = "<folds>", "folds"  # their facts-cache key
 
 
 def fold_module(module: str, facts: PythonFacts, index: ModuleIndex, ctx: GuardContext,
-                evaluator: Evaluator | None = None) -> list[DeadRegion]:
-    """Dead regions of one module, in source order."""
+                evaluator: Evaluator | None = None,
+                branches: Sequence[Branch] | None = None) -> list[DeadRegion]:
+    """Dead regions of one module, in source order (``branches``: its branches, already
+    unpacked)."""
     ev = evaluator or Evaluator(index, ctx)
     regions: list[DeadRegion] = []
     dead_bytes: list[tuple[int, int]] = []
-    for branch in getattr(facts, "branches", ()):
+    for branch in branches if branches is not None else getattr(facts, "branches", ()):
         if any(s <= branch.start_byte < e for s, e in dead_bytes):
             continue  # nested in a dead region: already gone
         if branch.kind == "if":

@@ -64,20 +64,21 @@ class Packed(Sequence[_T], Generic[_T]):
     than once takes :meth:`unpack` once. Two packs are equal when their bytes are: the same
     facts pickle to the same bytes (:func:`analyzer.util.pickling.dumps`)."""
 
-    __slots__ = ("data",)
+    __slots__ = ("data", "size")
 
     def __init__(self, items: Iterable[_T] = ()) -> None:
         values = tuple(items)
         self.data = pickling.dumps(values) if values else b""
+        self.size = len(values)  # (``len`` unpacks nothing: ``tuple(pack)`` unpacks once)
 
     @classmethod
-    def _of_bytes(cls, data: bytes) -> Packed[Any]:
+    def _of_bytes(cls, data: bytes, size: int) -> Packed[Any]:
         packed: Packed[Any] = cls.__new__(cls)
-        packed.data = data
+        packed.data, packed.size = data, size
         return packed
 
-    def __reduce__(self) -> tuple[Any, tuple[bytes]]:
-        return Packed._of_bytes, (self.data,)
+    def __reduce__(self) -> tuple[Any, tuple[bytes, int]]:
+        return Packed._of_bytes, (self.data, self.size)
 
     def unpack(self) -> tuple[_T, ...]:
         """The facts (a new tuple each call; strings and integers the process's shared ones)."""
@@ -90,7 +91,7 @@ class Packed(Sequence[_T], Generic[_T]):
         return iter(self.unpack())
 
     def __len__(self) -> int:
-        return len(self.unpack())
+        return self.size
 
     @overload
     def __getitem__(self, i: int) -> _T: ...

@@ -31,7 +31,8 @@ from analyzer.analysis.roots import resolve_roots, resolve_targets
 from analyzer.config.globs import path_matches
 from analyzer.config.options import ScanOptions
 from analyzer.config.types import KeepEntry
-from analyzer.decide.guards import DeadRegion, fold_all
+from analyzer.decide.guards import DeadRegion, fold_all, fold_contexts
+from analyzer.decide.guards_eval import GuardContext
 from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_context, profile_use
 from analyzer.decide.registries import RegistryOutcome, decide_registries, module_entries
 from analyzer.discover import entry_points
@@ -165,7 +166,10 @@ class Rounds:
     def __init__(self, inputs: ScanInputs, options: ScanOptions, use: ProfileUse, tree: Tree,
                  scope: Scope, sources: Mapping[str, bytes], timer: StageTimer,
                  sims: CheckCache | None = None, edges: EdgeMemo | None = None,
-                 cache: FactsCache | None = None, tree_key: str = "") -> None:
+                 cache: FactsCache | None = None, tree_key: str = "",
+                 open_graph: bool = False) -> None:
+        """``open_graph``: :meth:`open_graph` will be asked for (its folds are made beside
+        the rounds' first ones, in the same pass over the modules)."""
         self.inputs, self.options, self.use = inputs, options, use
         self.tree, self.scope, self.sources, self.timer = tree, scope, sources, timer
         # the facts cache (the CMake project evaluated again and the folds are kept there),
@@ -199,8 +203,11 @@ class Rounds:
         self.own_modules = frozenset(
             m.name for m in tree.modules
             if feature_of_node({"kind": "module", "path": m.path}, use.features) is not None)
+        # the open graph's folds, made with the first ones (a module's branches are
+        # unpacked once for both)
+        self._open_regions: dict[str, list[DeadRegion]] | None = None
         with timer("fold"):
-            self.regions = self._fold()
+            self.regions = self._fold(with_open=open_graph)
         # each module's breaks, kept between the plans' checks (what a check asks of most
         # modules does not change from one plan to the next; the unpruned tree's answers
         # are few plans' answers: not kept)
@@ -347,12 +354,17 @@ class Rounds:
             native_facts=resolve_op_namespaces(self.tree.native_facts, project))
 
     # -- one round --------------------------------------------------------------------------
-    def _fold(self) -> dict[str, list[DeadRegion]]:
+    def _fold(self, with_open: bool = False) -> dict[str, list[DeadRegion]]:
+        """The rounds' folds; ``with_open``: the open graph's too (kept for it)."""
         ctx = guard_context(self.use, self.options.keep, self.feature_modules,
                             {k: why for k, (_key, why) in self.state.forced.items()},
                             self.tree.index)
-        regions = fold_all(self.tree.index, ctx, self.cache, self.tree_key) \
-            if ctx is not None else {}
+        contexts = [c for c in (ctx, self._open_context() if with_open else None)
+                    if c is not None]
+        folded = iter(fold_contexts(self.tree.index, contexts, self.cache, self.tree_key))
+        regions = next(folded) if ctx is not None else {}
+        if with_open:
+            self._open_regions = next(folded, {})
         for m, rs in self.state.arms.items():
             regions[m] = sorted([*regions.get(m, []), *rs],
                                 key=lambda r: (r.start_line, r.end_line))
@@ -380,15 +392,22 @@ class Rounds:
         a deletion of the plan needs to go with it is read from it
         (``analyzer.plan.feature_sets``)."""
         use = profile_use(self.use.profile, ())
-        ctx = guard_context(use, self.options.keep, frozenset(), {}, self.tree.index)
-        regions = fold_all(self.tree.index, ctx, self.cache, self.tree_key) \
-            if ctx is not None else {}
+        regions = self._open_regions
+        if regions is None:
+            ctx = self._open_context()
+            regions = fold_all(self.tree.index, ctx, self.cache, self.tree_key) \
+                if ctx is not None else {}
         project = evaluate_cmake(self.tree.cmake_facts, self.tree.files, {}, self.cache)
         tree = dataclasses.replace(
             self.tree, project=project,
             native_facts=resolve_op_namespaces(self.tree.native_facts, project))
         with self.timer("graph"):
             return self._build_graph(use, tree, regions, _Retained(), set()).graph
+
+    def _open_context(self) -> GuardContext | None:
+        """The guard context with no feature dropped (the open graph's)."""
+        return guard_context(profile_use(self.use.profile, ()), self.options.keep,
+                             frozenset(), {}, self.tree.index)
 
     def _build_graph(self, use: ProfileUse, tree: Tree, folded: dict[str, list[DeadRegion]],
                      kept: _Retained, freed: set[tuple[str, int, int]],

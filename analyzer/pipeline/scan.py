@@ -145,15 +145,17 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     with timer("graph"):
         edge_key = index_key(tree.index, tree.files, counted)
         edges = edge_store.load(edge_key)
+    # the open graph is asked for after the rounds (what each deletion goes with)
+    wants_open = bool(use.features) and (report or options.scope == "features")
     rounds = Rounds(inputs, options, use, tree, scope, sources, timer, sims, edges, cache,
-                    edge_key.digest())
+                    edge_key.digest(), open_graph=wants_open)
     last = rounds.run()
     with timer("plan"):
         graph, live, plan, use = last.graph, last.liveness, last.plan, last.use
         native_summary = last.native_summary
         attribute_deletions(plan, graph, use.features, last.native.project)
     # what each deletion goes with (apply --feature): the open graph's uses
-    if use.features and (report or options.scope == "features"):
+    if wants_open:
         open_graph = rounds.open_graph()
 
         def check(share: list[Deletion]) -> list[tuple[str, int, Deletion | None, str | None]]:

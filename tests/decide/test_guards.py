@@ -6,7 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.decide.guards import DeadRegion, GuardContext, evaluate, fold_all, fold_module
+from analyzer.decide.guards import (
+    DeadRegion,
+    GuardContext,
+    evaluate,
+    fold_all,
+    fold_contexts,
+    fold_module,
+)
+from analyzer.extract.fact import Packed
 from analyzer.extract.python import extract
 from analyzer.extract.python_branches import Cond
 from analyzer.extract.python_facts import PythonFacts
@@ -53,6 +61,29 @@ def fold(tmp_path: Path, source: str, ctx: GuardContext = CTX,
 
 def brief(regions: list[DeadRegion]) -> list[tuple[int, int, str, tuple[int, int] | None]]:
     return [(r.start_line, r.end_line, r.rewrite, r.keep) for r in regions]
+
+
+def test_several_contexts_fold_in_one_pass(tmp_path, monkeypatch):
+    index = build(tmp_path, {
+        "pkg/b.py": ("from pkg.utils import is_npu, is_hip\n"  # 1
+                     "\n"                                       # 2
+                     "if is_npu():\n"                           # 3
+                     "    x = 1\n"                              # 4
+                     "if is_hip():\n"                           # 5
+                     "    y = 2\n"),                            # 6
+    })
+    # with is_npu dropped (CTX: False) both ifs go; with only is_hip known False, the second
+    only_hip = GuardContext(constants={"pkg.utils.is_hip": False})
+    alone = [fold_all(index, CTX), fold_all(index, only_hip)]
+    assert {m: brief(r) for m, r in alone[0].items()} == {
+        "pkg.b": [(3, 4, "delete", None), (5, 6, "delete", None)]}
+    assert {m: brief(r) for m, r in alone[1].items()} == {"pkg.b": [(5, 6, "delete", None)]}
+    unpacked: list[int] = []
+    real = Packed.unpack
+    monkeypatch.setattr(Packed, "unpack", lambda self: unpacked.append(1) or real(self))
+    assert fold_contexts(index, [CTX, only_hip]) == alone
+    # the one module with branches (pkg.b: pkg.utils has no if) unpacked once for both
+    assert len(unpacked) == 1
 
 
 def test_flag_folds_across_two_modules(tmp_path):
