@@ -197,10 +197,13 @@ def _fold_if(module: str, b: Branch, ev: Evaluator, ctx: GuardContext
     out: list[tuple[DeadRegion, tuple[int, int]]] = []
 
     def add(first: int, last: int, start: int, end: int, rewrite: FoldRewrite,
-            keep: tuple[int, int] | None) -> None:
+            keep: tuple[int, int] | None, dead_last: int | None = None) -> None:
+        """Clauses ``first``-``last`` give the reason; those to ``dead_last`` (default
+        ``last``) go, and branches nested in them are not folded again."""
         reason = "; ".join(dict.fromkeys(w for w in why[first:last + 1] if w))
+        gone = clauses[last if dead_last is None else dead_last]
         out.append((DeadRegion(start, end, reason, rewrite, stmt, keep, b.scope),
-                    (clauses[first].start_byte, clauses[last].end_byte)))
+                    (clauses[first].start_byte, gone.end_byte)))
 
     head = clauses[0]
     if all(dead):
@@ -217,7 +220,7 @@ def _fold_if(module: str, b: Branch, ev: Evaluator, ctx: GuardContext
         live = clauses[first_live]
         if live.kind == "else":
             add(0, first_live, b.start_line, live.body_start_line - 1, "unwrap_else",
-                (live.body_start_line, live.end_line))
+                (live.body_start_line, live.end_line), first_live - 1)  # the else body stays
             return out
         add(0, first_live - 1, b.start_line, live.start_line - 1, "promote_elif", None)
     i = first_live + 1

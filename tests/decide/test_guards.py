@@ -167,6 +167,22 @@ def test_dead_head_and_elifs_unwrap_else(tmp_path):
     assert "elif is_hip(): folds to False" in regions[0].reason
 
 
+def test_an_if_nested_in_a_kept_else_body_folds_too(tmp_path):
+    # the else body stays (dedented), so an `if` inside it is folded like any other
+    src = ("from pkg.utils import is_hip\n"  # 1
+           "def f(x):\n"                    # 2
+           "    if is_hip():\n"              # 3
+           "        y = 1\n"                 # 4
+           "    else:\n"                     # 5
+           "        if is_hip():\n"          # 6
+           "            y = 2\n"             # 7
+           "        else:\n"                 # 8
+           "            y = 3\n"             # 9
+           "    return y\n")                 # 10
+    assert brief(fold(tmp_path, src)) == [(3, 5, "unwrap_else", (6, 9)),
+                                          (6, 8, "unwrap_else", (9, 9))]
+
+
 def test_true_head_unwraps_if_and_kills_the_rest(tmp_path):
     src = ("from pkg import utils\n"      # 1
            "if utils.is_cuda():\n"        # 2
