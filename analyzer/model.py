@@ -14,6 +14,7 @@ same values). Graph node and edge kinds live with the node ids, in ``analyzer/no
 from __future__ import annotations
 
 import dataclasses
+import re
 import types
 import typing
 from bisect import bisect_right
@@ -168,6 +169,44 @@ def is_behaviour_decision(d: Deletion) -> bool:
     a clause or conditional arm that selected a dropped key folded away (another choice runs
     instead), or a test/example that selected one. The reports list them as their own group."""
     return any(m in d.reason for m in BEHAVIOUR_MARKS)
+
+
+_IFEXP_REASON = re.compile(r"\.\.\. if (.*) else \.\.\.: folds to (True|False)")
+
+
+def ifexp_condition(reason: str) -> str | None:
+    """The condition a folded conditional expression's reason names (``... if X else ...:
+    folds to V``), to tell it from others on its lines; None when the reason names none."""
+    match = _IFEXP_REASON.search(reason)
+    return match.group(1) if match else None
+
+
+def ifexp_keeps_body(keep: tuple[int, int] | None, dead: tuple[int, int], body: tuple[int, int],
+                     orelse: tuple[int, int], reason: str) -> bool | None:
+    """Which arm of a folded conditional expression stays (lines of its ``body`` and
+    ``orelse`` arms; ``keep`` and ``dead``: the deletion's): True the body (``x if ...``),
+    False the ``else`` arm, None when neither the lines nor the reason tell. Arms on one
+    line are told by the value the reason states. The one rule the codemod and the check's
+    simulation share."""
+    if keep is not None and body != orelse:
+        if tuple(keep) == body and dead == orelse:
+            return True
+        if tuple(keep) == orelse and dead == body:
+            return False
+    match = _IFEXP_REASON.search(reason)
+    return match.group(2) == "True" if match else None
+
+
+def fold_lines(rewrite: str, start: int, end: int, statement: tuple[int, int] | None,
+               keep: tuple[int, int] | None) -> tuple[tuple[int, int], ...]:
+    """The whole lines the codemod removes for a folded branch of lines ``start``-``end``:
+    those, and for ``unwrap_if`` the ``if`` header above the kept body too (the region
+    starts at the first dead clause, but the header goes with the unwrapping). A header
+    sharing its line with the body (``if c: x``) is not a whole line."""
+    if rewrite == "unwrap_if" and statement is not None and keep is not None \
+            and keep[0] > statement[0]:
+        return ((statement[0], keep[0] - 1), (start, end))
+    return ((start, end),)
 
 
 @dataclass(frozen=True)

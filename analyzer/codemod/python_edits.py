@@ -24,7 +24,6 @@ from __future__ import annotations
 import dataclasses
 import io
 import itertools
-import re
 import tokenize
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -34,7 +33,13 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from analyzer.codemod.text_edits import EditError
-from analyzer.model import EXPRESSION_REWRITES, DeletionKind, FoldRewrite
+from analyzer.model import (
+    EXPRESSION_REWRITES,
+    DeletionKind,
+    FoldRewrite,
+    ifexp_condition,
+    ifexp_keeps_body,
+)
 
 __all__ = ["EditError", "PyEdit", "edit_python"]
 
@@ -324,21 +329,16 @@ class _Planner:
         stmt = e.statement or (e.start, e.end)
         cands = [n for n in self.of_type(cst.IfExp)
                  if stmt[0] <= self.span(n)[0] and self.span(n)[1] <= stmt[1]]
-        match = re.search(r"\.\.\. if (.*) else \.\.\.: folds to (True|False)", e.reason)
-        if len(cands) > 1 and match:
-            cands = [n for n in cands if self.module.code_for_node(n.test) == match.group(1)]
+        test = ifexp_condition(e.reason)
+        if len(cands) > 1 and test is not None:
+            cands = [n for n in cands if self.module.code_for_node(n.test) == test]
         if len(cands) != 1:
             raise EditError(f"lines {stmt[0]}-{stmt[1]}: no single conditional expression")
         node = cands[0]
-        body, orelse = self.span(node.body), self.span(node.orelse)
         dead = (e.start, e.end)
-        if e.keep and tuple(e.keep) == body and dead == orelse and body != orelse:
-            keep_body = True
-        elif e.keep and tuple(e.keep) == orelse and dead == body and body != orelse:
-            keep_body = False
-        elif match:
-            keep_body = match.group(2) == "True"
-        else:
+        keep_body = ifexp_keeps_body(e.keep, dead, self.span(node.body), self.span(node.orelse),
+                                     e.reason)
+        if keep_body is None:
             raise EditError(f"line {e.start}: cannot tell which arm of the expression stays")
         self.claim([dead], "fold_branch ifexp")
 

@@ -43,7 +43,7 @@ from analyzer.graph.native import NativeIndex, add_native_graph
 from analyzer.graph.profile_edges import add_profile_edges
 from analyzer.graph.python import EdgeMemo, build_python_graph
 from analyzer.graph.rounds_graph import RoundGraph
-from analyzer.model import Deletion, FileInfo, Kept, ParseProblem, Plan
+from analyzer.model import Deletion, FileInfo, Kept, ParseProblem, Plan, fold_lines
 from analyzer.nodes import Graph, module_node, succ_dicts, symbol_node, target_node
 from analyzer.pipeline.inputs import ScanInputs
 from analyzer.pipeline.timing import StageTimer
@@ -421,7 +421,8 @@ class Rounds:
                                                    r.end_line) not in kept.regions])}
         registry = self._registries(use, tree, frozenset(kept.entries))
         dead: dict[str, list[tuple[int, int]]] = {
-            m: [(r.start_line, r.end_line) for r in rs if not r.partial]
+            m: [span for r in rs if not r.partial
+                for span in fold_lines(r.rewrite, r.start_line, r.end_line, r.statement, r.keep)]
             for m, rs in regions.items()}
         for m, ranges in registry.dead_lines.items():
             dead.setdefault(m, []).extend(ranges)
@@ -493,7 +494,9 @@ class Rounds:
         with timer("plan"):
             plan = build_plan(graph, liveness, index, tree.files, set(scope.in_scope),
                               frozenset(self.state.imports), scope.unparsed,
-                              _needed_reexports(stage, liveness, scope), self._plans)
+                              _needed_reexports(stage, liveness, scope, {
+                                  d.path for d in peripheral.deletions
+                                  if d.kind == "delete_file"}), self._plans)
             plan.deletions.extend(peripheral.deletions)
             plan_folded(liveness, index, tree.files, regions, stage.registry_deletions, plan,
                         set(scope.in_scope), scope.peripheral - scope.tests)
@@ -674,18 +677,19 @@ def _drop_convicted(plan: Plan, conflicts: list[Conflict], index: ModuleIndex) -
                          and not (d.kind == "delete_file" and d.path in rooted)]
 
 
-def _needed_reexports(stage: _GraphStage, liveness: Liveness, scope: Scope
-                      ) -> frozenset[tuple[str, str]]:
+def _needed_reexports(stage: _GraphStage, liveness: Liveness, scope: Scope,
+                      peripheral_gone: set[str]) -> frozenset[tuple[str, str]]:
     """The import bindings the plan keeps as re-exports: those resolved through outside any
     module's edges, and those a module resolved through that remains -- live, outside the
-    deletion scope (it stays whole or goes whole later) or not understood. A module the plan
-    deletes whole needs nothing (nor does one no parsed file can name)."""
+    deletion scope and not among the files of it the round deletes (``peripheral_gone``:
+    tests and scripts that go whole), or not understood. A module the plan deletes whole
+    needs nothing (nor does one no parsed file can name)."""
     modules = stage.index.modules
 
     def remains(name: str) -> bool:
         path = modules[name].path
-        return (liveness.is_live(module_node(name)) or path not in scope.in_scope
-                or path in scope.unparsed)
+        return (liveness.is_live(module_node(name)) or path in scope.unparsed
+                or (path not in scope.in_scope and path not in peripheral_gone))
 
     return stage.reexported | frozenset(
         pair for pair, by in stage.reexported_by.items() if any(remains(m) for m in by))

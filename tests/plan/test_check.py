@@ -115,6 +115,29 @@ def test_an_ifexp_fold_removes_no_statement() -> None:
     assert names_lost(sim) == set() and undefined_after(sim) == {"flag": 1}
 
 
+def ifexp(line: int, value: bool, test: str) -> Deletion:
+    # an arm on the conditional expression's own line: only the reason tells which stays
+    return Deletion("fold_branch", "m.py", "0" * 64, 0,
+                    f"... if {test} else ...: folds to {value}", line, line,
+                    rewrite="ifexp", statement=(line, line), keep=(line, line))
+
+
+@pytest.mark.parametrize(("value", "undefined"), [(False, {"b": 1}), (True, {"a": 1})])
+def test_an_ifexp_on_one_line_keeps_the_arm_its_value_names(value, undefined) -> None:
+    # `x = a if flag else b`: folding to False keeps `b`, so `a` is read no more and its
+    # import may go; the import of `b` (the kept arm) is still needed
+    src = b"import a\nimport b\nx = a if flag else b\n"
+    edits = [ifexp(3, value, "flag"), rng(1, 1), rng(2, 2)]
+    assert undefined_after(simulate(src, edits, "m.py")) == undefined  # `flag` goes too
+
+
+def test_nested_ifexps_on_one_line_are_told_by_their_condition() -> None:
+    # only `q` folds (to True): the outer expression stays, reading a, p and b, not c
+    src = b"import a\nimport b\nimport c\nx = a if p else (b if q else c)\n"
+    edits = [ifexp(4, True, "q"), rng(1, 1), rng(2, 2), rng(3, 3)]
+    assert undefined_after(simulate(src, edits, "m.py")) == {"p": 1, "a": 1, "b": 1}
+
+
 def test_a_file_that_does_not_parse() -> None:
     sim = simulate(b"def broken(:\n    pass\n", [rng(1, 2)], "m.py")
     assert not sim.parsed

@@ -35,10 +35,12 @@ def test_live_branch_binding_wins_over_folded_ones(tmp_path):
     live = result.liveness.live
     assert "py:pkg.kernels:fast_topk" in live
     assert "py:pkg.fallback:fast_topk" not in live
-    # the live import stays; the else arm goes as a folded branch (lines 5-6)
+    # the live import stays; the else arm goes as a folded branch (lines 5-6), and the
+    # `if is_cuda():` header goes with the unwrapping, so the import of is_cuda (line 1),
+    # read by nothing else, goes too
     spec = [(d.kind, d.start_line, d.end_line) for d in result.plan.deletions
             if d.path == "pkg/spec.py"]
-    assert spec == [("fold_branch", 5, 6)]
+    assert spec == [("delete_range", 1, 1), ("fold_branch", 5, 6)]
 
 
 def test_out_of_scope_scripts_keep_what_they_import(tmp_path):

@@ -15,7 +15,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from analyzer.model import EXPRESSION_REWRITES, Deletion, DeletionKind
+from analyzer.model import (
+    EXPRESSION_REWRITES,
+    Deletion,
+    DeletionKind,
+    ifexp_condition,
+    ifexp_keeps_body,
+)
 from analyzer.plan.check.lint import FileLint, bound_names, function_bindings, lint_tree, parse
 
 _STATEMENT_EDITS: tuple[DeletionKind, ...] = ("delete_range", "fold_branch")
@@ -66,7 +72,7 @@ def simulate(source: bytes, edits: list[Deletion], path: str,
               if d.kind == "fold_branch" and d.rewrite not in EXPRESSION_REWRITES]
     sim.before = dataclasses.replace(
         before, bindings=_reused(function_bindings(tree, folded)[0], before.bindings), reads={})
-    _remove(tree, edits, sim)
+    _remove(tree, edits, sim, source)
     sim.after = _kept_small(lint_tree(tree, path), sim.before)
     return sim
 
@@ -114,7 +120,7 @@ def _span(node: ast.stmt) -> tuple[int, int]:
     return start, node.end_lineno or node.lineno
 
 
-def _remove(tree: ast.Module, edits: list[Deletion], sim: FileSim) -> None:
+def _remove(tree: ast.Module, edits: list[Deletion], sim: FileSim, source: bytes) -> None:
     """Apply ``edits`` to ``tree`` in place, noting in ``sim.binders`` which deletion removed
     each binding."""
     ranges = [(d.start_line or 0, d.end_line or 0, d) for d in edits
@@ -153,7 +159,7 @@ def _remove(tree: ast.Module, edits: list[Deletion], sim: FileSim) -> None:
     tree.body = visit(tree.body)
     _fold_clauses(tree, edits, sim)
     _remove_elements(tree, edits)
-    _fold_ifexps(tree, edits)
+    _fold_ifexps(tree, edits, source)
     _fold_comparisons(tree, edits)
 
 
@@ -240,8 +246,10 @@ def _lose_test(link: ast.If, d: Deletion, sim: FileSim) -> None:
             sim.binders[node.target.id].append(d)
 
 
-def _fold_ifexps(tree: ast.Module, edits: list[Deletion]) -> None:
-    """Conditional expressions the plan folds become their kept arm in the simulated tree."""
+def _fold_ifexps(tree: ast.Module, edits: list[Deletion], source: bytes) -> None:
+    """Conditional expressions the plan folds become their kept arm in the simulated tree,
+    found and told apart as the codemod does (``analyzer.model.ifexp_keeps_body``). One it
+    cannot tell stays whole: its reads still count, never fewer than the edit leaves."""
     folds = [d for d in edits if d.rewrite == "ifexp" and d.statement and d.keep]
     if not folds:
         return
@@ -249,18 +257,36 @@ def _fold_ifexps(tree: ast.Module, edits: list[Deletion]) -> None:
     def span(node: ast.AST) -> tuple[int, int]:
         return getattr(node, "lineno", 0), getattr(node, "end_lineno", 0) or 0
 
+    text = source.decode("utf-8", "replace")
+    found: dict[int, list[ast.IfExp]] = defaultdict(list)  # fold -> its candidates
+    for node in ast.walk(tree):
+        if isinstance(node, ast.IfExp):
+            first, last = span(node)
+            for i, d in enumerate(folds):
+                assert d.statement is not None
+                if d.statement[0] <= first and last <= d.statement[1]:
+                    found[i].append(node)
+    keeps: dict[int, bool] = {}  # id of the expression -> its body arm stays
+    for i, cands in found.items():
+        d = folds[i]
+        test = ifexp_condition(d.reason)
+        if len(cands) > 1 and test is not None:
+            cands = [n for n in cands if ast.get_source_segment(text, n.test) == test]
+        if len(cands) != 1:
+            continue
+        node = cands[0]
+        keep_body = ifexp_keeps_body(d.keep, (d.start_line or 0, d.end_line or 0),
+                                     span(node.body), span(node.orelse), d.reason)
+        if keep_body is not None:
+            keeps[id(node)] = keep_body
+
     class Fold(ast.NodeTransformer):
         def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+            keep_body = keeps.get(id(node))
             node = self.generic_visit(node)  # type: ignore[assignment]
-            for d in folds:
-                if span(node) != d.statement:
-                    continue
-                dead = (d.start_line or 0, d.end_line or 0)
-                if span(node.body) == d.keep and span(node.orelse) == dead:
-                    return node.body
-                if span(node.orelse) == d.keep and span(node.body) == dead:
-                    return node.orelse
-            return node
+            if keep_body is None:
+                return node
+            return node.body if keep_body else node.orelse
 
     Fold().visit(tree)
 
