@@ -24,11 +24,14 @@ noted next to the count. Each step is a fresh process of this checkout's
 depgraph (``prune_check.run``); the scans of one tree share ``DIR/LABEL/cache``.
 
 Prints one Markdown table (a cell that should be zero and is not is **bold**), then ``matrix:
-all zeros`` or ``matrix: N cells not zero``; exit 1 when any is. ``DIR/matrix.md`` holds the
-table, ``DIR/details.md`` the first lines of every non-zero cell, ``DIR/LABEL/CONFIG/logs/``
-every step's output and ``DIR/LABEL/CONFIG/out/`` the manifest. ``--only`` keeps the
-configurations whose label (``sglang:default``, ``vllm:feature=rocm``, ``sglang:seed``)
-matches one of the patterns (fnmatch; a bare tree label keeps all of that tree's).
+all zeros`` or ``matrix: N cells not zero``; exit 1 when any is. The last column, for the
+whole-plan rows, is what verify's scan of the pruned tree still plans (how far one pass is
+from the plan's fixpoint): a figure to watch, not a break, so never a non-zero cell.
+``DIR/matrix.md`` holds the table, ``DIR/details.md`` the first lines of every non-zero cell,
+``DIR/LABEL/CONFIG/logs/`` every step's output and ``DIR/LABEL/CONFIG/out/`` the manifest.
+``--only`` keeps the configurations whose label (``sglang:default``, ``vllm:feature=rocm``,
+``sglang:seed``) matches one of the patterns (fnmatch; a bare tree label keeps all of that
+tree's).
 """
 
 from __future__ import annotations
@@ -86,7 +89,11 @@ class Cell:
 
 
 COLUMNS = ("removable files/lines", "apply / again", "verify problems", "import regressions",
-           "new undefined names", "unresolved imports (runtime + typing-only)", "cmake refs")
+           "new undefined names", "unresolved imports (runtime + typing-only)", "cmake refs",
+           "re-scan plans (deletions / lines)")
+# verify --before: what a scan of the pruned tree still plans (the whole plan applied: how far
+# one pass is from the plan's fixpoint; not a break, so never counted as a non-zero cell)
+STILL = re.compile(r"still removable: (\d+) deletions, (\d+) lines")
 
 
 @dataclass
@@ -234,6 +241,9 @@ class Runner:
                    and (m := NOT_CARRIED.search(line)) and m.group(1) != config.feature}
         found = [line for line in found if line not in outside]
         note = f" (+{len(outside)} entries outside the feature)" if outside else ""
+        still = STILL.search(stdout)
+        if still and config.kind != "feature":
+            cells[COLUMNS[7]] = Cell(f"{still.group(1)} / {still.group(2)}")
         if code == 0:
             cells[COLUMNS[2]] = Cell("0")
         elif code == 8:

@@ -116,3 +116,7 @@ def verify_command(path: Path, before: Path | None, quiet: bool, verbose: bool,
             line += (f" (-{was - after[key]} in the files: the plan's {planned} Python lines "
                      "and the blank lines and block headers that went with them)")
         click.echo(line)
+    # the pruned tree scanned with the same options: what its plan still finds (none when
+    # the whole plan was applied and the pruning reached its fixpoint)
+    click.echo(f"  still removable: {after['deletions']} deletions, {after['lines_removable']} "
+               f"lines in {after['files_removable']} files (what a scan of this tree plans)")

@@ -40,6 +40,9 @@ def test_scan_apply_verify_print_the_same_line_total(tmp_path) -> None:
     assert python.endswith(f"(-{455 - after} in the files: the plan's 120 Python lines and "
                            "the blank lines and block headers that went with them)")
     assert 455 - after >= 120
+    # the whole plan applied: the pruned tree is the plan's fixpoint, nothing more to remove
+    assert "  still removable: 0 deletions, 0 lines in 0 files (what a scan of this tree " \
+        "plans)" in lines
 
 
 def test_apply_stat_lists_files_instead_of_the_diff(tmp_path) -> None:
