@@ -271,8 +271,9 @@ class Rounds:
                     self._reevaluate_build()
                 continue
             if conflicts:  # conflicts no round can settle: their deletions are dropped as a
-                _drop_convicted(last.plan, conflicts, last.index)  # last resort
-                break
+                _drop_convicted(last.plan, conflicts, last.index)  # last resort (and the
+                # rounds go on to the fixpoint below all the same: a round that frees more
+                # meets them again, and drops them again)
             freed = _freed(last.plan) - self.freed
             if not freed:
                 break

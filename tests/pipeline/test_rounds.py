@@ -52,3 +52,40 @@ def test_a_rescan_with_the_check_cached_plans_and_lints_alike(tmp_path: Path):
     second = run_scan(tree, [], use_profile=False, cache_dir=cache)
     assert second.plan.deletions == first.plan.deletions
     assert second.lint_before == first.lint_before == {"app/main.py": {}, "app/helpers.py": {}}
+
+
+def _inject(monkeypatch, conflict) -> None:
+    """Every check of the rounds also reports ``conflict`` (what a real check cannot be made
+    to say on a tree this small) while the plan keeps the file it is in."""
+    from analyzer.pipeline import rounds
+
+    real = rounds.check_plan
+
+    def check_plan(plan, *args, **kwargs):
+        found = real(plan, *args, **kwargs)
+        if any(d.kind == "delete_file" and d.path == conflict.path for d in plan.deletions):
+            return found
+        return [*found, conflict]
+    monkeypatch.setattr(rounds, "check_plan", check_plan)
+
+
+FIXPOINT_TREE = {
+    "app/__init__.py": "",
+    "app/__main__.py": "from app.main import run\n\nrun()\n",
+    "app/main.py": "from app.helpers import unused_name\n\n\ndef run():\n    return 1\n",
+    "app/helpers.py": "def unused_name():\n    return 2\n",
+    "app/extra.py": "def extra():\n    return 3\n",
+}
+
+
+def test_a_conflict_no_round_can_settle_does_not_stop_the_fixpoint(tmp_path, monkeypatch):
+    # a break whose node to keep is in no graph comes back every round: its deletion (none)
+    # is dropped as a last resort, and the rounds still go on to free app/helpers.py
+    from analyzer.plan.check import Conflict
+
+    _inject(monkeypatch, Conflict("app/main.py", 1, "a break nothing can keep",
+                                  root="py:nowhere.at_all"))
+    result = run_scan(write_tree(tmp_path / "t", FIXPOINT_TREE), [], use_profile=False)
+    planned = {(d.kind, d.path, d.start_line) for d in result.plan.deletions}
+    assert planned == {("delete_range", "app/main.py", 1), ("delete_file", "app/helpers.py", None),
+                       ("delete_file", "app/extra.py", None)}
