@@ -209,6 +209,13 @@ def fold_lines(rewrite: str, start: int, end: int, statement: tuple[int, int] | 
     return ((start, end),)
 
 
+def deletion_lines(d: Deletion) -> tuple[tuple[int, int], ...]:
+    """:func:`fold_lines` of a deletion with lines: what the plan's views of the pruned tree
+    count as gone."""
+    start = d.start_line or 0
+    return fold_lines(d.rewrite, start, d.end_line or start, d.statement, d.keep)
+
+
 @dataclass(frozen=True)
 class Kept:
     """Something dead that the plan deliberately does not delete, and why."""

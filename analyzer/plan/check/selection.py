@@ -17,7 +17,7 @@ from analyzer.config.globs import identifier_matches
 from analyzer.decide.guards import DeadRegion, arm_region
 from analyzer.extract.python_branches import Branch, Clause, Cond
 from analyzer.extract.python_facts import ProducedString, PythonFacts
-from analyzer.model import EXPRESSION_REWRITES, Plan, Ranges, fold_lines
+from analyzer.model import EXPRESSION_REWRITES, Plan, Ranges, deletion_lines
 from analyzer.nodes import Graph
 from analyzer.resolve.python import ModuleIndex, PyModule
 
@@ -63,8 +63,7 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
     folded_arms: set[tuple[str, int, int]] = set()
     for d in plan.deletions:
         if d.kind != "delete_file" and d.start_line and d.rewrite not in EXPRESSION_REWRITES:
-            for s, e in fold_lines(d.rewrite, d.start_line, d.end_line or d.start_line,
-                                   d.statement, d.keep):
+            for s, e in deletion_lines(d):
                 gone[d.path].add(s, e)
         elif d.rewrite == "ifexp" and d.start_line:
             folded_arms.add((d.path, d.start_line, d.end_line or d.start_line))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from analyzer.model import EXPRESSION_REWRITES, Deletion, Plan, Ranges, fold_lines
+from analyzer.model import EXPRESSION_REWRITES, Deletion, Plan, Ranges, deletion_lines
 from analyzer.plan.check.lint import FileLint
 from analyzer.plan.check.simulate import FileSim
 from analyzer.resolve.python import ModuleIndex, PyModule
@@ -131,8 +131,7 @@ def planned_view(plan: Plan, index: ModuleIndex, sims: dict[str, FileSim],
             continue
         if d.kind in _STATEMENT_EDITS and d.rewrite not in EXPRESSION_REWRITES \
                 and d.start_line:
-            for s, e in fold_lines(d.rewrite, d.start_line, d.end_line or d.start_line,
-                                   d.statement, d.keep):
+            for s, e in deletion_lines(d):
                 view.gone.setdefault(d.path, Ranges()).add(s, e)
         elif d.kind == "remove_import_names" and d.start_line:
             view.dropped_import_names.setdefault((d.path, d.start_line), set()).update(d.names)
