@@ -61,23 +61,27 @@ def feature_of_node(data: dict[str, Any], features: list[Feature],
 
 def _claimed_by(data: dict[str, Any], features: list[Feature] | tuple[Feature, ...]) -> str | None:
     kind = data.get("kind")
-    for f in features:
-        if kind == "target" and data.get("name") in f.targets:
-            return f.name
-        if kind == "fetch" and data.get("name") in f.fetches:
-            return f.name
-        if kind == "extension" and data.get("module") in f.extension_modules:
-            return f.name
-        if kind in ("module", "native_file", "cmake_file", "op") and path_matches(
-                data.get("path", ""), f.paths):
-            return f.name
-        if kind == "symbol" and (path_matches(data.get("path", ""), f.paths)
-                                 or identifier_matches(data.get("name", ""), f.identifiers)):
-            return f.name
-        if kind == "method" and (path_matches(data.get("path", ""), f.paths)
-                                 or identifier_matches(data.get("method", ""), f.identifiers)):
-            return f.name
+    if kind == "target":
+        name = data.get("name")
+        return next((f.name for f in features if name in f.targets), None)
+    if kind == "fetch":
+        name = data.get("name")
+        return next((f.name for f in features if name in f.fetches), None)
+    if kind == "extension":
+        module = data.get("module")
+        return next((f.name for f in features if module in f.extension_modules), None)
+    if kind in _PATH_KINDS:
+        path = data.get("path", "")
+        return next((f.name for f in features if path_matches(path, f.paths)), None)
+    if kind == "symbol" or kind == "method":
+        path = data.get("path", "")
+        name = data.get("name" if kind == "symbol" else "method", "")
+        return next((f.name for f in features if path_matches(path, f.paths)
+                     or identifier_matches(name, f.identifiers)), None)
     return None
+
+
+_PATH_KINDS = frozenset({"module", "native_file", "cmake_file", "op"})
 
 
 def feature_nodes(graph: Graph, features: list[Feature],

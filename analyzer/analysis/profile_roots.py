@@ -75,10 +75,10 @@ def never_delete_hits(use: ProfileUse, graph: Graph) -> list[tuple[KeepEntry, li
                 if e.symbol and e.symbol.partition(":")[2]}
     by_prefix: dict[str, list[str]] = {p: [] for p in prefixes}  # the symbols of a module
     if prefixes:
+        get = by_prefix.get
         for n in graph.nodes:
-            module, colon, _name = n[3:].partition(":")
-            if colon and n.startswith("py:"):
-                hit = by_prefix.get(f"py:{module}:")
+            if n.startswith("py:") and (colon := n.find(":", 3)) >= 0:
+                hit = get(n[:colon + 1])  # ("py:module:", the symbol's prefix)
                 if hit is not None:
                     hit.append(n)
     out: list[tuple[KeepEntry, list[str]]] = []

@@ -207,7 +207,8 @@ class _Extractor:
             methods=tuple(self.methods),
             attr_assigns=tuple(self._attr_assigns(caps)),
             method_defs=tuple(self.method_defs),
-            member_uses=tuple(member_uses),
+            member_uses=Packed(member_uses),
+            member_names=frozenset(u.name for u in member_uses),
             displays=tuple(python_literals.displays(self.data, caps.get("dict", []),
                                                     self._scope_of)),
             chain_displays=tuple(python_literals.chain_displays(

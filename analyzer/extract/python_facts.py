@@ -156,6 +156,7 @@ class PackageWalk(Fact):
 
 
 _NO_BRANCHES: Packed[Branch] = Packed()
+_NO_MEMBER_USES: Packed[MemberUse] = Packed()
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +180,10 @@ class PythonFacts(Fact):
     methods: tuple[str, ...] = ()  # functions defined directly in top-level class bodies
     attr_assigns: tuple[AttrAssign, ...] = ()
     method_defs: tuple[MethodDef, ...] = ()
-    member_uses: tuple[MemberUse, ...] = ()
+    # read whole only where a name it holds matters (a module's edges, a lost method):
+    # kept pickled, the names alone loaded (``member_names``)
+    member_uses: Packed[MemberUse] = _NO_MEMBER_USES
+    member_names: frozenset[str] = frozenset()  # the names of ``member_uses``
     displays: tuple[Display, ...] = ()
     chain_displays: tuple[ChainDisplay, ...] = ()
     chain_comparisons: tuple[ChainComparison, ...] = ()

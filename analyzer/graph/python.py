@@ -56,6 +56,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+from itertools import islice
 from typing import Any, TypeAlias, cast
 
 import networkx as nx
@@ -387,14 +388,22 @@ def _fresh_order(graph: Graph, layer: Layer, modules: list[str], touched: set[st
             u = item[0]
             return -1 if (u, v) in members else rank.get(str(nodes[u].get("module")), -2)
 
-        items = list(was.items())
-        cut = len(items)  # the swapped modules' edges added again: the last ones
-        while cut > 0 and nodes[items[cut - 1][0]].get("module") in swapped \
-                and (items[cut - 1][0], v) not in members:
-            cut -= 1
-        head, tail = items[:cut], items[cut:]
-        if not head or not tail or key(head[-1]) <= key(tail[0]):
+        # the swapped modules' edges added again: the last ones (read from the end, so a
+        # node thousands of modules use costs its swapped edges, not all of them)
+        tail: list[tuple[str, Mapping[str, object]]] = []
+        last_head = None
+        for item in reversed(was.items()):
+            if nodes[item[0]].get("module") in swapped and (item[0], v) not in members:
+                tail.append(item)
+            else:
+                last_head = item
+                break
+        if last_head is None or not tail:
             continue  # in order already
+        tail.reverse()
+        if key(last_head) <= key(tail[0]):
+            continue  # in order already
+        head = list(islice(was.items(), len(was) - len(tail)))
         merged: list[tuple[str, Mapping[str, object]]] = []
         at = 0
         for item in tail:  # (in module order: each goes at or after the last one's place)
@@ -531,7 +540,7 @@ def _enumerates(mod: PyModule) -> bool:
     member use ``*``; a fact of its own, computed once)."""
     known = mod.derived.get("enumerates")
     if known is None:
-        known = mod.derived["enumerates"] = any(u.name == "*" for u in mod.facts.member_uses)
+        known = mod.derived["enumerates"] = "*" in mod.facts.member_names
     return bool(known)
 
 
@@ -541,6 +550,11 @@ def method_graph(index: ModuleIndex, graph: Graph, options: GraphOptions
     """Method nodes of top-level classes, each with its class's ``member`` edge and, when
     only code that names it can call it, its gate (see the module docstring)."""
     open_ended = index.resolved_once("open_ended_classes", lambda: _open_ended_classes(index))
+    # a function of the open-ended classes and the droppable names (each module's method
+    # nodes are made once per scan): the rounds' builds ask again with the same ones
+    known = index.tree_memo.get("method_graph")
+    if known is not None and known[0] is open_ended and known[1] == options.droppable:
+        return known[2]  # type: ignore[no-any-return]
     nodes: list[tuple[str, dict[str, object]]] = []
     edges: list[tuple[str, str, Mapping[str, object]]] = []
     for name in sorted(index.modules):
@@ -551,6 +565,7 @@ def method_graph(index: ModuleIndex, graph: Graph, options: GraphOptions
             nodes.append((node, {**attrs, "gate": None if always else attribute_node(method)}))
             edges.append((cls, node, EdgeData("member", cast(str, attrs["path"]),
                                               cast(int, attrs["start_line"]))))
+    index.tree_memo["method_graph"] = (open_ended, options.droppable, (nodes, edges))
     return nodes, edges
 
 

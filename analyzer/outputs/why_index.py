@@ -27,8 +27,20 @@ SEARCH_KINDS = ("module", "symbol", "method", "target", "native_file", "cmake_fi
 _ROOT_VIRTUAL = "<roots>"  # analyzer.nodes.SUPER_ROOT (outputs read the graph's values only)
 
 
+# the last scan's tree: the manifest and the report of one scan both write it
+_LAST: list[tuple[tuple[object, ...], dict[str, Any]]] = []
+
+
 def live_tree(result: ScanResult) -> dict[str, Any]:
-    """The compact live tree of a scan (see the module docstring)."""
+    """The compact live tree of a scan (see the module docstring); a scan's outputs read it
+    once (a new dict each call: the manifest adds to it)."""
+    key = (result, result.graph, result.liveness, result.root_reasons)
+    if not _LAST or any(a is not b for a, b in zip(_LAST[0][0], key, strict=True)):
+        _LAST[:] = [(key, _live_tree(result))]
+    return dict(_LAST[0][1])
+
+
+def _live_tree(result: ScanResult) -> dict[str, Any]:
     graph, live = result.graph, result.liveness
     blocked = {i.node for f in result.features for i in f.blocked}
     wanted = sorted(n for n in live.live if n in graph

@@ -251,13 +251,16 @@ def _delete_peripheral(plan: Plan, info: FileInfo, path: str, reason: str) -> No
 def _used(graph: Graph, mod: PyModule) -> list[tuple[str, object]]:
     """In-tree modules and definitions that ``mod`` uses (imports, references, from any of
     its scopes), each with its path."""
-    me = module_node(mod.name)
-    sources = [me, *(symbol_node(mod.name, d.name) for d in mod.facts.definitions),
-               *(symbol_node(mod.name, f"{m.cls}.{m.name}") for m in mod.facts.method_defs)]
+    sources: list[str] | None = mod.derived.get("own_nodes")
+    if sources is None:  # (a function of its facts: once per scan)
+        sources = mod.derived["own_nodes"] = list(dict.fromkeys([
+            module_node(mod.name), *(symbol_node(mod.name, d.name)
+                                     for d in mod.facts.definitions),
+            *(symbol_node(mod.name, f"{m.cls}.{m.name}") for m in mod.facts.method_defs)]))
     out: list[tuple[str, object]] = []
     seen: set[str] = set()
     adj, nodes = successors(graph), node_data(graph)
-    for src in dict.fromkeys(sources):
+    for src in sources:
         if src not in adj:
             continue
         for dst, edge in adj[src].items():

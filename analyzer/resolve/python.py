@@ -434,10 +434,23 @@ class ModuleIndex:
         or more than one ends so."""
         found = self._path_modules.get(path)
         if found is None:
-            hits = [m for p, m in self.by_path.items()
-                    if p == path or p.endswith("/" + path) or path.endswith("/" + p)]
-            found = self._path_modules[path] = hits[0] if len(hits) == 1 else ""
+            # the files ``path`` ends (``p`` is one of its tails) and those ending in it
+            hits = {tail for tail in _tails(path) if tail in self.by_path}
+            hits.update(self._by_tail().get(path, ()))
+            found = self._path_modules[path] = \
+                self.by_path[next(iter(hits))] if len(hits) == 1 else ""
         return found or None
+
+    def _by_tail(self) -> dict[str, list[str]]:
+        """Each tail of a file's path (the path itself, and what follows each ``/`` in it)
+        -> the files whose path ends so: :meth:`module_at` without a pass over every file."""
+        tails: dict[str, list[str]] | None = self.tree_memo.get("path_tails")
+        if tails is None:
+            tails = self.tree_memo["path_tails"] = {}
+            for p in self.by_path:
+                for tail in _tails(p):
+                    tails.setdefault(tail, []).append(p)
+        return tails
 
     def resolve_dotted(self, dotted: str) -> Target:
         """Resolve an absolute dotted path (``pkg.mod``, ``pkg.mod.Class``, ``pkg.mod:Class``)."""
@@ -594,3 +607,13 @@ def _bind(table: dict[str, list[tuple[ImportFact, str | None]]], fact: ImportFac
             continue
         table.setdefault(imported.alias or imported.name, []).append((fact, imported.name))
 
+
+def _tails(path: str) -> list[str]:
+    """``a/b/c.py`` -> ``["a/b/c.py", "b/c.py", "c.py"]``: the path and what follows each of
+    its slashes."""
+    out = [path]
+    at = path.find("/")
+    while at >= 0:
+        out.append(path[at + 1:])
+        at = path.find("/", at + 1)
+    return out

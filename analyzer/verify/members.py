@@ -66,7 +66,7 @@ def check_module_values(result: ScanResult, baseline: dict[str, list[str]] | Non
     out: list[VerifyProblem] = []
     for module in sorted(index.modules):
         mod = index.modules[module]
-        if not live.is_live(f"py:{module}"):
+        if not live.is_live(f"py:{module}") or lost.keys().isdisjoint(mod.facts.member_names):
             continue
         for use in mod.facts.member_uses:
             if use.name in lost:
@@ -98,6 +98,8 @@ def check_members(result: ScanResult, baseline: dict[str, list[str]] | None
     out: list[VerifyProblem] = []
     for module in sorted(index.modules):
         mod = index.modules[module]
+        if lost.keys().isdisjoint(mod.facts.member_names):
+            continue
         for use in mod.facts.member_uses:
             if use.name in lost:
                 out.append(VerifyProblem(mod.path, use.lines[0], (

@@ -466,7 +466,10 @@ def member_breaks(view: PythonView, before: dict[str, list[str]],
         plain, patterned = _member_names(mod)
         if not patterned and lost.keys().isdisjoint(plain):
             continue  # it reads none of the lost names
-        for use in mod.facts.member_uses:
+        uses = mod.derived.get("member_uses")
+        if uses is None:  # (kept pickled in the facts: unpacked once, for every round)
+            uses = mod.derived["member_uses"] = mod.facts.member_uses.unpack()
+        for use in uses:
             if use.name == "*":
                 hit = lost_by_module.get(mod.name, [])
             elif "*" in use.name:
@@ -498,10 +501,9 @@ def _member_names(mod: PyModule) -> tuple[frozenset[str], bool]:
     scan."""
     known = mod.derived.get("member_names")
     if known is None:
-        uses = mod.facts.member_uses
+        names = mod.facts.member_names
         known = mod.derived["member_names"] = (
-            frozenset(u.name for u in uses if "*" not in u.name),
-            any("*" in u.name for u in uses))
+            frozenset(n for n in names if "*" not in n), any("*" in n for n in names))
     return known
 
 
