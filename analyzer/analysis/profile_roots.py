@@ -5,11 +5,12 @@ declarations that match nothing are stale."""
 from __future__ import annotations
 
 import fnmatch
+from functools import lru_cache
 
 from analyzer.config.globs import any_identifier_matches, path_matches
 from analyzer.config.types import KeepEntry
 from analyzer.decide.profile_facts import ProfileUse
-from analyzer.nodes import Graph, module_node, symbol_node
+from analyzer.nodes import Graph, module_node, node_dicts, symbol_node
 from analyzer.resolve.python import ModuleIndex
 
 
@@ -62,25 +63,21 @@ def never_delete_hits(use: ProfileUse, graph: Graph) -> list[tuple[KeepEntry, li
     if use.profile is None:
         return []
     entries = use.profile.never_delete
-    globs = [e.path for e in entries if not e.symbol and e.path]
+    globs = tuple(dict.fromkeys(e.path for e in entries if not e.symbol and e.path))
     by_glob: dict[str, list[str]] = {g: [] for g in globs}
-    if globs:
-        for n, d in graph.nodes(data=True):
-            if d.get("kind") in ("module", "native_file", "cmake_file"):
-                path = d.get("path", "")
-                for g in by_glob:
-                    if path_matches(path, (g,)):
-                        by_glob[g].append(n)
     prefixes = {symbol_node(e.symbol.partition(":")[0], "") for e in entries
                 if e.symbol and e.symbol.partition(":")[2]}
     by_prefix: dict[str, list[str]] = {p: [] for p in prefixes}  # the symbols of a module
-    if prefixes:
-        get = by_prefix.get
-        for n in graph.nodes:
-            if n.startswith("py:") and (colon := n.find(":", 3)) >= 0:
+    get = by_prefix.get
+    if globs or prefixes:  # (one pass over the graph's own dict: once a round)
+        for n, d in node_dicts(graph).items():
+            if prefixes and n.startswith("py:") and (colon := n.find(":", 3)) >= 0:
                 hit = get(n[:colon + 1])  # ("py:module:", the symbol's prefix)
                 if hit is not None:
                     hit.append(n)
+            elif globs and d.get("kind") in _FILE_KINDS:
+                for g in _globs_matching(d.get("path", ""), globs):
+                    by_glob[g].append(n)
     out: list[tuple[KeepEntry, list[str]]] = []
     for entry in entries:
         hits: list[str] = []
@@ -96,6 +93,15 @@ def never_delete_hits(use: ProfileUse, graph: Graph) -> list[tuple[KeepEntry, li
             hits = list(by_glob[entry.path])
         out.append((entry, hits))
     return out
+
+
+_FILE_KINDS = frozenset({"module", "native_file", "cmake_file"})
+
+
+@lru_cache(maxsize=1 << 16)
+def _globs_matching(path: str, globs: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``globs`` matching ``path`` (every round asks again of every file)."""
+    return tuple(g for g in globs if path_matches(path, (g,)))
 
 
 def without_dropped(roots: list[str], graph: Graph, use: ProfileUse) -> list[str]:

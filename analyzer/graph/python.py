@@ -149,6 +149,14 @@ class _ModuleRecord:
     # methods): taking the module's edges out of a graph takes no other module's
     # (``analyzer.graph.rounds_graph`` patches only graphs whose records all are)
     owned: bool = True
+    # the nodes its edges make, in the order made (:meth:`made`; computed when first asked)
+    _made: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def made(self) -> tuple[str, ...]:
+        """The nodes the module's edges make (``node, None, attrs`` additions), in order."""
+        if self._made is None:
+            self._made = tuple(n for n, dst, _ in op_triples(self.ops) if dst is None)
+        return self._made
 
     def still_valid(self, index: ModuleIndex, options: GraphOptions) -> bool:
         return index.same_orders(self.orders) \
@@ -304,7 +312,7 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
     touched: set[str] = set()  # nodes whose incoming edges a swap changed
     remade = False  # a swapped module's edges make other nodes (or in another order)
     swapped: set[str] = set()  # modules whose edges were taken out and added again
-    old_made: list[str] = []
+    old_made: tuple[str, ...] = ()
     for name in sorted(index.modules):
         local = (options.dead_lines.get(name, ()), tuple(index.dead_reads.get(name, ())))
         record = memo.find(name, local, index, options)
@@ -314,7 +322,7 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
             if old is not None:
                 _remove_ops(graph, old.ops, made, layer.members)
                 touched.update(dst for _src, dst, _ in op_triples(old.ops) if dst is not None)
-                old_made = [n for n, dst, _ in op_triples(old.ops) if dst is None]
+                old_made = old.made()
             if record is not None:
                 _replay(graph, record.ops)
             else:
@@ -327,8 +335,7 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
                     made[node] = made.get(node, 0) + 1
                 elif patch:
                     touched.add(dst)
-            if patch and (old is None or old_made != [n for n, dst, _ in op_triples(record.ops)
-                                                      if dst is None]):
+            if patch and (old is None or old_made != record.made()):
                 remade = True  # the nodes its edges make, or their order, changed
             layer.records[name] = record
         memo.records[name] = (local, record)
@@ -369,9 +376,8 @@ def _fresh_order(graph: Graph, layer: Layer, modules: list[str], touched: set[st
     if remade:
         made_order: dict[str, None] = {}
         for name in modules:
-            for src, dst, _ in op_triples(layer.records[name].ops):
-                if dst is None:
-                    made_order.setdefault(src)
+            for src in layer.records[name].made():
+                made_order.setdefault(src)
         for node in made_order:
             if node in nodes:  # (always: a record's nodes are added with its edges)
                 nodes[node] = nodes.pop(node)

@@ -109,10 +109,14 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
         if d.category == "op-registration" and d.symbol:
             registrations[f"op:{d.symbol}"].append(i)
     freed = _freed(open_graph, where, roots, registrations) if roots else None
+    removed: dict[str, list[int]] = {}  # node -> the deletions removing it (once a node)
+    nodes = open_graph.nodes
     for _u, v, data in open_graph.edges(data=True):
         if data.get("kind") in ("member", "defined_in"):
             continue  # a class's method, a definition's module: the same code, not a use
-        gone = registrations.get(v) or where.removing(open_graph.nodes[v])
+        gone = removed.get(v)
+        if gone is None:
+            gone = removed[v] = registrations.get(v) or where.removing(nodes[v])
         if not gone:
             continue
         file, line = data.get("file"), data.get("line")
