@@ -237,3 +237,22 @@ def test_module_assigns():
         ("b", Cond("not", children=(Cond("name", "_is_npu"),)), 5),
     ]
     assert from_jsonable(PythonFacts, to_jsonable(f)) == f
+
+
+def test_member_uses_stay_packed_and_their_names_are_loaded() -> None:
+    """A file's member uses are kept pickled (read whole only where a name matters); the
+    names they read are a fact of their own, for the checks that only ask which."""
+    from analyzer.extract.fact import Packed
+
+    facts = extract("m.py", b"class A:\n"
+                           b"    def f(self, p):\n"
+                           b"        self.load()\n"
+                           b"        getattr(self, 'forward_native')\n"
+                           b"        return getattr(self, f'forward_{p}')\n"
+                           b"def g(obj):\n"
+                           b"    return dir(obj)\n")
+    assert isinstance(facts.member_uses, Packed)
+    names = {u.name for u in facts.member_uses}
+    # written from the source: an attribute read, a getattr string, a skeleton, an enumeration
+    assert {"load", "forward_native", "forward_*", "*"} <= names
+    assert facts.member_names == frozenset(names)
