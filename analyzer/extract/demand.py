@@ -84,9 +84,13 @@ def module_candidates(name: str, is_package: bool, facts: PythonFacts
     aliases: dict[str, str] = {}
 
     def add(dotted: str) -> None:
-        parts = dotted.split(".")
-        for i in range(1, len(parts) + 1):
-            out.add(".".join(parts[:i]))
+        if dotted in out:
+            return  # (``out`` holds every prefix of what it holds: they are in already)
+        at = dotted.find(".")
+        while at >= 0:
+            out.add(dotted[:at])
+            at = dotted.find(".", at + 1)
+        out.add(dotted)
 
     for fact in facts.imports:
         base = _absolute(package, fact)

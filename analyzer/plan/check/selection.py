@@ -76,10 +76,8 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
         mod = index.modules[name]
         if mod.path in deleted_files or name in own:
             continue
-        produced = tuple(p for p in getattr(mod.facts, "produced", ()) if not p.integer)
-        integers = tuple(p for p in getattr(mod.facts, "produced", ())
-                         if p.integer and _int_key_of(p, int_domains))
-        if not integers and all(p.value not in dropped for p in produced):
+        produced, integers, values = _producers(mod, int_domains)
+        if not integers and values.isdisjoint(dropped):
             continue  # no value here selects a dropped key (the loop below passes them all)
         methods = _method_spans(mod, graph)
         by_arm = {(p.arm_of, p.arm): p.value for p in produced if p.arm_of >= 0}
@@ -136,6 +134,22 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
             blocked[p.value] = f"{mod.path}:{p.line}: {shown}"
     # a key blocked anyway keeps its clauses: folding them would change behaviour for nothing
     return blocked, arms, {k: v for k, v in clauses.items() if v[0] not in blocked}, selectors
+
+
+def _producers(mod: PyModule, int_domains: tuple[tuple[str, frozenset[int]], ...]
+               ) -> tuple[tuple[ProducedString, ...], tuple[ProducedString, ...], frozenset[str]]:
+    """A module's string producers, its integer producers that reach a name of
+    ``int_domains``, and the strings' values: a function of its facts (once per scan for
+    the domains: every round asks)."""
+    known = mod.derived.get("producers")
+    if known is not None and known[0] == int_domains:
+        return known[1]  # type: ignore[no-any-return]
+    every = getattr(mod.facts, "produced", ())
+    produced = tuple(p for p in every if not p.integer)
+    integers = tuple(p for p in every if p.integer and _int_key_of(p, int_domains))
+    out = (produced, integers, frozenset(p.value for p in produced))
+    mod.derived["producers"] = (int_domains, out)
+    return out
 
 
 def _int_key_of(p: ProducedString, int_domains: tuple[tuple[str, frozenset[int]], ...]
