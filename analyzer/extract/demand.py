@@ -71,6 +71,17 @@ class DemandResult:
     counted: set[int] = field(default_factory=set)  # Python modules counted, not parsed
 
 
+def dotted_prefixes(dotted: str) -> list[str]:
+    """``a.b.c`` -> ``["a", "a.b", "a.b.c"]``: the name and every package above it."""
+    out: list[str] = []
+    at = dotted.find(".")
+    while at >= 0:
+        out.append(dotted[:at])
+        at = dotted.find(".", at + 1)
+    out.append(dotted)
+    return out
+
+
 def module_candidates(name: str, is_package: bool, facts: PythonFacts
                       ) -> tuple[set[str], set[str]]:
     """Dotted names (modules or not) a module's facts may resolve through -- what its imports
@@ -84,13 +95,8 @@ def module_candidates(name: str, is_package: bool, facts: PythonFacts
     aliases: dict[str, str] = {}
 
     def add(dotted: str) -> None:
-        if dotted in out:
-            return  # (``out`` holds every prefix of what it holds: they are in already)
-        at = dotted.find(".")
-        while at >= 0:
-            out.add(dotted[:at])
-            at = dotted.find(".", at + 1)
-        out.add(dotted)
+        if dotted not in out:  # (``out`` holds every prefix of what it holds)
+            out.update(dotted_prefixes(dotted))
 
     for fact in facts.imports:
         base = _absolute(package, fact)

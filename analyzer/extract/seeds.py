@@ -27,7 +27,7 @@ from analyzer.config.types import Profile
 from analyzer.discover import entry_points
 from analyzer.discover.test_files import is_test_path
 from analyzer.discover.walk import Discovery, file_module_name
-from analyzer.extract.demand import Demand
+from analyzer.extract.demand import Demand, dotted_prefixes
 from analyzer.extract.python_facts import PythonFacts
 from analyzer.extract.runner import ReadFile
 from analyzer.model import SourceFile
@@ -76,7 +76,7 @@ def demand_for(found: Discovery, reads: list[ReadFile], roots: tuple[str, ...],
         for fam in families:
             named.update(n for n in names if n == fam.package or n.startswith(fam.package + "."))
     for n in named:
-        for candidate in _with_parents(n):
+        for candidate in dotted_prefixes(n):
             if candidate in names:
                 seeds.add(names[candidate])
     if b"" in needles:  # a pattern with no literal part matches every file
@@ -127,11 +127,6 @@ def may_answer_pattern(names: set[str]) -> re.Pattern[bytes]:
 def _literal_part(pattern: str) -> bytes:
     """The longest run of a glob without wildcards: every name it matches contains it."""
     return max(_WILDCARDS.split(pattern), key=len).encode()
-
-
-def _with_parents(dotted: str) -> list[str]:
-    parts = dotted.split(".")
-    return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
 
 
 def _root_modules(roots: tuple[str, ...], names: dict[str, int],
