@@ -15,9 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from analyzer.analysis.liveness import Liveness
+from analyzer.analysis.liveness import Liveness, node_data
 from analyzer.analysis.why import chain_steps
-from analyzer.config.globs import identifier_matches, path_matches
+from analyzer.config.globs import (
+    any_regex,
+    identifier_matches,
+    identifier_regex,
+    path_matches,
+    paths_regex,
+)
 from analyzer.config.types import Feature
 from analyzer.model import Plan
 from analyzer.nodes import Graph, NodeKind
@@ -84,12 +90,59 @@ def _claimed_by(data: dict[str, Any], features: list[Feature] | tuple[Feature, .
 _PATH_KINDS = frozenset({"module", "native_file", "cmake_file", "op"})
 
 
+class _Claims:
+    """:func:`_claimed_by` of many items against one list of features: each path's and each
+    name's first claiming feature is found once (a file's hundreds of symbols share its
+    path; a name such as ``forward`` recurs in thousands of classes)."""
+
+    def __init__(self, features: list[Feature] | tuple[Feature, ...]) -> None:
+        self.features = features
+        self._paths: dict[str, int] = {}  # path -> index of the first feature matching it
+        self._names: dict[str, int] = {}  # (len(features): none)
+        # what any of the features matches: most paths and names match none (one call each)
+        self._any_path = any_regex(paths_regex(f.paths) for f in features)
+        self._any_name = any_regex(identifier_regex(f.identifiers) for f in features)
+
+    def _first_path(self, path: str) -> int:
+        first = self._paths.get(path)
+        if first is None:
+            first = self._paths[path] = len(self.features) if self._any_path is None \
+                or not self._any_path.match(path) else next(
+                (i for i, f in enumerate(self.features) if path_matches(path, f.paths)),
+                len(self.features))
+        return first
+
+    def _first_name(self, name: str) -> int:
+        first = self._names.get(name)
+        if first is None:
+            first = self._names[name] = len(self.features) if self._any_name is None \
+                or not self._any_name.match(name) else next(
+                (i for i, f in enumerate(self.features)
+                 if identifier_matches(name, f.identifiers)), len(self.features))
+        return first
+
+    def of(self, data: dict[str, Any]) -> str | None:
+        kind = data.get("kind")
+        if kind in _PATH_KINDS:
+            first = self._first_path(data.get("path", ""))
+        elif kind == "symbol" or kind == "method":  # the first matching by path or by name
+            first = min(self._first_path(data.get("path", "")), self._first_name(
+                data.get("name" if kind == "symbol" else "method", "")))
+        else:
+            return _claimed_by(data, self.features)
+        return self.features[first].name if first < len(self.features) else None
+
+
 def feature_nodes(graph: Graph, features: list[Feature],
                   kept: list[Feature] | tuple[Feature, ...] = ()) -> dict[str, str]:
-    """node -> feature name, for every node belonging to a dropped feature."""
+    """node -> feature name, for every node belonging to a dropped feature (what
+    :func:`feature_of_node` answers for each)."""
+    dropped, keeping = _Claims(features), _Claims(kept)
     out: dict[str, str] = {}
-    for node, data in graph.nodes(data=True):
-        name = feature_of_node(data, features, kept)
+    for node, data in node_data(graph).items():
+        if kept and keeping.of(data):
+            continue
+        name = dropped.of(data)
         if name:
             out[node] = name
     return out

@@ -52,6 +52,26 @@ def identifier_regex(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in patterns))
 
 
+def paths_regex(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+    """The one regex of a tuple of path globs (None: no pattern): :func:`path_matches` is
+    ``paths_regex(patterns).match(path)``."""
+    return _any_glob(tuple(patterns))
+
+
+def any_regex(regexes: Iterable[re.Pattern[str] | None]) -> re.Pattern[str] | None:
+    """One regex matching what any of ``regexes`` matches (each self-contained: the
+    patterns above carry their flags inline), None when there is none. Where they cannot be
+    joined (a group name two of them use), one matching everything: a caller's filter then
+    lets all through."""
+    found = [rx.pattern for rx in regexes if rx is not None]
+    if not found:
+        return None
+    try:
+        return re.compile("|".join(f"(?:{p})" for p in found))
+    except re.error:
+        return re.compile("")
+
+
 @lru_cache(maxsize=4096)  # every symbol of a file asks about the same path, in a row
 def path_matches(path: str, patterns: tuple[str, ...]) -> bool:
     rx = _any_glob(tuple(patterns))

@@ -97,6 +97,40 @@ def test_feature_nodes(features: dict[str, Feature]) -> None:
         "py:pkg.fa3_backend": "fa3", "target:flash_ops": "fa3", "py:pkg.mla.decode": "mla"}
 
 
+def test_feature_nodes_answers_as_feature_of_node_per_item(features: dict[str, Feature]
+                                                          ) -> None:
+    """Many items of one path and one name (a file's symbols): each answered as alone, a
+    kept feature's claim included."""
+    g = nx.DiGraph()
+    items = {
+        "py:pkg.mla.common": {"kind": "module", "path": "pkg/mla/common.py"},
+        "py:pkg.mla.common:run": {"kind": "symbol", "path": "pkg/mla/common.py",
+                                  "name": "run"},
+        "py:pkg.mla.decode": {"kind": "module", "path": "pkg/mla/decode.py"},
+        "py:pkg.mla.decode:run": {"kind": "symbol", "path": "pkg/mla/decode.py",
+                                  "name": "run"},
+        "py:pkg.mla.decode:FlashAttentionMLA": {"kind": "symbol", "path": "pkg/mla/decode.py",
+                                               "name": "FlashAttentionMLA"},
+        "py:pkg.layers:FlashAttentionMLA": {"kind": "symbol", "path": "pkg/layers.py",
+                                            "name": "FlashAttentionMLA"},
+        "py:pkg.layers:Triton.FlashAttentionRun": {"kind": "method", "path": "pkg/layers.py",
+                                                   "name": "Triton.FlashAttentionRun",
+                                                   "method": "FlashAttentionRun"},
+        "py:pkg.layers:run": {"kind": "symbol", "path": "pkg/layers.py", "name": "run"},
+        "target:flash_ops": {"kind": "target", "name": "flash_ops", "path": "pkg/mla/x"},
+    }
+    for node, data in items.items():
+        g.add_node(node, **data)
+    dropped, kept = [features["mla"], features["fa3"]], [features["mla_common"]]
+    assert feature_nodes(g, dropped, kept) == {
+        "py:pkg.mla.decode": "mla", "py:pkg.mla.decode:run": "mla",
+        "py:pkg.mla.decode:FlashAttentionMLA": "mla", "py:pkg.layers:FlashAttentionMLA": "fa3",
+        "py:pkg.layers:Triton.FlashAttentionRun": "fa3", "target:flash_ops": "fa3"}
+    for with_kept in ([], kept):
+        assert feature_nodes(g, dropped, with_kept) == {
+            n: name for n, d in items.items() if (name := feature_of_node(d, dropped, with_kept))}
+
+
 def test_items_are_removable_or_blocked_with_their_chain(features: dict[str, Feature]) -> None:
     g = graph()
     dropped = [features["fa3"], features["mla"]]

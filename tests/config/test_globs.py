@@ -12,9 +12,12 @@ import pytest
 
 from analyzer.config.globs import (
     any_identifier_matches,
+    any_regex,
     dotted_prefix_regex,
     identifier_matches,
+    identifier_regex,
     path_matches,
+    paths_regex,
 )
 
 
@@ -97,3 +100,20 @@ def test_dotted_prefix_regex_matches_a_name_a_module_under_it_or_a_pattern() -> 
         expected = any(name == p or name.startswith(p + ".") or fnmatchcase(name, p)
                        for p in prefixes)
         assert _dotted_prefix(name, prefixes) == expected, (name, prefixes)
+
+
+def test_any_regex_matches_what_one_of_its_regexes_matches() -> None:
+    """Path globs (a feature's) and fnmatch patterns with several stars (named groups of
+    their own) joined: a name matches the join exactly when it matches one of them."""
+    paths = any_regex([paths_regex(("csrc/flash/**",)), None, paths_regex(("*.cu", "x/y.py"))])
+    assert paths is not None
+    for path, expected in [("csrc/flash/a.h", True), ("a/b/k.cu", True), ("x/y.py", True),
+                           ("x/y.pyc", False), ("csrc/flashy/a.h", False)]:
+        assert bool(paths.match(path)) is expected, path
+    names = any_regex([identifier_regex(("*Ascend*Backend*",)), identifier_regex(("NPU?*",)),
+                       identifier_regex(("*Ascend*Backend*", "forward_npu"))])
+    assert names is not None
+    for name, expected in [("MyAscendAttnBackendV2", True), ("NPUx", True), ("NPU", False),
+                           ("forward_npu", True), ("forward_npu2", False), ("Ascend", False)]:
+        assert bool(names.match(name)) is expected, name
+    assert any_regex([None, paths_regex(())]) is None
