@@ -9,6 +9,13 @@
 ; (`a` in `a.b.c`) and climbs to the longest dotted chain from there.
 (identifier) @name
 
+; What may name a method (the extractor's member uses): each attribute's name (`b` in `a.b`),
+; and a call of an attribute enumerator (`dir(x)`, `vars(x)`, `inspect.getmembers` imported
+; bare), which may reach any of them.
+(attribute attribute: (identifier) @name.attribute)
+(call function: (identifier) @name.enumerator
+  (#any-of? @name.enumerator "dir" "vars" "getmembers"))
+
 ; Plain string literals (f-strings are filtered out by the extractor: they interpolate).
 (string) @string
 

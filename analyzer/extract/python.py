@@ -103,7 +103,8 @@ _CALL_NAMES = {c.rsplit(".", 1)[-1].encode() for c in (*_DYNAMIC_IMPORT_CALLS,
 _NAMING_CALLS = {b"getattr": 1, b"hasattr": 1, b"delattr": 1,
                  b"methodcaller": 0, b"attrgetter": 0}
 _INTERESTING_CALLS = _CALL_NAMES | _NAMING_CALLS.keys()
-_ENUMERATORS = {"dir", "vars", "getmembers"}
+# the calls that enumerate an object's attributes (the query's ``name.enumerator``)
+_ENUMERATOR_NAMES = frozenset({b"dir", b"vars", b"getmembers"})
 _DEF_TYPES = {"function_definition", "class_definition"}
 _COMPOUND_TYPES = {
     "if_statement",
@@ -172,9 +173,11 @@ class _Extractor:
                 calls.append((function, args))
         imports = [f for n in caps.get("import", []) for f in self._import_facts(n)]
         references = self._references(caps.get("name", []), self._bound_names(imports))
-        member_uses = self._member_uses(caps.get("name", []), caps.get("string", []), calls)
-        strings = self._strings(caps.get("string", []))
-        produced = self._produced(caps.get("string", []))
+        # each string literal's value once (None: an f-string or bytes), for the three readers
+        string_values = [(n, _string_value(n)) for n in caps.get("string", [])]
+        member_uses = self._member_uses(caps, string_values, calls)
+        strings = self._strings(string_values)
+        produced = self._produced(string_values)
         produced.extend(self._produced_integers(caps.get("integer", [])))
         strings.extend(self._dynamic_imports(calls))
         walks = self._package_walks(calls)
@@ -474,35 +477,43 @@ class _Extractor:
         out.sort(key=lambda r: (r.line, r.chain, r.scope))
         return out
 
-    def _member_uses(self, names: list[ts.Node], strings: list[ts.Node],
+    def _member_uses(self, caps: dict[str, list[ts.Node]],
+                     strings: list[tuple[ts.Node, str | None]],
                      calls: list[tuple[ts.Node, ts.Node]]) -> list[MemberUse]:
-        """What may name a method, per (name, scope, method): attribute reads, bare reads in
+        """What may name a method, per (name, scope, method): attribute names, bare reads in
         class bodies, identifier-like strings, computed names in getattr-like calls, and
         attribute enumeration (``*``)."""
         seen: dict[tuple[str, str, str], set[int]] = {}
         data = self.data
+        scope_starts, scope_spans = self._scope_starts, self._scope_spans
+        member_starts, member_spans = self._member_starts, self._member_spans
 
         def add(name: str, node: ts.Node) -> None:
-            key = (name, self._scope_of(node), self._member_of(node))
-            seen.setdefault(key, set()).add(_line(node))
+            start = node.start_byte
+            key = (name, _span_name(scope_starts, scope_spans, start),
+                   _span_name(member_starts, member_spans, start))
+            seen.setdefault(key, set()).add(node.start_point[0] + 1)
 
-        for node in names:
-            parent = node.parent
-            if parent is None:
-                continue
-            if parent.type == "attribute":
-                if parent.start_byte != node.start_byte:  # the attribute, not the object
-                    text = data[node.start_byte:node.end_byte].decode("utf-8", "replace")
-                    add("*" if text == "__dict__" else text, node)
-                continue
+        for node in caps.get("name.attribute", ()):
             text = data[node.start_byte:node.end_byte].decode("utf-8", "replace")
-            if text in _ENUMERATORS and parent.type == "call":
-                add("*", node)
-            elif self.classes and self._is_read(node, parent) and not self._member_of(node) \
-                    and self._scope_of(node) in self.classes:
-                add(text, node)  # `alias = method` in a class body
-        for node in strings:
-            value = _string_value(node)
+            add("*" if text == "__dict__" else text, node)
+        for node in caps.get("name.enumerator", ()):
+            add("*", node)
+        if self.classes:  # `alias = method` in a class body: a bare read there
+            classes = self.classes
+            for node in caps.get("name", ()):
+                start = node.start_byte
+                if _span_name(scope_starts, scope_spans, start) not in classes \
+                        or _span_name(member_starts, member_spans, start):
+                    continue
+                parent = node.parent
+                if parent is None or parent.type == "attribute" or (
+                        parent.type == "call" and parent.child_by_field_name("function") == node
+                        and data[start:node.end_byte] in _ENUMERATOR_NAMES):
+                    continue  # (an attribute's name or object; an enumerator: counted above)
+                if self._is_read(node, parent):
+                    add(data[start:node.end_byte].decode("utf-8", "replace"), node)
+        for node, value in strings:
             if value and _IDENTIFIER.fullmatch(value):
                 add(value, node)
         for func, args in calls:
@@ -540,10 +551,9 @@ class _Extractor:
             parent.parent is None or parent.parent.type != "parameters")
 
     # -- strings, dynamic imports, package walks ----------------------------------------------
-    def _strings(self, nodes: list[ts.Node]) -> list[StringRef]:
+    def _strings(self, nodes: list[tuple[ts.Node, str | None]]) -> list[StringRef]:
         out: list[StringRef] = []
-        for node in nodes:
-            value = _string_value(node)
+        for node, value in nodes:
             if value and _DOTTED.match(value):
                 out.append(StringRef(value, "dotted", self._scope_of(node), _line(node),
                                      _call_of(node)))
@@ -577,10 +587,9 @@ class _Extractor:
             out.append(AttrAssign(scope, target, attr, cond, _line(node)))
         return out
 
-    def _produced(self, nodes: list[ts.Node]) -> list[ProducedString]:
+    def _produced(self, nodes: list[tuple[ts.Node, str | None]]) -> list[ProducedString]:
         out: list[ProducedString] = []
-        for node in nodes:
-            value = _string_value(node)
+        for node, value in nodes:
             if not value or not _KEYLIKE.fullmatch(value):
                 continue
             found = _receiver(node)

@@ -256,3 +256,21 @@ def test_member_uses_stay_packed_and_their_names_are_loaded() -> None:
     # written from the source: an attribute read, a getattr string, a skeleton, an enumeration
     assert {"load", "forward_native", "forward_*", "*"} <= names
     assert facts.member_names == frozenset(names)
+
+
+def test_member_uses_by_source_scope_and_line() -> None:
+    """Each way code may name a method, written from the source: an attribute's name
+    (``__dict__`` enumerates), a bare enumerator call (``dir()``, ``getmembers(x)``) and the
+    names a class body reads or binds outside its methods (``alias = run``); the object of an
+    attribute and an enumerator's own name are no member uses. One use per name, scope and
+    method."""
+    facts = extract("m.py", b"class A:\n"
+                           b"    def run(self):\n"
+                           b"        return self.obj.__dict__\n"
+                           b"    alias = run\n"
+                           b"    names = dir()\n"
+                           b"def g(x):\n"
+                           b"    return getmembers(x), x.size\n")
+    assert [(u.name, u.scope, u.lines) for u in facts.member_uses] == [
+        ("*", "A", (5,)), ("*", "A", (3,)), ("*", "g", (7,)), ("alias", "A", (4,)),
+        ("names", "A", (5,)), ("obj", "A", (3,)), ("run", "A", (4,)), ("size", "g", (7,))]
