@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from analyzer.config.globs import any_identifier_matches, path_matches
+from analyzer.config.globs import any_identifier_matches, any_path_matches
 from analyzer.config.types import Feature, Profile
 from analyzer.resolve.cmake_model import CMakeProject
 from analyzer.resolve.python import ModuleIndex
@@ -101,8 +101,8 @@ def feature_anchors(profile: Profile | None, features: Iterable[Feature], index:
     out: list[FeatureAnchors] = []
     for f in features:
         anchors: list[Anchor] = []
-        anchors.extend(Anchor("path", " | ".join(g), any(
-            path_matches(x, g) for x in paths)) for g in f.anchors_of("paths"))
+        anchors.extend(Anchor("path", " | ".join(g), any_path_matches(paths, tuple(g)))
+                       for g in f.anchors_of("paths"))
         anchors.extend(Anchor("identifier", " | ".join(g),
                               any_identifier_matches(names, tuple(g)))
                        for g in f.anchors_of("identifiers"))

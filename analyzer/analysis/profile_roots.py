@@ -7,7 +7,7 @@ from __future__ import annotations
 import fnmatch
 from functools import lru_cache
 
-from analyzer.config.globs import any_identifier_matches, path_matches
+from analyzer.config.globs import any_identifier_matches, any_path_matches, path_matches
 from analyzer.config.types import KeepEntry
 from analyzer.decide.profile_facts import ProfileUse
 from analyzer.nodes import Graph, module_node, node_dicts, symbol_node
@@ -145,7 +145,7 @@ def stale_feature_patterns(use: ProfileUse, index: ModuleIndex, files: list[str]
     for feature in use.profile.features.values():
         # an item listing several spellings (a file that moved) is stale when none matches
         for group in feature.anchors_of("paths"):
-            if not any(path_matches(p, group) for p in files):
+            if not any_path_matches(files, tuple(group)):
                 out.append(f"{use.profile.source}:{feature.line}: feature {feature.name}: "
                            f"path {' | '.join(group)} matches no file (stale)")
         for group in feature.anchors_of("identifiers"):

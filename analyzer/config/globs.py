@@ -84,6 +84,13 @@ def identifier_matches(name: str, patterns: tuple[str, ...]) -> bool:
     return rx is not None and rx.match(name) is not None
 
 
+def any_path_matches(paths: Iterable[str], patterns: tuple[str, ...]) -> bool:
+    """``any(path_matches(p, patterns) for p in paths)``, with one regex call per path (a
+    feature's path globs against every file of the tree)."""
+    rx = paths_regex(tuple(patterns))
+    return rx is not None and any(map(rx.match, paths))
+
+
 def any_identifier_matches(names: Iterable[str], patterns: tuple[str, ...]) -> bool:
     """``any(fnmatchcase(n, p) for p in patterns for n in names)``, with one regex call per
     name (the profile's identifier patterns against every name of the tree)."""

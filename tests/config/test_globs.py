@@ -12,6 +12,7 @@ import pytest
 
 from analyzer.config.globs import (
     any_identifier_matches,
+    any_path_matches,
     any_regex,
     dotted_prefix_regex,
     identifier_matches,
@@ -117,3 +118,12 @@ def test_any_regex_matches_what_one_of_its_regexes_matches() -> None:
                            ("forward_npu", True), ("forward_npu2", False), ("Ascend", False)]:
         assert bool(names.match(name)) is expected, name
     assert any_regex([None, paths_regex(())]) is None
+
+
+def test_any_path_matches_is_path_matches_over_any_path() -> None:
+    paths = ["python/pkg/a.py", "csrc/flash/fwd.cu", "docs/x.md"]
+    assert any_path_matches(paths, ("csrc/flash/**",))
+    assert any_path_matches(paths, ("nothing/**", "*.md"))
+    assert not any_path_matches(paths, ("csrc/flashy/**", "*.cuh"))
+    assert not any_path_matches(paths, ())
+    assert not any_path_matches([], ("*.py",))
