@@ -26,6 +26,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from sys import intern
+from weakref import WeakKeyDictionary
 
 from analyzer.analysis.liveness import Liveness, node_data, successors
 from analyzer.decide.guards import DeadRegion
@@ -248,9 +249,28 @@ def _delete_peripheral(plan: Plan, info: FileInfo, path: str, reason: str) -> No
                                    category="test-file"))
 
 
+# graph -> module -> (the graph's version, what the module uses in it): the rounds' graph
+# is the same object from round to round, patched in place (each patch counts a version); a
+# round that only added roots reads the very graph of the round before
+_USES: WeakKeyDictionary[Graph, dict[str, tuple[object, list[tuple[str, object]]]]] = \
+    WeakKeyDictionary()
+
+
 def _used(graph: Graph, mod: PyModule) -> list[tuple[str, object]]:
     """In-tree modules and definitions that ``mod`` uses (imports, references, from any of
-    its scopes), each with its path."""
+    its scopes), each with its path (the last answer while the graph is unchanged)."""
+    version = graph.graph.get("version")
+    key = (version, graph.number_of_nodes())
+    known = _USES.setdefault(graph, {})
+    last = known.get(mod.name)
+    if last is not None and version is not None and last[0] == key:
+        return last[1]
+    out = _uses_in(graph, mod)
+    known[mod.name] = (key, out)
+    return out
+
+
+def _uses_in(graph: Graph, mod: PyModule) -> list[tuple[str, object]]:
     sources: list[str] | None = mod.derived.get("own_nodes")
     if sources is None:  # (a function of its facts: once per scan)
         sources = mod.derived["own_nodes"] = list(dict.fromkeys([
