@@ -110,6 +110,26 @@ def truth(value: object) -> object:
 
 
 @dataclass
+class _AttrSets:
+    """The assignments that may set one attribute name, in the tree's order, indexed the ways
+    :meth:`Evaluator.instance_attr` asks: by (module, class, target), by class name, and
+    whether any is no ``self.<name> = ...`` in a class body's method (``odd``)."""
+
+    items: list[tuple[str, AttrAssign]] = field(default_factory=list)
+    at: dict[tuple[str, str, str], list[int]] = field(default_factory=dict)
+    in_class: dict[str, list[int]] = field(default_factory=dict)
+    odd: bool = False
+
+    def add(self, module: str, a: AttrAssign, in_a_class: bool) -> None:
+        i = len(self.items)
+        self.items.append((module, a))
+        self.at.setdefault((module, a.scope, a.target), []).append(i)
+        self.in_class.setdefault(a.scope, []).append(i)
+        if not a.target.startswith("self.") or a.target == a.attr or not in_a_class:
+            self.odd = True
+
+
+@dataclass
 class Evaluator:
     """Evaluates conditions against one index and context; memoises module-level names."""
 
@@ -127,7 +147,7 @@ class Evaluator:
         self._assigns: dict[str, dict[str, list[Cond]]] = {}
         self.used: list[str] = []  # constants/domains the current evaluation relied on
         # attribute name -> every assignment that may set it, tree-wide (built on first use)
-        self._attr_sets: dict[str, list[tuple[str, AttrAssign]]] | None = None
+        self._attr_sets: dict[str, _AttrSets] | None = None
         self._subclasses: dict[str, set[str]] | None = None  # class name -> base names
         self._children: dict[str, set[str]] = {}  # class name -> names of its subclasses
         self._related_memo: dict[str, set[str]] = {}
@@ -445,23 +465,25 @@ class Evaluator:
                 self._note(note)
             return value
         self._memo[key] = (UNKNOWN, [])  # cycle guard, and the answer when anything is odd
-        sets = self._attribute_sets().get(attr, [])
-        mine = [a for m, a in sets if m == module and a.scope == cls and a.target == f"self.{attr}"]
-        related = self._related(cls)
-        others = [(m, a) for m, a in sets if not (m == module and a.scope == cls
-                                                   and a.target == f"self.{attr}")]
-        if len(mine) != 1 or any(
-                not a.target.startswith("self.") or a.target == attr
-                or self.index.modules[m].defs.get(a.scope) != "class" for m, a in others):
+        sets = self._attribute_sets().get(attr)
+        if sets is None:
+            return UNKNOWN  # (no assignment: not the one assignment asked for)
+        mine = sets.at.get((module, cls, f"self.{attr}"), ())
+        # any other assignment that is not `self.attr = ...` in a class (a class attribute,
+        # `x.attr =`): the one in hand never is one (``cls`` is a class), so it is the table's
+        if len(mine) != 1 or sets.odd:
             return UNKNOWN
+        related = self._related(cls)
+        # the assignments of the classes related by name, in the table's order
+        others = sorted(i for scope in related for i in sets.in_class.get(scope, ())
+                        if i != mine[0])
         outer, self.used = self.used, []
         try:
-            value = self._eval(module, cls, mine[0].cond)
+            value = self._eval(module, cls, sets.items[mine[0]][1].cond)
             # a base or subclass may assign it too: only the same declared value will do
             # (`self.nsa_enable_prefill_cp = is_nsa_enable_prefill_cp()` in several layers)
-            for m, a in others:
-                if a.scope in related and (
-                        value is UNKNOWN or self._eval(m, a.scope, a.cond) != value):
+            for m, a in (sets.items[i] for i in others):
+                if value is UNKNOWN or self._eval(m, a.scope, a.cond) != value:
                     value = UNKNOWN
                     break
         finally:
@@ -477,12 +499,17 @@ class Evaluator:
             self._note(note)
         return value
 
-    def _attribute_sets(self) -> dict[str, list[tuple[str, AttrAssign]]]:
+    def _attribute_sets(self) -> dict[str, _AttrSets]:
+        """Attribute name -> every assignment that may set it, tree-wide (built once: each
+        ``self.x`` read asks of its own few, not of the whole list)."""
         if self._attr_sets is None:
-            table: dict[str, list[tuple[str, AttrAssign]]] = {}
+            table: dict[str, _AttrSets] = {}
             for name, mod in self.index.modules.items():
                 for a in getattr(mod.facts, "attr_assigns", ()):
-                    table.setdefault(a.attr, []).append((name, a))
+                    sets = table.get(a.attr)
+                    if sets is None:
+                        sets = table[a.attr] = _AttrSets()
+                    sets.add(name, a, self.index.modules[name].defs.get(a.scope) == "class")
             self._attr_sets = table
         return self._attr_sets
 

@@ -71,3 +71,16 @@ def test_an_attribute_set_once_from_a_fixed_probe_folds(tmp_path: Path) -> None:
 def test_anything_else_that_may_set_it_keeps_the_branch(tmp_path: Path, setter: str) -> None:
     result = scan(tmp_path, {"app/other.py": setter})
     assert not any(d.path in ("app/model.py", "app/sparse.py") for d in result.plan.deletions)
+
+
+@pytest.mark.parametrize("setter", [
+    # a subclass setting it from the same fixed probe: the same value
+    "from app.config import is_sparse\nfrom app.model import Model\n\n\nclass Sub(Model):\n"
+    "    def reset(self, config):\n        self.use_sparse = is_sparse(config)\n",
+    # a class related to Model by no name sets an attribute of that name on its own objects
+    "class Other:\n    def __init__(self):\n        self.use_sparse = True\n",
+])
+def test_the_same_value_or_an_unrelated_class_still_folds(tmp_path: Path, setter: str) -> None:
+    result = scan(tmp_path, {"app/other.py": setter})
+    planned = {(d.kind, d.path, d.start_line) for d in result.plan.deletions}
+    assert {("fold_branch", "app/model.py", 9), ("delete_file", "app/sparse.py", None)} <= planned
