@@ -103,8 +103,6 @@ _CALL_NAMES = {c.rsplit(".", 1)[-1].encode() for c in (*_DYNAMIC_IMPORT_CALLS,
 _NAMING_CALLS = {b"getattr": 1, b"hasattr": 1, b"delattr": 1,
                  b"methodcaller": 0, b"attrgetter": 0}
 _INTERESTING_CALLS = _CALL_NAMES | _NAMING_CALLS.keys()
-# the calls that enumerate an object's attributes (the query's ``name.enumerator``)
-_ENUMERATOR_NAMES = frozenset({b"dir", b"vars", b"getmembers"})
 _DEF_TYPES = {"function_definition", "class_definition"}
 _COMPOUND_TYPES = {
     "if_statement",
@@ -497,20 +495,20 @@ class _Extractor:
         for node in caps.get("name.attribute", ()):
             text = data[node.start_byte:node.end_byte].decode("utf-8", "replace")
             add("*" if text == "__dict__" else text, node)
-        for node in caps.get("name.enumerator", ()):
+        enumerators = caps.get("name.enumerator", [])
+        for node in enumerators:
             add("*", node)
         if self.classes:  # `alias = method` in a class body: a bare read there
             classes = self.classes
+            counted = {node.start_byte for node in enumerators}
             for node in caps.get("name", ()):
                 start = node.start_byte
                 if _span_name(scope_starts, scope_spans, start) not in classes \
-                        or _span_name(member_starts, member_spans, start):
-                    continue
+                        or _span_name(member_starts, member_spans, start) or start in counted:
+                    continue  # (outside a class body; an enumerator: counted above)
                 parent = node.parent
-                if parent is None or parent.type == "attribute" or (
-                        parent.type == "call" and parent.child_by_field_name("function") == node
-                        and data[start:node.end_byte] in _ENUMERATOR_NAMES):
-                    continue  # (an attribute's name or object; an enumerator: counted above)
+                if parent is None or parent.type == "attribute":
+                    continue  # (an attribute's name or object)
                 if self._is_read(node, parent):
                     add(data[start:node.end_byte].decode("utf-8", "replace"), node)
         for node, value in strings:
