@@ -29,11 +29,12 @@ replaces the statement).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 
 from analyzer.config.globs import dotted_prefix_regex
-from analyzer.decide.guards_eval import UNKNOWN, Evaluator, GuardContext, truth
+from analyzer.decide.fold_reuse import FoldMemory, FoldRecord
+from analyzer.decide.guards_eval import UNKNOWN, Evaluator, GuardContext, Probe, truth
+from analyzer.decide.regions import DeadRegion
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.python_branches import Branch, Clause, Cond
 from analyzer.extract.python_facts import ImportFact, PythonFacts
@@ -44,23 +45,6 @@ __all__ = ["DeadRegion", "GuardContext", "arm_region", "evaluate", "fold_all", "
            "show"]
 
 _CATCHES_IMPORT = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
-
-
-@dataclass(frozen=True)
-class DeadRegion:
-    start_line: int  # 1-based inclusive lines no edges come from
-    end_line: int
-    reason: str  # e.g. "if _is_npu: folds to False (pkg.utils.is_npu = False)"
-    rewrite: FoldRewrite
-    statement: tuple[int, int]  # the whole if/try statement (or conditional expression)
-    keep: tuple[int, int] | None  # the surviving body's lines when the rewrite keeps one
-    scope: str
-    spans: tuple[tuple[int, int], ...] = ()  # ifexp: byte spans (dead arm, kept arm, whole)
-    partial: bool = False  # ifexp: the dead arm shares a line with live code
-    needs: str = ""  # try_unwrap: the module whose absence the fold assumes
-    # ifexp: what the fold stops reading (the dead arm's and the condition's chains,
-    # ".attribute" names, read nowhere else on those lines): no edges, although lines stay
-    reads: tuple[str, ...] = ()
 
 
 def evaluate(module: str, scope: str, cond: Cond, index: ModuleIndex,
@@ -83,12 +67,15 @@ def fold_all(index: ModuleIndex, ctx: GuardContext, cache: FactsCache | None = N
 
 
 def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext],
-                  cache: FactsCache | None = None, tree_key: str = ""
-                  ) -> list[dict[str, list[DeadRegion]]]:
+                  cache: FactsCache | None = None, tree_key: str = "",
+                  memory: FoldMemory | None = None) -> list[dict[str, list[DeadRegion]]]:
     """:func:`fold_all` of each of ``ctxs``; those the cache does not answer are folded in
     one pass over the modules, each module's branches unpacked once for all of them (they
     are held pickled: :class:`analyzer.extract.fact.Packed`). Each context's folding notes
-    its own tree-wide names, as alone."""
+    its own tree-wide names, as alone. With ``memory`` (the scan's fold records, see
+    :mod:`analyzer.decide.fold_reuse`), a module that folds the same under a context folded
+    before (in this scan, or the last one the cache kept of the tree) is not folded again;
+    each context's record is added to it."""
     keys = [hashlib.sha256(f"{tree_key}\0{ctx.digest()}".encode()).hexdigest()
             if cache is not None and tree_key else None for ctx in ctxs]
     out: list[dict[str, list[DeadRegion]] | None] = [None] * len(ctxs)
@@ -102,34 +89,86 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext],
     todo = [i for i, done in enumerate(out) if done is None]
     if not todo:
         return [done or {} for done in out]
-    shared = index.sought_by_name
-    seen: dict[int, set[str]] = {i: set() for i in todo}
-    found: dict[int, dict[str, list[DeadRegion]]] = {i: {} for i in todo}
-    try:
-        evaluators = {i: Evaluator(index, ctxs[i]) for i in todo}
-        for name in sorted(index.modules):
-            facts = index.modules[name].facts
-            packed = getattr(facts, "branches", ())
-            if not packed:
-                continue  # (nothing to fold: no branch read, no name sought)
-            branches = tuple(packed)  # (a pack unpickled once)
-            for i in todo:
-                index.sought_by_name = seen[i]
-                regions = fold_module(name, facts, index, ctxs[i], evaluators[i], branches)
-                if regions:
-                    found[i][name] = regions
-    finally:  # (the names each folding looked up tree-wide, noted where every stage reads)
-        index.sought_by_name = shared
-        for i in todo:
-            shared.update(seen[i])
+    with_branches = {name: None for name in sorted(index.modules)
+                     if getattr(index.modules[name].facts, "branches", ())}
+    # each context: the modules folded again, the rest taken over from a record
+    bases: dict[int, tuple[FoldRecord, set[str]] | None] = {
+        i: memory.best(ctxs[i], with_branches, lambda: _last_record(cache, tree_key))
+        if memory is not None else None for i in todo}
+    records = _fold_pass(index, {i: ctxs[i] for i in todo}, list(with_branches), bases)
+    again = [i for i in todo if bases[i] is not None and records[i].tainted]
+    if again:  # a cycle cut met: only a whole pass folds as a whole pass does
+        records.update(_fold_pass(index, {i: ctxs[i] for i in again}, list(with_branches),
+                                  dict.fromkeys(again)))
     for i in todo:
+        record = records[i]
+        sought = frozenset(a for reads in record.probes.values() for a in _sought(reads))
+        index.sought_by_name.update(sought)
         key = keys[i]
         if key is not None and cache is not None:
-            cache.put(_ENTRY, key, _KIND, (found[i], frozenset(seen[i])))
-        out[i] = found[i]
+            cache.put(_ENTRY, key, _KIND, (record.regions, sought))
+        if memory is not None:
+            memory.add(record)
+        out[i] = dict(record.regions)
+    if memory is not None and cache is not None and tree_key:
+        cache.put(_ENTRY, _record_key(tree_key), _RECORD_KIND, records[todo[-1]])
     return [done or {} for done in out]
 
 
+def _sought(reads: frozenset[Probe]) -> list[str]:
+    return [p[1] for p in reads if p[0] == "s"]
+
+
+def _fold_pass(index: ModuleIndex, ctxs: dict[int, GuardContext], modules: list[str],
+               bases: Mapping[int, tuple[FoldRecord, set[str]] | None]
+               ) -> dict[int, FoldRecord]:
+    """Each context's record: the modules a base record answers taken over, the others
+    folded in one pass in the tree's order (each module's branches unpacked once)."""
+    records: dict[int, FoldRecord] = {}
+    for i, ctx in ctxs.items():
+        base = bases.get(i)
+        if base is None:
+            records[i] = FoldRecord(ctx, {}, {})
+        else:
+            record, same = base
+            records[i] = FoldRecord(ctx, {m: record.regions[m] for m in same
+                                          if m in record.regions},
+                                    {m: record.probes[m] for m in same})
+    shared = index.sought_by_name
+    try:
+        evaluators = {i: Evaluator(index, ctx) for i, ctx in ctxs.items()}
+        for name in modules:
+            folding = [i for i in ctxs if name not in records[i].probes]
+            if not folding:
+                continue
+            facts = index.modules[name].facts
+            branches = tuple(facts.branches)  # (a pack unpickled once)
+            for i in folding:
+                ev = evaluators[i]
+                ev.probes = set()
+                index.sought_by_name = set()  # (noted in the probes)
+                regions = fold_module(name, facts, index, ctxs[i], ev, branches)
+                if regions:
+                    records[i].regions[name] = regions
+                records[i].probes[name] = frozenset(ev.probes)
+    finally:
+        index.sought_by_name = shared
+    return records
+
+
+def _last_record(cache: FactsCache | None, tree_key: str) -> FoldRecord | None:
+    """The record of the last context folded for the tree, as the cache kept it."""
+    if cache is None or not tree_key:
+        return None
+    known = cache.get(_ENTRY, _record_key(tree_key), _RECORD_KIND)
+    return known if isinstance(known, FoldRecord) else None
+
+
+def _record_key(tree_key: str) -> str:
+    return hashlib.sha256(f"{tree_key}\0last record".encode()).hexdigest()
+
+
+_RECORD_KIND = "fold-record"
 _ENTRY, _KIND = "<folds>", "folds"  # their facts-cache key
 
 
@@ -149,7 +188,7 @@ def fold_module(module: str, facts: PythonFacts, index: ModuleIndex, ctx: GuardC
         elif branch.kind == "ifexp":
             found = _fold_ifexp(module, branch, ev)
         elif branch.kind == "try_import":
-            found = _fold_try(module, branch, facts, index, ctx)
+            found = _fold_try(module, branch, facts, index, ctx, ev)
         else:
             found = []
         for region, span in found:
@@ -171,6 +210,7 @@ def _fold_if(module: str, b: Branch, ev: Evaluator, ctx: GuardContext
             dead.append(True)
             why.append(f"{_header(c)} unreachable: {taken}")
             continue
+        ev.probes.add(("f", module, str(c.start_line)))
         forced = ctx.forced.get((module, c.start_line))
         if c.cond is None:  # else: dead only when a behaviour decision folds it
             dead.append(bool(forced))
@@ -282,7 +322,8 @@ def arm_region(b: Branch, dead_arm: int, note: str) -> DeadRegion:
 
 # -- try / except ImportError ----------------------------------------------------------------
 def _fold_try(module: str, b: Branch, facts: PythonFacts, index: ModuleIndex,
-              ctx: GuardContext) -> list[tuple[DeadRegion, tuple[int, int]]]:
+              ctx: GuardContext, ev: Evaluator) -> list[tuple[DeadRegion, tuple[int, int]]]:
+    ev.probes.add(("I",))
     if not ctx.dead_imports or any(c.kind == "finally" for c in b.clauses) or getattr(
             b, "handler_raises", False) or getattr(b, "handler_binds", False):
         # a handler that raises turns the failed import into a failed import; one that binds
@@ -301,7 +342,7 @@ def _fold_try(module: str, b: Branch, facts: PythonFacts, index: ModuleIndex,
         if line not in imports:
             break
         failing = next((m for f in by_line.get(line, []) for m in _names(module, f, index)
-                        if _dead(m, ctx.dead_imports)), None)
+                        if _dead_probed(m, ctx.dead_imports, ev)), None)
         if failing is not None:
             break
     if failing is None:
@@ -329,6 +370,11 @@ def _names(module: str, fact: ImportFact, index: ModuleIndex) -> list[str]:
     if absolute is None:
         return []
     return [absolute, *(f"{absolute}.{n.name}" for n in fact.names if n.name != "*")]
+
+
+def _dead_probed(name: str, dead: frozenset[str], ev: Evaluator) -> bool:
+    ev.probes.add(("i", name))
+    return _dead(name, dead)
 
 
 def _dead(name: str, dead: frozenset[str]) -> bool:

@@ -36,6 +36,20 @@ class _Unknown:
 
 
 UNKNOWN = _Unknown()
+# What an evaluation read of its context, for a fold to be reused under another context when
+# every read answers the same there (``analyzer.decide.fold_reuse``):
+#   ("k", name)         the constant ``name`` (exact keys, then glob keys)
+#   ("K", key)          the constants mapping at ``key`` as written (env flags)
+#   ("d", chain)        the domains ``chain`` falls in
+#   ("M",) / ("m", q)   whether any enum member is dropped / whether ``q`` is
+#   ("p", method)       whether ``method`` is a false predicate
+#   ("f", module, line) the forced reason of a clause
+#   ("I",) / ("i", m)   whether any import is dead / whether module ``m`` is
+# and two that are no reads: ("s", attr), an attribute name the evaluation looked up
+# tree-wide (``ModuleIndex.sought_by_name``), and TAINT: a cycle cut the evaluation met, whose
+# value depends on the order names were asked in (nothing tainted is reused).
+Probe = tuple[str, ...]
+TAINT: Probe = ("!",)
 _GLOB = set("*?[")
 _TRUTHY_STR = {"1", "true", "yes", "on", "y", "t"}
 _INT = re.compile(r"-?[0-9]+")
@@ -135,9 +149,13 @@ class Evaluator:
 
     index: ModuleIndex
     ctx: GuardContext
-    # (module, name) -> (value, the constants/domains it came from)
-    _memo: dict[tuple[str, str], tuple[object, list[str]]] = field(default_factory=dict)
+    # (module, name) -> (value, the constants/domains it came from, what it read: probes)
+    _memo: dict[tuple[str, str], tuple[object, list[str], frozenset[Probe]]] = field(
+        default_factory=dict)
     _active: set[tuple[str, str]] = field(default_factory=set)
+    # what the evaluations since it was last emptied read of the context (see ``Probe``)
+    probes: set[Probe] = field(default_factory=set)
+    _computing: set[tuple[str, str]] = field(default_factory=set)  # instance_attr's, asked
 
     def __post_init__(self) -> None:
         self._exact = {k: v for k, v in self.ctx.constants.items() if not _GLOB & set(k)}
@@ -154,6 +172,7 @@ class Evaluator:
 
     # -- constants -------------------------------------------------------------------------
     def constant(self, names: list[str]) -> tuple[str, object] | None:
+        self.probes.update(("k", name) for name in names)
         for name in names:
             if name in self._exact:
                 return name, self._exact[name]
@@ -179,6 +198,7 @@ class Evaluator:
         try:
             return self._eval(module, scope, cond)
         except RecursionError:  # pathological nesting: stay live
+            self.probes.add(TAINT)  # (how deep it got depends on what was asked before)
             return UNKNOWN
 
     def _eval(self, module: str, scope: str, cond: Cond) -> object:
@@ -272,8 +292,8 @@ class Evaluator:
             return UNKNOWN
         if chain is None or not keys:
             return UNKNOWN
-        parts = chain.split(".")
-        tails = [".".join(parts[i:]) for i in range(len(parts))]
+        self.probes.add(("d", chain))
+        tails = chain_tails(chain)
         for pattern, dropped in self.ctx.domains:
             if not any_identifier_matches(tails, (pattern,)):
                 continue
@@ -291,6 +311,7 @@ class Evaluator:
     def _member_cmp(self, module: str, scope: str, op: str, left: Cond, right: Cond
                     ) -> object:
         """``x == Enum.DROPPED`` and friends, from ``GuardContext.dropped_members``."""
+        self.probes.add(("M",))
         if not self.ctx.dropped_members:
             return UNKNOWN
         if op in ("==", "!=", "is", "is not"):
@@ -313,6 +334,7 @@ class Evaluator:
         q = qualify(self.index, module, scope, cond.value)
         if q is None:
             return None
+        self.probes.update(("m", n) for n in q[2])
         return next((n for n in q[2] if n in self.ctx.dropped_members), None)
 
     def _env_string_cmp(self, op: str, a: object, b: object, left: Cond, right: Cond) -> object:
@@ -365,8 +387,8 @@ class Evaluator:
             self._note(f"{env[0]} = {env[1]!r}")
             return env[1]
         method = cond.value.rpartition(".")[2]
-        if "." in cond.value and method in self.ctx.false_predicates and not cond.args \
-                and not cond.children:
+        if "." in cond.value and not cond.args and not cond.children \
+                and self._false_predicate(method):
             self._note(f"{method}(): tests for a dropped enum member")
             return False
         if "()" in cond.value:
@@ -379,6 +401,15 @@ class Evaluator:
             return UNKNOWN
         self._note(f"{found[0]} = {found[1]!r}")
         return found[1]
+
+    def _false_predicate(self, method: str) -> bool:
+        self.probes.add(("p", method))
+        return method in self.ctx.false_predicates
+
+    def _raw_constant(self, key: str) -> tuple[str, object] | None:
+        """The constants mapping at ``key`` as written (no glob matching)."""
+        self.probes.add(("K", key))
+        return (key, self.ctx.constants[key]) if key in self.ctx.constants else None
 
     def _hasattr(self, module: str, scope: str, chain: str, attr: str) -> object:
         """``hasattr(obj, "name")`` folds when the profile declares ``hasattr:<obj>.<name>``
@@ -394,9 +425,9 @@ class Evaluator:
 
     def _env_value(self, cond: Cond) -> tuple[str, object] | None:
         if cond.args and "env" in cond.value.lower():
-            key = f"env:{cond.args[0]}"
-            if key in self.ctx.constants:
-                return key, self.ctx.constants[key]
+            found = self._raw_constant(f"env:{cond.args[0]}")
+            if found is not None:
+                return found
         callee = cond.value
         if callee.endswith(".get") and not cond.args:
             return self._env_chain(callee[: -len(".get")])
@@ -405,10 +436,7 @@ class Evaluator:
     def _env_chain(self, chain: str) -> tuple[str, object] | None:
         if "." not in chain:
             return None
-        key = f"env:{chain.rsplit('.', 1)[1]}"
-        if key in self.ctx.constants:
-            return key, self.ctx.constants[key]
-        return None
+        return self._raw_constant(f"env:{chain.rsplit('.', 1)[1]}")
 
     def module_name(self, module: str, name: str) -> object:
         """Value of module-level ``name`` of ``module``: a declared constant, else its sole
@@ -416,22 +444,34 @@ class Evaluator:
         that owes nothing to declared facts (``fa_ver = 3``) stays unknown: other code may
         set it; so does a name rebound anywhere else in its module (``global``, ``if``)."""
         key = (module, name)
-        if key in self._memo:
-            value, notes = self._memo[key]
-            for note in notes:
-                self._note(note)
-            return value
+        known = self._memo.get(key)
+        if known is None:  # (what it reads is noted apart, and kept with its value)
+            outer, self.probes = self.probes, set()
+            try:
+                return self._module_name(module, name, key)
+            finally:
+                outer |= self.probes
+                self.probes = outer
+        value, notes, probes = known
+        self.probes |= probes
+        for note in notes:
+            self._note(note)
+        return value
+
+    def _module_name(self, module: str, name: str, key: tuple[str, str]) -> object:
         found = self.constant([f"{module}.{name}"])
         if found is not None:
             self._note(f"{found[0]} = {found[1]!r}")
             return found[1]
         if key in self._active:
+            self.probes.add(TAINT)
             return UNKNOWN
         conds = self._module_assigns(module).get(name, [])
         mod = self.index.modules.get(module)
         bound = [d for d in mod.facts.definitions if d.name == name] if mod else []
         if len(conds) != 1 or len(bound) != 1 or (mod is not None and name in mod.bindings):
-            self._memo[key] = (UNKNOWN, [])  # rebound elsewhere (conditionally, or imported)
+            # rebound elsewhere (conditionally, or imported)
+            self._memo[key] = (UNKNOWN, [], frozenset(self.probes))
             return UNKNOWN
         self._active.add(key)
         outer, self.used = self.used, []
@@ -444,7 +484,7 @@ class Evaluator:
             value = UNKNOWN
         elif value is not UNKNOWN:
             notes = [*notes, f"{module}.{name} = {value!r}"]
-        self._memo[key] = (value, notes)
+        self._memo[key] = (value, notes, frozenset(self.probes))
         for note in notes:
             self._note(note)
         return value
@@ -459,20 +499,45 @@ class Evaluator:
         if mod is None or mod.defs.get(cls) != "class":
             return UNKNOWN
         key = (module, f"{cls}.self.{attr}")
-        if key in self._memo:
-            value, notes = self._memo[key]
+        known = self._memo.get(key)
+        if known is not None:
+            if key in self._computing:  # asked again while being answered: a cycle cut
+                self.probes.add(TAINT)
+            value, notes, probes = known
+            self.probes |= probes
             for note in notes:
                 self._note(note)
             return value
-        self._memo[key] = (UNKNOWN, [])  # cycle guard, and the answer when anything is odd
+        outer, self.probes = self.probes, set()
+        self._memo[key] = (UNKNOWN, [], frozenset())  # cycle guard
+        self._computing.add(key)
+        try:
+            value, notes = self._instance_attr(module, cls, attr)
+            if value is not UNKNOWN:
+                # decided because nothing else assigns it: a file assigning it anywhere
+                # would undo it
+                self.index.sought_by_name.add(attr)
+                self.probes.add(("s", attr))
+            self._memo[key] = (value, notes, frozenset(self.probes))
+        finally:
+            self._computing.discard(key)
+            outer |= self.probes
+            self.probes = outer
+        for note in notes:
+            self._note(note)
+        return value
+
+    def _instance_attr(self, module: str, cls: str, attr: str) -> tuple[object, list[str]]:
+        """The value and notes of :meth:`instance_attr` (UNKNOWN and none when anything is
+        odd)."""
         sets = self._attribute_sets().get(attr)
         if sets is None:
-            return UNKNOWN  # (no assignment: not the one assignment asked for)
+            return UNKNOWN, []  # (no assignment: not the one assignment asked for)
         mine = sets.at.get((module, cls, f"self.{attr}"), ())
         # any other assignment that is not `self.attr = ...` in a class (a class attribute,
         # `x.attr =`): the one in hand never is one (``cls`` is a class), so it is the table's
         if len(mine) != 1 or sets.odd:
-            return UNKNOWN
+            return UNKNOWN, []
         related = self._related(cls)
         # the assignments of the classes related by name, in the table's order
         others = sorted(i for scope in related for i in sets.in_class.get(scope, ())
@@ -489,15 +554,8 @@ class Evaluator:
         finally:
             notes, self.used = self.used, outer
         if not notes or value is UNKNOWN:  # literal-only: a setting other code may change
-            return UNKNOWN
-        if value is not UNKNOWN:
-            notes = [*notes, f"{module}.{cls}: self.{attr} = {value!r}"]
-        # decided because nothing else assigns it: a file assigning it anywhere would undo it
-        self.index.sought_by_name.add(attr)
-        self._memo[key] = (value, notes)
-        for note in notes:
-            self._note(note)
-        return value
+            return UNKNOWN, []
+        return value, [*notes, f"{module}.{cls}: self.{attr} = {value!r}"]
 
     def _attribute_sets(self) -> dict[str, _AttrSets]:
         """Attribute name -> every assignment that may set it, tree-wide (built once: each
@@ -621,6 +679,13 @@ def qualify(index: ModuleIndex, module: str, scope: str, chain: str
     names = list(dict.fromkeys([canonical, literal]))
     in_tree = target if target.kind in ("module", "symbol", "attribute") else None
     return in_tree, rest, names
+
+
+def chain_tails(chain: str) -> list[str]:
+    """A dotted chain and each of its dotted tails (``a.b.c``, ``b.c``, ``c``): what a domain
+    pattern is matched against."""
+    parts = chain.split(".")
+    return [".".join(parts[i:]) for i in range(len(parts))]
 
 
 def _domain_chain(cond: Cond) -> str | None:

@@ -31,6 +31,7 @@ from analyzer.analysis.roots import resolve_roots, resolve_targets
 from analyzer.config.globs import path_matches
 from analyzer.config.options import ScanOptions
 from analyzer.config.types import KeepEntry
+from analyzer.decide.fold_reuse import FoldMemory
 from analyzer.decide.guards import DeadRegion, fold_all, fold_contexts
 from analyzer.decide.guards_eval import GuardContext
 from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_context, profile_use
@@ -206,6 +207,9 @@ class Rounds:
         # the open graph's folds, made with the first ones (a module's branches are
         # unpacked once for both)
         self._open_regions: dict[str, list[DeadRegion]] | None = None
+        # each context's folds module by module, and what they read of it: a later context
+        # folds again only the modules whose reads it answers otherwise
+        self._fold_memory = FoldMemory()
         with timer("fold"):
             self.regions = self._fold(with_open=open_graph)
         # each module's breaks, kept between the plans' checks (what a check asks of most
@@ -362,7 +366,8 @@ class Rounds:
                             self.tree.index)
         contexts = [c for c in (ctx, self._open_context() if with_open else None)
                     if c is not None]
-        folded = iter(fold_contexts(self.tree.index, contexts, self.cache, self.tree_key))
+        folded = iter(fold_contexts(self.tree.index, contexts, self.cache, self.tree_key,
+                                    self._fold_memory))
         regions = next(folded) if ctx is not None else {}
         if with_open:
             self._open_regions = next(folded, {})

@@ -1,0 +1,234 @@
+"""Decide stage, guard folding: the folds of one guard context reused under another.
+
+A module's folds are a function of the tree and of what their evaluations read of the guard
+context: the constants looked up (found or not), the domains a chain falls in, the forced
+clauses, the dropped enum members and predicates, the dead imports -- also what the other
+modules' names they evaluated read (``Evaluator.probes``, carried with each memoised name).
+A :class:`FoldRecord` keeps, for every module with branches, its dead regions and those
+reads. Under a new context a module whose every read answers the same folds the same: its
+regions are taken over, and only the other modules are folded again (in the tree's order, as
+a whole pass would). A ``--drop`` change, or the rounds' refold after blocking a selected
+key, reads a few dozen modules' branches instead of all of them.
+
+Exact, not approximate: an evaluation is a pure function of the tree and of the answers to
+its reads, as long as it met no cycle cut (a name asked again while it is being answered:
+its value then depends on which name was asked first). A record with a cut is never a base,
+and a refold that meets one is redone as a whole pass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from typing import TypeVar
+
+from analyzer.config.globs import any_identifier_matches, dotted_prefix_regex, identifier_regex
+from analyzer.decide.guards_eval import _GLOB, TAINT, GuardContext, Probe, chain_tails
+from analyzer.decide.regions import DeadRegion
+
+_ABSENT = ("absent",)
+_K = TypeVar("_K")
+_ANY = re.compile("")  # (matches every name)
+
+
+@dataclass
+class FoldRecord:
+    """One context's folds of one tree, module by module."""
+
+    ctx: GuardContext
+    regions: dict[str, list[DeadRegion]]  # modules with dead regions -> them
+    probes: dict[str, frozenset[Probe]]  # every module with branches -> what folding it read
+    _distinct: frozenset[Probe] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def tainted(self) -> bool:
+        return any(TAINT in p for p in self.probes.values())
+
+    def distinct(self) -> frozenset[Probe]:
+        """Every read of any module, once."""
+        if self._distinct is None:
+            self._distinct = frozenset().union(*self.probes.values())
+        return self._distinct
+
+    def sought(self, module: str) -> set[str]:
+        """The attribute names folding ``module`` looked up tree-wide."""
+        return {p[1] for p in self.probes.get(module, ()) if p[0] == "s"}
+
+    def __getstate__(self) -> tuple[GuardContext, dict[str, list[DeadRegion]],
+                                    dict[str, frozenset[Probe]]]:
+        return self.ctx, self.regions, self.probes
+
+    def __setstate__(self, state: tuple[GuardContext, dict[str, list[DeadRegion]],
+                                        dict[str, frozenset[Probe]]]) -> None:
+        self.ctx, self.regions, self.probes = state
+        self._distinct = None
+
+
+class Answers:
+    """What a context answers to each read (memoised)."""
+
+    def __init__(self, ctx: GuardContext) -> None:
+        self.ctx = ctx
+        self._exact = {k: v for k, v in ctx.constants.items() if not _GLOB & set(k)}
+        self._globs = [(k, v) for k, v in ctx.constants.items() if _GLOB & set(k)]
+        self._any_glob = identifier_regex(tuple(k for k, _v in self._globs))
+        self._dead = dotted_prefix_regex(ctx.dead_imports)
+        self._memo: dict[Probe, object] = {}
+
+    def __call__(self, probe: Probe) -> object:
+        known = self._memo.get(probe, _ABSENT)
+        if known is _ABSENT:
+            known = self._memo[probe] = self._answer(probe)
+        return known
+
+    def _answer(self, probe: Probe) -> object:
+        kind = probe[0]
+        ctx = self.ctx
+        if kind == "k":
+            name = probe[1]
+            glob = None if self._any_glob is None or self._any_glob.match(name) is None \
+                else next(((k, _typed(v)) for k, v in self._globs if fnmatchcase(name, k)), None)
+            return (_typed(self._exact[name]) if name in self._exact else _ABSENT), glob
+        if kind == "K":
+            return _typed(ctx.constants[probe[1]]) if probe[1] in ctx.constants else _ABSENT
+        if kind == "d":
+            tails = chain_tails(probe[1])
+            return next(((p, dropped) for p, dropped in ctx.domains
+                         if any_identifier_matches(tails, (p,))), None)
+        if kind == "M":
+            return bool(ctx.dropped_members)
+        if kind == "m":
+            return probe[1] in ctx.dropped_members
+        if kind == "p":
+            return probe[1] in ctx.false_predicates
+        if kind == "f":
+            return ctx.forced.get((probe[1], int(probe[2])))
+        if kind == "I":
+            return bool(ctx.dead_imports)
+        if kind == "i":
+            return self._dead is not None and self._dead.match(probe[1]) is not None
+        if kind == "s":
+            return None  # (an effect of the evaluation, not a read)
+        return object()  # a cycle cut, or a read of an unknown kind: never the same
+
+
+def _typed(value: object) -> tuple[str, object]:
+    """A value with its type (``True == 1``, but they fold differently)."""
+    return type(value).__name__, value
+
+
+def reusable(record: FoldRecord, ctx: GuardContext) -> set[str] | None:
+    """The modules of ``record`` whose folds hold under ``ctx`` too (None when the record
+    cannot serve: a cycle cut, or another rule for ``TYPE_CHECKING``)."""
+    if record.ctx.fold_type_checking != ctx.fold_type_checking or record.tainted:
+        return None
+    changed = _changed(record, record.ctx, ctx)
+    if not changed:
+        return set(record.probes)
+    return {m for m, reads in record.probes.items() if reads.isdisjoint(changed)}
+
+
+def _changed(record: FoldRecord, old: GuardContext, new: GuardContext) -> set[Probe]:
+    """The reads of ``record`` that ``new`` answers otherwise than ``old``, found from the
+    two contexts' differences: an entry only one has, or holds otherwise (a forced clause,
+    an enum member, a predicate, a constant, a domain's pattern, a dead import), and the
+    reads it answers."""
+    out: set[Probe] = set()
+    if old.forced != new.forced:
+        out.update(("f", m, str(line)) for m, line in _differ(old.forced, new.forced))
+    out.update(("m", q) for q in old.dropped_members ^ new.dropped_members)
+    out.update(("p", q) for q in old.false_predicates ^ new.false_predicates)
+    matched: list[tuple[str, re.Pattern[str] | None, Callable[[str], list[str]]]] = []
+    keys = _differ(old.constants, new.constants) if old.constants != new.constants else set()
+    out.update(("K", key) for key in keys)
+    out.update(("k", k) for k in keys if not _GLOB & set(k))
+    globs = tuple(sorted(k for k in keys if _GLOB & set(k)))
+    if _glob_order(old, keys) != _glob_order(new, keys):  # (the first glob to match wins)
+        matched.append(("k", _ANY, _itself))
+    elif globs:
+        matched.append(("k", identifier_regex(globs), _itself))
+    patterns = _differ(_by_pattern(old.domains), _by_pattern(new.domains))
+    if _pattern_order(old, patterns) != _pattern_order(new, patterns):
+        matched.append(("d", _ANY, _itself))
+    elif patterns:
+        matched.append(("d", identifier_regex(tuple(sorted(patterns))), chain_tails))
+    if old.dead_imports != new.dead_imports:
+        matched.append(("i", dotted_prefix_regex(old.dead_imports ^ new.dead_imports),
+                        _itself))
+    whole = {("M",): bool(old.dropped_members) != bool(new.dropped_members),
+             ("I",): bool(old.dead_imports) != bool(new.dead_imports)}
+    out.update(p for p, differs in whole.items() if differs)
+    if any(rx is not None for _kind, rx, _names in matched):
+        for p in record.distinct():
+            for kind, rx, names in matched:
+                if p[0] == kind and rx is not None and any(map(rx.match, names(p[1]))):
+                    out.add(p)
+    return out
+
+
+def _itself(name: str) -> list[str]:
+    return [name]
+
+
+def _glob_order(ctx: GuardContext, changed: set[str]) -> list[str]:
+    """The glob keys both contexts hold alike, in this one's order (the first that matches
+    a name is its answer)."""
+    return [k for k in ctx.constants if _GLOB & set(k) and k not in changed]
+
+
+def _pattern_order(ctx: GuardContext, changed: set[str]) -> list[str]:
+    """The domain patterns both contexts hold alike, in this one's order."""
+    return [p for p, _dropped in ctx.domains if p not in changed]
+
+
+def _by_pattern(domains: tuple[tuple[str, frozenset[str | int]], ...]
+                ) -> dict[str, list[frozenset[str | int]]]:
+    out: dict[str, list[frozenset[str | int]]] = {}
+    for pattern, dropped in domains:
+        out.setdefault(pattern, []).append(dropped)
+    return out
+
+
+def _differ(a: Mapping[_K, object], b: Mapping[_K, object]) -> set[_K]:
+    """The keys whose values differ (or that one of the two lacks)."""
+    return {k for k in a.keys() | b.keys()
+            if k not in a or k not in b or _typed(a[k]) != _typed(b[k])}
+
+
+def _globs(ctx: GuardContext) -> list[tuple[str, tuple[str, object]]]:
+    return [(k, _typed(v)) for k, v in ctx.constants.items() if _GLOB & set(k)]
+
+
+@dataclass
+class FoldMemory:
+    """The fold records of a scan (most recent first), to fold a next context from."""
+
+    records: list[FoldRecord] = field(default_factory=list)
+    limit: int = 3
+    _loaded: bool = False  # (the cache's record asked for)
+
+    def add(self, record: FoldRecord) -> None:
+        self.records.insert(0, record)
+        del self.records[self.limit:]
+
+    def best(self, ctx: GuardContext, modules: Collection[str],
+             load: Callable[[], FoldRecord | None]) -> tuple[FoldRecord, set[str]] | None:
+        """The record (of these, or the one ``load`` gives: asked once) under which the most
+        of ``modules`` fold the same as under ``ctx``, with those modules; None when none
+        serves."""
+        if not self._loaded:
+            self._loaded = True
+            loaded = load()
+            if loaded is not None:
+                self.records.append(loaded)
+        best: tuple[FoldRecord, set[str]] | None = None
+        wanted = set(modules)
+        for record in self.records:
+            if record.probes.keys() != wanted:
+                continue  # (another tree's, or folded with other modules)
+            same = reusable(record, ctx)
+            if same is not None and (best is None or len(same) > len(best[1])):
+                best = (record, same)
+        return best

@@ -1,0 +1,4 @@
+from app.platform import is_cuda
+
+if is_cuda():
+    KERNELS = ("gemm",)

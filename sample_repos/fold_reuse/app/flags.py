@@ -1,0 +1,3 @@
+from app.platform import is_npu
+
+USE_NPU = is_npu()

@@ -1,0 +1,2 @@
+def npu_gemm(x):
+    return x

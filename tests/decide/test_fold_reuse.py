@@ -1,0 +1,143 @@
+"""Guard folds reused from one context under another (``analyzer.decide.fold_reuse``) on
+``sample_repos/fold_reuse``: the same folds and tree-wide names as a whole pass, with only the
+modules whose reads the new context answers otherwise folded again. Which modules those are
+is written from the sample's README: each module reads one kind of declared fact."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from analyzer.decide import guards
+from analyzer.decide.fold_reuse import FoldMemory, reusable
+from analyzer.decide.guards_eval import GuardContext
+from analyzer.extract.cache import FactsCache
+from tests.helpers import module_index
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_repos" / "fold_reuse"
+FILES = {p.relative_to(SAMPLE).as_posix(): p.read_text(encoding="utf-8")
+         for p in sorted(SAMPLE.rglob("*.py"))}
+# every module with a branch (flags, npu_ops and platform have none)
+BRANCHED = ["app.a_early", "app.b_late", "app.backend", "app.cuda_only", "app.model",
+            "app.plain"]
+
+BASE = GuardContext({"app.platform.is_npu": False, "app.platform.is_cuda": True,
+                     "app.platform.is_sparse": False})
+NPU = dataclasses.replace(BASE, constants={**BASE.constants, "app.platform.is_npu": True})
+NO_CUDA_FACT = dataclasses.replace(BASE, constants={
+    k: v for k, v in BASE.constants.items() if k != "app.platform.is_cuda"})
+FA3_DROPPED = dataclasses.replace(BASE, domains=(("attention_backend", frozenset({"fa3"})),))
+# the same value from a glob key: folds alike, with another reason
+CUDA_BY_GLOB = dataclasses.replace(NO_CUDA_FACT, constants={**NO_CUDA_FACT.constants,
+                                                             "app.*.is_cuda": True})
+CUDA_OFF_BY_GLOB = dataclasses.replace(NO_CUDA_FACT, constants={**NO_CUDA_FACT.constants,
+                                                                 "app.*.is_cuda": False})
+# two glob keys matching the probe: the first one written is its value
+TWO_GLOBS = dataclasses.replace(NO_CUDA_FACT, constants={
+    **NO_CUDA_FACT.constants, "app.*.is_cuda": True, "*.is_cuda": False})
+TWO_GLOBS_SWAPPED = dataclasses.replace(NO_CUDA_FACT, constants={
+    **NO_CUDA_FACT.constants, "*.is_cuda": False, "app.*.is_cuda": True})
+# a clause forced dead (what the rounds decide of a branch selecting only dropped keys)
+PLAIN_FORCED = dataclasses.replace(BASE, forced={("app.plain", 2): "selects nothing kept"})
+
+
+@pytest.fixture
+def folded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The modules folded (not taken over), in order."""
+    seen: list[str] = []
+    real = guards.fold_module
+
+    def count(module, *args, **kwargs):  # type: ignore[no-untyped-def]
+        seen.append(module)
+        return real(module, *args, **kwargs)
+
+    monkeypatch.setattr(guards, "fold_module", count)
+    return seen
+
+
+def _lines(regions: dict[str, list[guards.DeadRegion]]) -> dict[str, list[tuple[int, int, str]]]:
+    return {m: [(r.start_line, r.end_line, r.reason) for r in rs] for m, rs in regions.items()}
+
+
+@pytest.mark.parametrize(("before", "after", "again"), [
+    # the probe USE_NPU comes from: both readers, the second through the memoised name
+    (BASE, NPU, ["app.a_early", "app.b_late"]),
+    # a constant declared before and not now (a lookup that found it, and will not)
+    (BASE, NO_CUDA_FACT, ["app.cuda_only"]),
+    # ... and the other way: a lookup that missed, and now finds it
+    (NO_CUDA_FACT, BASE, ["app.cuda_only"]),
+    # a dropped key of a domain the backend's comparison falls in
+    (BASE, FA3_DROPPED, ["app.backend"]),
+    (BASE, CUDA_BY_GLOB, ["app.cuda_only"]),
+    (CUDA_BY_GLOB, FA3_DROPPED, ["app.backend", "app.cuda_only"]),
+    (BASE, PLAIN_FORCED, ["app.plain"]),
+    (CUDA_BY_GLOB, CUDA_OFF_BY_GLOB, ["app.cuda_only"]),  # only a glob's value differs
+    # the same items in another order: the first glob to match may be another one for any
+    # name, so every module that looked a constant up folds again
+    (TWO_GLOBS, TWO_GLOBS_SWAPPED, ["app.a_early", "app.b_late", "app.cuda_only",
+                                    "app.model"]),
+    (BASE, BASE, []),
+])
+def test_only_the_modules_reading_a_changed_answer_fold_again(
+        tmp_path: Path, folded: list[str], before: GuardContext, after: GuardContext,
+        again: list[str]) -> None:
+    index = module_index(tmp_path / "tree", FILES)
+    memory = FoldMemory()
+    guards.fold_contexts(index, [before], memory=memory)
+    assert folded == BRANCHED  # (a whole pass: nothing to start from)
+    assert reusable(memory.records[0], after) == set(BRANCHED) - set(again)
+    folded.clear()
+    reused = guards.fold_contexts(index, [after], memory=memory)[0]
+    assert folded == again
+    whole_index = module_index(tmp_path / "whole", FILES)
+    assert _lines(reused) == _lines(guards.fold_contexts(whole_index, [after])[0])
+    assert index.sought_by_name == whole_index.sought_by_name == {"use_sparse"}
+
+
+def test_the_folds_under_each_context_are_written_from_the_sample(tmp_path: Path) -> None:
+    index = module_index(tmp_path / "tree", FILES)
+    memory = FoldMemory()
+    base = guards.fold_contexts(index, [BASE], memory=memory)[0]
+    npu = guards.fold_contexts(index, [NPU], memory=memory)[0]
+    fa3 = guards.fold_contexts(index, [FA3_DROPPED], memory=memory)[0]
+    spans = {m: [(r.start_line, r.end_line) for r in rs] for m, rs in base.items()}
+    # is_npu False: a_early keeps its else (lines 3-4 go), b_late's import goes; is_cuda
+    # True: nothing of cuda_only goes; use_sparse False: the doubled return goes
+    assert spans == {"app.a_early": [(3, 5)], "app.b_late": [(3, 4)], "app.model": [(9, 10)]}
+    # is_npu True: a_early's else goes, b_late keeps its import
+    assert {m: [(r.start_line, r.end_line) for r in rs] for m, rs in npu.items()} == {
+        "app.a_early": [(5, 6)], "app.model": [(9, 10)]}
+    assert [(r.start_line, r.end_line) for r in fa3["app.backend"]] == [(2, 3)]
+
+
+def test_a_record_with_a_cycle_cut_is_never_a_base(tmp_path: Path, folded: list[str]) -> None:
+    # A and B each other's value: which is asked first decides where the cycle is cut
+    files = {**FILES, "app/cycle.py": "from app.platform import is_npu\n\n"
+                                      "A = B or is_npu()\nB = A\n\nif A:\n    C = 1\n"}
+    index = module_index(tmp_path / "tree", files)
+    memory = FoldMemory()
+    guards.fold_contexts(index, [BASE], memory=memory)
+    assert memory.records[0].tainted
+    assert reusable(memory.records[0], NPU) is None
+    folded.clear()
+    guards.fold_contexts(index, [NPU], memory=memory)
+    assert folded == sorted([*BRANCHED, "app.cycle"])
+
+
+def test_the_last_record_of_a_tree_is_read_from_the_cache(tmp_path: Path,
+                                                          folded: list[str]) -> None:
+    cache = FactsCache(tmp_path / "cache")
+    index = module_index(tmp_path / "tree", FILES)
+    guards.fold_contexts(index, [BASE], cache, "tree-1", FoldMemory())
+    folded.clear()
+    # the next scan, with the probe declared otherwise: a memory of its own, the cache's
+    # record of the last one
+    npu = guards.fold_contexts(index, [NPU], cache, "tree-1", FoldMemory())[0]
+    assert folded == ["app.a_early", "app.b_late"]
+    assert [(r.start_line, r.end_line) for r in npu["app.a_early"]] == [(5, 6)]
+    folded.clear()
+    # another tree's key: no record to start from
+    guards.fold_contexts(index, [FA3_DROPPED], cache, "tree-2", FoldMemory())
+    assert folded == BRANCHED
