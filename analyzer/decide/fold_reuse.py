@@ -18,6 +18,7 @@ and a refold that meets one is redone as a whole pass.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
@@ -33,6 +34,23 @@ _K = TypeVar("_K")
 _ANY = re.compile("")  # (matches every name)
 
 
+COUNTED = "+counted"  # a module digest's suffix when the file was counted, not parsed
+
+
+@dataclass(frozen=True)
+class TreeVersion:
+    """What a tree's folds are a function of, besides the context: its shape (every module's
+    name, path and package flag, the extension modules, depgraph's fingerprint: what
+    resolution answers of names that are modules) and each module's bytes."""
+
+    shape: str
+    modules: Mapping[str, str]  # module -> a digest of its file (+ COUNTED: not parsed)
+
+    def changed_since(self, other: TreeVersion) -> set[str]:
+        """The modules whose bytes differ from ``other``'s (a tree of the same shape)."""
+        return {m for m, digest in self.modules.items() if other.modules.get(m) != digest}
+
+
 @dataclass
 class FoldRecord:
     """One context's folds of one tree, module by module."""
@@ -40,6 +58,7 @@ class FoldRecord:
     ctx: GuardContext
     regions: dict[str, list[DeadRegion]]  # modules with dead regions -> them
     probes: dict[str, frozenset[Probe]]  # every module with branches -> what folding it read
+    version: TreeVersion | None = None  # the tree's (None: not known)
     _distinct: frozenset[Probe] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -57,12 +76,13 @@ class FoldRecord:
         return {p[1] for p in self.probes.get(module, ()) if p[0] == "s"}
 
     def __getstate__(self) -> tuple[GuardContext, dict[str, list[DeadRegion]],
-                                    dict[str, frozenset[Probe]]]:
-        return self.ctx, self.regions, self.probes
+                                    dict[str, frozenset[Probe]], TreeVersion | None]:
+        return self.ctx, self.regions, self.probes, self.version
 
     def __setstate__(self, state: tuple[GuardContext, dict[str, list[DeadRegion]],
-                                        dict[str, frozenset[Probe]]]) -> None:
-        self.ctx, self.regions, self.probes = state
+                                        dict[str, frozenset[Probe]], TreeVersion | None]
+                     ) -> None:
+        self.ctx, self.regions, self.probes, self.version = state
         self._distinct = None
 
 
@@ -109,8 +129,8 @@ class Answers:
             return bool(ctx.dead_imports)
         if kind == "i":
             return self._dead is not None and self._dead.match(probe[1]) is not None
-        if kind == "s":
-            return None  # (an effect of the evaluation, not a read)
+        if kind in ("s", "r", "T"):
+            return None  # (the tree's, not the context's: see :func:`reusable`)
         return object()  # a cycle cut, or a read of an unknown kind: never the same
 
 
@@ -119,15 +139,24 @@ def _typed(value: object) -> tuple[str, object]:
     return type(value).__name__, value
 
 
-def reusable(record: FoldRecord, ctx: GuardContext) -> set[str] | None:
-    """The modules of ``record`` whose folds hold under ``ctx`` too (None when the record
-    cannot serve: a cycle cut, or another rule for ``TYPE_CHECKING``)."""
+def reusable(record: FoldRecord, ctx: GuardContext, edited: Collection[str] = (),
+             tree_wide: bool = False) -> set[str] | None:
+    """The modules of ``record`` whose folds hold under ``ctx`` too, in a tree of the same
+    shape whose ``edited`` modules' bytes differ from the record's tree (None when the record
+    cannot serve: a cycle cut, or another rule for ``TYPE_CHECKING``). An edited module
+    folds again, and so does every module whose folding read an edited one's facts, and --
+    when ``tree_wide``: an edit changed what the tree-wide tables hold (:func:`tree_wide`) --
+    every module whose folding read every module's."""
     if record.ctx.fold_type_checking != ctx.fold_type_checking or record.tainted:
         return None
     changed = _changed(record, record.ctx, ctx)
+    changed.update(("r", m) for m in edited)
+    if tree_wide:
+        changed.add(("T",))
     if not changed:
         return set(record.probes)
-    return {m for m, reads in record.probes.items() if reads.isdisjoint(changed)}
+    return {m for m, reads in record.probes.items()
+            if m not in edited and reads.isdisjoint(changed)}
 
 
 def _changed(record: FoldRecord, old: GuardContext, new: GuardContext) -> set[Probe]:
@@ -213,11 +242,15 @@ class FoldMemory:
         self.records.insert(0, record)
         del self.records[self.limit:]
 
-    def best(self, ctx: GuardContext, modules: Collection[str],
-             load: Callable[[], FoldRecord | None]) -> tuple[FoldRecord, set[str]] | None:
+    def best(self, ctx: GuardContext, modules: Collection[str], version: TreeVersion | None,
+             load: Callable[[], FoldRecord | None],
+             same_tables: Callable[[TreeVersion, set[str]], bool]
+             ) -> tuple[FoldRecord, set[str]] | None:
         """The record (of these, or the one ``load`` gives: asked once) under which the most
-        of ``modules`` fold the same as under ``ctx``, with those modules; None when none
-        serves."""
+        of ``modules`` (those with branches) fold the same as under ``ctx`` in the tree
+        ``version`` (None: the records' own tree), with those modules; None when none
+        serves. ``same_tables(old, edited)``: the ``edited`` modules of the tree ``old``
+        give the tree-wide tables what they give them now (:func:`tree_wide`)."""
         if not self._loaded:
             self._loaded = True
             loaded = load()
@@ -226,9 +259,43 @@ class FoldMemory:
         best: tuple[FoldRecord, set[str]] | None = None
         wanted = set(modules)
         for record in self.records:
-            if record.probes.keys() != wanted:
-                continue  # (another tree's, or folded with other modules)
-            same = reusable(record, ctx)
-            if same is not None and (best is None or len(same) > len(best[1])):
+            if version is None and record.version is None:
+                edited: set[str] = set()
+            elif version is None or record.version is None \
+                    or record.version.shape != version.shape:
+                continue  # (a tree of another shape: whose names are modules may differ)
+            else:
+                edited = version.changed_since(record.version)
+            same = reusable(record, ctx, edited,
+                            bool(edited) and not same_tables(record.version, edited)
+                            if record.version is not None else False)
+            if same is None:
+                continue
+            same &= wanted
+            if best is None or len(same) > len(best[1]):
                 best = (record, same)
         return best
+
+
+def tree_wide(facts: object) -> tuple[object, ...]:
+    """What a module's facts give the tables the evaluator builds of every module: its
+    attribute assignments (their lines aside: an edit elsewhere in the file moves them), the
+    kinds of the definitions they are in, its classes' bases, and its imports (which decide
+    whether a name is a definition)."""
+    assigns = tuple(getattr(facts, "attr_assigns", ()))
+    scopes = {a.scope for a in assigns}
+    definitions = tuple(getattr(facts, "definitions", ()))
+    return (_sans_lines(assigns),
+            tuple((d.name, d.kind) for d in definitions if d.name in scopes),
+            tuple((d.name, d.bases) for d in definitions if d.kind == "class"),
+            _sans_lines(tuple(getattr(facts, "imports", ()))))
+
+
+def _sans_lines(value: object) -> object:
+    if isinstance(value, tuple):
+        return tuple(_sans_lines(v) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (type(value).__name__, *(
+            _sans_lines(getattr(value, f.name)) for f in dataclasses.fields(value)
+            if not any(w in f.name for w in ("line", "byte", "span"))))
+    return value

@@ -32,8 +32,15 @@ import hashlib
 from collections.abc import Mapping, Sequence
 
 from analyzer.config.globs import dotted_prefix_regex
-from analyzer.decide.fold_reuse import FoldMemory, FoldRecord
-from analyzer.decide.guards_eval import UNKNOWN, Evaluator, GuardContext, Probe, truth
+from analyzer.decide.fold_reuse import COUNTED, FoldMemory, FoldRecord, TreeVersion, tree_wide
+from analyzer.decide.guards_eval import (
+    UNKNOWN,
+    Evaluator,
+    GuardContext,
+    Probe,
+    tree_reads,
+    truth,
+)
 from analyzer.decide.regions import DeadRegion
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.python_branches import Branch, Clause, Cond
@@ -68,14 +75,17 @@ def fold_all(index: ModuleIndex, ctx: GuardContext, cache: FactsCache | None = N
 
 def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext],
                   cache: FactsCache | None = None, tree_key: str = "",
-                  memory: FoldMemory | None = None) -> list[dict[str, list[DeadRegion]]]:
+                  memory: FoldMemory | None = None, version: TreeVersion | None = None
+                  ) -> list[dict[str, list[DeadRegion]]]:
     """:func:`fold_all` of each of ``ctxs``; those the cache does not answer are folded in
     one pass over the modules, each module's branches unpacked once for all of them (they
     are held pickled: :class:`analyzer.extract.fact.Packed`). Each context's folding notes
     its own tree-wide names, as alone. With ``memory`` (the scan's fold records, see
     :mod:`analyzer.decide.fold_reuse`), a module that folds the same under a context folded
-    before (in this scan, or the last one the cache kept of the tree) is not folded again;
-    each context's record is added to it."""
+    before (in this scan, or the last one the cache kept of a tree of the same shape) is not
+    folded again; each context's record is added to it. ``version``: the shape and each
+    module's bytes (what tells which modules changed since a record was made; None: the
+    records of ``memory`` are of this very tree)."""
     keys = [hashlib.sha256(f"{tree_key}\0{ctx.digest()}".encode()).hexdigest()
             if cache is not None and tree_key else None for ctx in ctxs]
     out: list[dict[str, list[DeadRegion]] | None] = [None] * len(ctxs)
@@ -93,13 +103,16 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext],
                      if getattr(index.modules[name].facts, "branches", ())}
     # each context: the modules folded again, the rest taken over from a record
     bases: dict[int, tuple[FoldRecord, set[str]] | None] = {
-        i: memory.best(ctxs[i], with_branches, lambda: _last_record(cache, tree_key))
+        i: memory.best(ctxs[i], with_branches, version,
+                       lambda: _last_record(cache, version),
+                       lambda old, edited: _same_tables(index, cache, old, edited))
         if memory is not None else None for i in todo}
-    records = _fold_pass(index, {i: ctxs[i] for i in todo}, list(with_branches), bases)
+    records = _fold_pass(index, {i: ctxs[i] for i in todo}, list(with_branches), bases,
+                         version)
     again = [i for i in todo if bases[i] is not None and records[i].tainted]
     if again:  # a cycle cut met: only a whole pass folds as a whole pass does
         records.update(_fold_pass(index, {i: ctxs[i] for i in again}, list(with_branches),
-                                  dict.fromkeys(again)))
+                                  dict.fromkeys(again), version))
     for i in todo:
         record = records[i]
         sought = frozenset(a for reads in record.probes.values() for a in _sought(reads))
@@ -110,8 +123,8 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext],
         if memory is not None:
             memory.add(record)
         out[i] = dict(record.regions)
-    if memory is not None and cache is not None and tree_key:
-        cache.put(_ENTRY, _record_key(tree_key), _RECORD_KIND, records[todo[-1]])
+    if memory is not None and cache is not None and version is not None:
+        cache.put(_ENTRY, _record_key(version), _RECORD_KIND, records[todo[-1]])
     return [done or {} for done in out]
 
 
@@ -120,20 +133,20 @@ def _sought(reads: frozenset[Probe]) -> list[str]:
 
 
 def _fold_pass(index: ModuleIndex, ctxs: dict[int, GuardContext], modules: list[str],
-               bases: Mapping[int, tuple[FoldRecord, set[str]] | None]
-               ) -> dict[int, FoldRecord]:
+               bases: Mapping[int, tuple[FoldRecord, set[str]] | None],
+               version: TreeVersion | None) -> dict[int, FoldRecord]:
     """Each context's record: the modules a base record answers taken over, the others
     folded in one pass in the tree's order (each module's branches unpacked once)."""
     records: dict[int, FoldRecord] = {}
     for i, ctx in ctxs.items():
         base = bases.get(i)
         if base is None:
-            records[i] = FoldRecord(ctx, {}, {})
+            records[i] = FoldRecord(ctx, {}, {}, version)
         else:
             record, same = base
             records[i] = FoldRecord(ctx, {m: record.regions[m] for m in same
                                           if m in record.regions},
-                                    {m: record.probes[m] for m in same})
+                                    {m: record.probes[m] for m in same}, version)
     shared = index.sought_by_name
     try:
         evaluators = {i: Evaluator(index, ctx) for i, ctx in ctxs.items()}
@@ -147,25 +160,46 @@ def _fold_pass(index: ModuleIndex, ctxs: dict[int, GuardContext], modules: list[
                 ev = evaluators[i]
                 ev.probes = set()
                 index.sought_by_name = set()  # (noted in the probes)
-                regions = fold_module(name, facts, index, ctxs[i], ev, branches)
+                with index.noting() as read:
+                    regions = fold_module(name, facts, index, ctxs[i], ev, branches)
                 if regions:
                     records[i].regions[name] = regions
-                records[i].probes[name] = frozenset(ev.probes)
+                records[i].probes[name] = frozenset(ev.probes.union(tree_reads(read)))
     finally:
         index.sought_by_name = shared
     return records
 
 
-def _last_record(cache: FactsCache | None, tree_key: str) -> FoldRecord | None:
-    """The record of the last context folded for the tree, as the cache kept it."""
-    if cache is None or not tree_key:
+def _same_tables(index: ModuleIndex, cache: FactsCache | None, old: TreeVersion,
+                 edited: set[str]) -> bool:
+    """The ``edited`` modules give the tree-wide tables what they gave them in the tree
+    ``old`` (their facts there read back from the cache; not there: not known, False; a
+    module only counted there had empty facts)."""
+    for name in edited:
+        mod = index.modules.get(name)
+        digest = old.modules.get(name, "")
+        if mod is None or not digest:
+            return False
+        if digest.endswith(COUNTED):
+            before: object = None  # (empty facts)
+        elif cache is None or (before := cache.get(mod.path, digest, "python")) is None:
+            return False
+        if tree_wide(before) != tree_wide(mod.facts):
+            return False
+    return True
+
+
+def _last_record(cache: FactsCache | None, version: TreeVersion | None) -> FoldRecord | None:
+    """The record of the last context folded for a tree of this shape, as the cache kept
+    it."""
+    if cache is None or version is None:
         return None
-    known = cache.get(_ENTRY, _record_key(tree_key), _RECORD_KIND)
+    known = cache.get(_ENTRY, _record_key(version), _RECORD_KIND)
     return known if isinstance(known, FoldRecord) else None
 
 
-def _record_key(tree_key: str) -> str:
-    return hashlib.sha256(f"{tree_key}\0last record".encode()).hexdigest()
+def _record_key(version: TreeVersion) -> str:
+    return hashlib.sha256(f"{version.shape}\0last record".encode()).hexdigest()
 
 
 _RECORD_KIND = "fold-record"

@@ -17,14 +17,14 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 
 from analyzer.config.globs import any_identifier_matches, identifier_regex
 from analyzer.extract.python_branches import Cond
 from analyzer.extract.python_facts import AttrAssign
-from analyzer.resolve.python import ModuleIndex, Target
+from analyzer.resolve.python import Dependency, ModuleIndex, Target
 
 
 class _Unknown:
@@ -45,9 +45,11 @@ UNKNOWN = _Unknown()
 #   ("p", method)       whether ``method`` is a false predicate
 #   ("f", module, line) the forced reason of a clause
 #   ("I",) / ("i", m)   whether any import is dead / whether module ``m`` is
-# and two that are no reads: ("s", attr), an attribute name the evaluation looked up
-# tree-wide (``ModuleIndex.sought_by_name``), and TAINT: a cycle cut the evaluation met, whose
-# value depends on the order names were asked in (nothing tainted is reused).
+# what it read of the tree besides its own module: ("r", module), that module's facts, and
+# ("T",), every module's (the assignments of an attribute name, the classes' bases); and two
+# that are no reads: ("s", attr), an attribute name the evaluation looked up tree-wide
+# (``ModuleIndex.sought_by_name``), and TAINT: a cycle cut the evaluation met, whose value
+# depends on the order names were asked in (nothing tainted is reused).
 Probe = tuple[str, ...]
 TAINT: Probe = ("!",)
 _GLOB = set("*?[")
@@ -448,7 +450,8 @@ class Evaluator:
         if known is None:  # (what it reads is noted apart, and kept with its value)
             outer, self.probes = self.probes, set()
             try:
-                return self._module_name(module, name, key)
+                with self.index.noting() as read:
+                    return self._module_name(module, name, key, read)
             finally:
                 outer |= self.probes
                 self.probes = outer
@@ -458,7 +461,8 @@ class Evaluator:
             self._note(note)
         return value
 
-    def _module_name(self, module: str, name: str, key: tuple[str, str]) -> object:
+    def _module_name(self, module: str, name: str, key: tuple[str, str],
+                     read: set[Dependency]) -> object:
         found = self.constant([f"{module}.{name}"])
         if found is not None:
             self._note(f"{found[0]} = {found[1]!r}")
@@ -467,11 +471,11 @@ class Evaluator:
             self.probes.add(TAINT)
             return UNKNOWN
         conds = self._module_assigns(module).get(name, [])
-        mod = self.index.modules.get(module)
+        mod = self.index.module(module)
         bound = [d for d in mod.facts.definitions if d.name == name] if mod else []
         if len(conds) != 1 or len(bound) != 1 or (mod is not None and name in mod.bindings):
             # rebound elsewhere (conditionally, or imported)
-            self._memo[key] = (UNKNOWN, [], frozenset(self.probes))
+            self._memo[key] = (UNKNOWN, [], self._kept(read))
             return UNKNOWN
         self._active.add(key)
         outer, self.used = self.used, []
@@ -484,10 +488,15 @@ class Evaluator:
             value = UNKNOWN
         elif value is not UNKNOWN:
             notes = [*notes, f"{module}.{name} = {value!r}"]
-        self._memo[key] = (value, notes, frozenset(self.probes))
+        self._memo[key] = (value, notes, self._kept(read))
         for note in notes:
             self._note(note)
         return value
+
+    def _kept(self, read: set[Dependency]) -> frozenset[Probe]:
+        """What a memoised value read: its probes, and the modules whose facts the index
+        read for it (``read``, a :meth:`ModuleIndex.noting` frame)."""
+        return frozenset(self.probes.union(tree_reads(read)))
 
     def instance_attr(self, module: str, cls: str, attr: str) -> object:
         """``self.attr`` read in a method of class ``cls``: the value of its one assignment,
@@ -495,7 +504,7 @@ class Evaluator:
         related by name (a base or a subclass), no ``x.attr =`` elsewhere, no class attribute
         of that name anywhere -- and the value owes something to declared facts
         (``self.use_nsa = is_deepseek_nsa(config)``). Unknown otherwise."""
-        mod = self.index.modules.get(module)
+        mod = self.index.module(module)
         if mod is None or mod.defs.get(cls) != "class":
             return UNKNOWN
         key = (module, f"{cls}.self.{attr}")
@@ -512,13 +521,14 @@ class Evaluator:
         self._memo[key] = (UNKNOWN, [], frozenset())  # cycle guard
         self._computing.add(key)
         try:
-            value, notes = self._instance_attr(module, cls, attr)
-            if value is not UNKNOWN:
-                # decided because nothing else assigns it: a file assigning it anywhere
-                # would undo it
-                self.index.sought_by_name.add(attr)
-                self.probes.add(("s", attr))
-            self._memo[key] = (value, notes, frozenset(self.probes))
+            with self.index.noting() as read:
+                value, notes = self._instance_attr(module, cls, attr)
+                if value is not UNKNOWN:
+                    # decided because nothing else assigns it: a file assigning it anywhere
+                    # would undo it
+                    self.index.sought_by_name.add(attr)
+                    self.probes.add(("s", attr))
+                self._memo[key] = (value, notes, self._kept(read))
         finally:
             self._computing.discard(key)
             outer |= self.probes
@@ -530,6 +540,7 @@ class Evaluator:
     def _instance_attr(self, module: str, cls: str, attr: str) -> tuple[object, list[str]]:
         """The value and notes of :meth:`instance_attr` (UNKNOWN and none when anything is
         odd)."""
+        self.probes.add(("T",))  # (the assignments and classes of every module)
         sets = self._attribute_sets().get(attr)
         if sets is None:
             return UNKNOWN, []  # (no assignment: not the one assignment asked for)
@@ -599,7 +610,7 @@ class Evaluator:
         table = self._assigns.get(module)
         if table is None:
             table = {}
-            mod = self.index.modules.get(module)
+            mod = self.index.module(module)
             for a in getattr(mod.facts, "assigns", ()) if mod else ():
                 table.setdefault(a.name, []).append(a.cond)
             self._assigns[module] = table
@@ -679,6 +690,12 @@ def qualify(index: ModuleIndex, module: str, scope: str, chain: str
     names = list(dict.fromkeys([canonical, literal]))
     in_tree = target if target.kind in ("module", "symbol", "attribute") else None
     return in_tree, rest, names
+
+
+def tree_reads(read: Iterable[Dependency]) -> set[Probe]:
+    """The ``("r", module)`` probes of what a :meth:`ModuleIndex.noting` frame noted: the
+    modules whose facts were read (directly, or through a re-export)."""
+    return {("r", d[1]) for d in read if d[0] in ("module", "reexport")}
 
 
 def chain_tails(chain: str) -> list[str]:

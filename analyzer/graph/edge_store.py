@@ -25,6 +25,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from analyzer.decide.fold_reuse import COUNTED
 from analyzer.graph.python import EdgeMemo
 from analyzer.model import FileInfo
 from analyzer.resolve.python import ModuleIndex
@@ -56,7 +57,7 @@ def index_key(index: ModuleIndex, files: Mapping[str, FileInfo],
         mod = index.modules[name]
         shape.update(f"\0{name}\0{mod.path}\0{int(mod.is_package)}".encode())
         info = files.get(mod.path)
-        digests[name] = (info.sha256 if info else "-") + ("+counted" if mod.path in counted
+        digests[name] = (info.sha256 if info else "-") + (COUNTED if mod.path in counted
                                                           else "")
     for ext, target in sorted(index.extensions.items()):
         shape.update(f"\1{ext}\0{target}".encode())

@@ -31,7 +31,7 @@ from analyzer.analysis.roots import resolve_roots, resolve_targets
 from analyzer.config.globs import path_matches
 from analyzer.config.options import ScanOptions
 from analyzer.config.types import KeepEntry
-from analyzer.decide.fold_reuse import FoldMemory
+from analyzer.decide.fold_reuse import FoldMemory, TreeVersion
 from analyzer.decide.guards import DeadRegion, fold_all, fold_contexts
 from analyzer.decide.guards_eval import GuardContext
 from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_context, profile_use
@@ -168,7 +168,7 @@ class Rounds:
                  scope: Scope, sources: Mapping[str, bytes], timer: StageTimer,
                  sims: CheckCache | None = None, edges: EdgeMemo | None = None,
                  cache: FactsCache | None = None, tree_key: str = "",
-                 open_graph: bool = False) -> None:
+                 open_graph: bool = False, tree_version: TreeVersion | None = None) -> None:
         """``open_graph``: :meth:`open_graph` will be asked for (its folds are made beside
         the rounds' first ones, in the same pass over the modules)."""
         self.inputs, self.options, self.use = inputs, options, use
@@ -176,6 +176,9 @@ class Rounds:
         # the facts cache (the CMake project evaluated again and the folds are kept there),
         # and a digest of what the tree's module index is a function of (the folds' key)
         self.cache, self.tree_key = cache, tree_key
+        # the tree's shape and each module's bytes: the folds of the last scan of a tree of
+        # this shape serve the modules that did not change (analyzer.decide.fold_reuse)
+        self.tree_version = tree_version
         self.test_globs = tuple(use.profile.test_paths) if use.profile is not None else ()
         self.state = _Retained()
         self.sims = sims if sims is not None else CheckCache()
@@ -367,7 +370,7 @@ class Rounds:
         contexts = [c for c in (ctx, self._open_context() if with_open else None)
                     if c is not None]
         folded = iter(fold_contexts(self.tree.index, contexts, self.cache, self.tree_key,
-                                    self._fold_memory))
+                                    self._fold_memory, self.tree_version))
         regions = next(folded) if ctx is not None else {}
         if with_open:
             self._open_regions = next(folded, {})

@@ -22,6 +22,7 @@ from analyzer.analysis.liveness import Liveness
 from analyzer.analysis.why import root_reasons
 from analyzer.config.options import ScanOptions
 from analyzer.config.profile import effective_cmake_options, merge_drops
+from analyzer.decide.fold_reuse import TreeVersion
 from analyzer.decide.profile_facts import ProfileUse, profile_use
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.demand import Demand, extract_on_demand
@@ -148,7 +149,8 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     # the open graph is asked for after the rounds (what each deletion goes with)
     wants_open = bool(use.features) and (report or options.scope == "features")
     rounds = Rounds(inputs, options, use, tree, scope, sources, timer, sims, edges, cache,
-                    edge_key.digest(), open_graph=wants_open)
+                    edge_key.digest(), open_graph=wants_open,
+                    tree_version=TreeVersion(edge_key.shape, edge_key.modules))
     last = rounds.run()
     with timer("plan"):
         graph, live, plan, use = last.graph, last.liveness, last.plan, last.use

@@ -206,6 +206,20 @@ class ModuleIndex:
             if self._frames:
                 self._frames[-1].update(frame)
 
+    @contextmanager
+    def noting(self) -> Iterator[set[Dependency]]:
+        """What :meth:`recording` notes, for a reader that is no resolution of its own (guard
+        folding): the re-exports it goes through still count as used, as outside a
+        recording."""
+        frame: set[Dependency] = set()
+        self._frames.append(frame)
+        try:
+            yield frame
+        finally:
+            self._frames.pop()
+            if self._frames:
+                self._frames[-1].update(frame)
+
     def resolved_once(self, key: Hashable, compute: Callable[[], _T],
                       memo: dict[Any, Any] | None = None) -> _T:
         """``compute()`` -- a function of this tree's resolution, whatever it resolves -- kept

@@ -6,12 +6,13 @@ is written from the sample's README: each module reads one kind of declared fact
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from pathlib import Path
 
 import pytest
 
 from analyzer.decide import guards
-from analyzer.decide.fold_reuse import FoldMemory, reusable
+from analyzer.decide.fold_reuse import FoldMemory, TreeVersion, reusable
 from analyzer.decide.guards_eval import GuardContext
 from analyzer.extract.cache import FactsCache
 from tests.helpers import module_index
@@ -130,14 +131,95 @@ def test_the_last_record_of_a_tree_is_read_from_the_cache(tmp_path: Path,
                                                           folded: list[str]) -> None:
     cache = FactsCache(tmp_path / "cache")
     index = module_index(tmp_path / "tree", FILES)
-    guards.fold_contexts(index, [BASE], cache, "tree-1", FoldMemory())
+    version = _version(FILES)
+    guards.fold_contexts(index, [BASE], cache, "tree-1", FoldMemory(), version)
     folded.clear()
     # the next scan, with the probe declared otherwise: a memory of its own, the cache's
     # record of the last one
-    npu = guards.fold_contexts(index, [NPU], cache, "tree-1", FoldMemory())[0]
+    npu = guards.fold_contexts(index, [NPU], cache, "tree-1", FoldMemory(), version)[0]
     assert folded == ["app.a_early", "app.b_late"]
     assert [(r.start_line, r.end_line) for r in npu["app.a_early"]] == [(5, 6)]
     folded.clear()
-    # another tree's key: no record to start from
-    guards.fold_contexts(index, [FA3_DROPPED], cache, "tree-2", FoldMemory())
+    # a tree of another shape: no record to start from
+    other = TreeVersion("another shape", version.modules)
+    guards.fold_contexts(index, [FA3_DROPPED], cache, "tree-2", FoldMemory(), other)
     assert folded == BRANCHED
+
+
+def _version(files: dict[str, str]) -> TreeVersion:
+    """The tree's shape (its module names) and each module's bytes, as the scan keys them."""
+    def name(path: str) -> str:
+        return path[:-3].replace("/", ".").removesuffix(".__init__")
+    return TreeVersion(
+        hashlib.sha256("\0".join(sorted(map(name, files))).encode()).hexdigest(),
+        {name(p): hashlib.sha256(text.encode()).hexdigest() for p, text in files.items()})
+
+
+@pytest.mark.parametrize(("path", "text", "again"), [
+    # the module USE_NPU is read from: both readers (the second through the memoised name);
+    # model.py's `self.use_sparse` read every module's assignments
+    ("app/flags.py", FILES["app/flags.py"] + "\nOTHER = 1\n",
+     ["app.a_early", "app.b_late", "app.model"]),
+    # the module of the probes: what calls one, and what reads a name whose value came
+    # from one (b_late only through the memoised USE_NPU, whose evaluation read it)
+    ("app/platform.py", FILES["app/platform.py"] + "\n\ndef is_rocm():\n    return False\n",
+     ["app.a_early", "app.b_late", "app.cuda_only", "app.model"]),
+    # a module with a branch: itself (and model.py)
+    ("app/plain.py", FILES["app/plain.py"] + "\n\nLIMIT = 3\n", ["app.model", "app.plain"]),
+    # a module no fold reads: only what read every module
+    ("app/npu_ops.py", FILES["app/npu_ops.py"] + "\n\ndef npu_add(x):\n    return x\n",
+     ["app.model"]),
+])
+def test_after_an_edit_the_edited_module_and_its_readers_fold_again(
+        tmp_path: Path, folded: list[str], path: str, text: str, again: list[str]) -> None:
+    memory = FoldMemory()
+    guards.fold_contexts(module_index(tmp_path / "before", FILES), [BASE], memory=memory,
+                         version=_version(FILES))
+    edited = {**FILES, path: text}
+    index = module_index(tmp_path / "after", edited)
+    folded.clear()
+    reused = guards.fold_contexts(index, [BASE], memory=memory, version=_version(edited))[0]
+    assert folded == again
+    whole_index = module_index(tmp_path / "whole", edited)
+    assert _lines(reused) == _lines(guards.fold_contexts(whole_index, [BASE])[0])
+    assert index.sought_by_name == whole_index.sought_by_name
+
+
+def test_a_tree_of_another_shape_folds_every_module(tmp_path: Path,
+                                                    folded: list[str]) -> None:
+    memory = FoldMemory()
+    guards.fold_contexts(module_index(tmp_path / "before", FILES), [BASE], memory=memory,
+                         version=_version(FILES))
+    grown = {**FILES, "app/extra.py": "X = 1\n"}  # a module more: names may resolve otherwise
+    folded.clear()
+    guards.fold_contexts(module_index(tmp_path / "after", grown), [BASE], memory=memory,
+                         version=_version(grown))
+    assert folded == BRANCHED
+
+
+@pytest.mark.parametrize(("path", "added", "again"), [
+    # a comment: the module's attribute assignments, classes and imports are what they were
+    # (lines aside), so only the edited module folds again (npu_ops has no branch)
+    ("app/npu_ops.py", "# (more kernels to come)\n", []),
+    ("app/plain.py", "# (a comment)\n", ["app.plain"]),
+    # a class more: the classes related by name to model.py's may be others
+    ("app/npu_ops.py", "\n\nclass NpuModel:\n    pass\n", ["app.model"]),
+    # an attribute assigned somewhere: the one assignment of `use_sparse` may not be the one
+    ("app/plain.py", "\n\ndef tune(m):\n    m.use_sparse = True\n", ["app.model", "app.plain"]),
+])
+def test_what_an_edit_gives_the_tree_wide_tables_is_read_from_the_cache(
+        tmp_path: Path, folded: list[str], path: str, added: str, again: list[str]) -> None:
+    cache = FactsCache(tmp_path / "cache")
+    before = module_index(tmp_path / "before", FILES)
+    version = _version(FILES)
+    for name, mod in before.modules.items():  # (what the scan of the tree before left)
+        cache.put(mod.path, version.modules[name], "python", mod.facts)
+    guards.fold_contexts(before, [BASE], cache, "tree-1", FoldMemory(), version)
+    edited = {**FILES, path: FILES[path] + added}
+    after = module_index(tmp_path / "after", edited)
+    folded.clear()
+    reused = guards.fold_contexts(after, [BASE], cache, "tree-2", FoldMemory(),
+                                  _version(edited))[0]
+    assert folded == again
+    assert _lines(reused) == _lines(guards.fold_contexts(
+        module_index(tmp_path / "whole", edited), [BASE])[0])
