@@ -236,26 +236,23 @@ class FoldMemory:
 
     records: list[FoldRecord] = field(default_factory=list)
     limit: int = 3
-    _loaded: bool = False  # (the cache's record asked for)
+    loaded: set[str] = field(default_factory=set)  # (the keys of the records read)
 
     def add(self, record: FoldRecord) -> None:
         self.records.insert(0, record)
         del self.records[self.limit:]
 
     def best(self, ctx: GuardContext, modules: Collection[str], version: TreeVersion | None,
-             load: Callable[[], FoldRecord | None],
+             load: Callable[[GuardContext, set[str]], list[FoldRecord]],
              same_tables: Callable[[TreeVersion, set[str]], bool]
              ) -> tuple[FoldRecord, set[str]] | None:
-        """The record (of these, or the one ``load`` gives: asked once) under which the most
+        """The record (of these, or those ``load(ctx, keys read before)`` gives, each once:
+        kept from an earlier scan) under which the most
         of ``modules`` (those with branches) fold the same as under ``ctx`` in the tree
         ``version`` (None: the records' own tree), with those modules; None when none
         serves. ``same_tables(old, edited)``: the ``edited`` modules of the tree ``old``
         give the tree-wide tables what they give them now (:func:`tree_wide`)."""
-        if not self._loaded:
-            self._loaded = True
-            loaded = load()
-            if loaded is not None:
-                self.records.append(loaded)
+        self.records.extend(load(ctx, self.loaded))
         best: tuple[FoldRecord, set[str]] | None = None
         wanted = set(modules)
         for record in self.records:

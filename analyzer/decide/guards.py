@@ -82,8 +82,9 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext],
     are held pickled: :class:`analyzer.extract.fact.Packed`). Each context's folding notes
     its own tree-wide names, as alone. With ``memory`` (the scan's fold records, see
     :mod:`analyzer.decide.fold_reuse`), a module that folds the same under a context folded
-    before (in this scan, or the last one the cache kept of a tree of the same shape) is not
-    folded again; each context's record is added to it. ``version``: the shape and each
+    before (in this scan; or kept in the cache from a scan of a tree of the same shape: the
+    same context's, and the last one folded) is not folded again; each context's record is
+    added to it (and kept in the cache). ``version``: the shape and each
     module's bytes (what tells which modules changed since a record was made; None: the
     records of ``memory`` are of this very tree)."""
     keys = [hashlib.sha256(f"{tree_key}\0{ctx.digest()}".encode()).hexdigest()
@@ -101,11 +102,18 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext],
         return [done or {} for done in out]
     with_branches = {name: None for name in sorted(index.modules)
                      if getattr(index.modules[name].facts, "branches", ())}
+    tables: dict[frozenset[tuple[str, str]], bool] = {}  # (asked once per edit)
+
+    def same_tables(old: TreeVersion, edited: set[str]) -> bool:
+        key = frozenset((m, old.modules.get(m, "")) for m in edited)
+        if key not in tables:
+            tables[key] = _same_tables(index, cache, old, edited)
+        return tables[key]
+
     # each context: the modules folded again, the rest taken over from a record
     bases: dict[int, tuple[FoldRecord, set[str]] | None] = {
         i: memory.best(ctxs[i], with_branches, version,
-                       lambda: _last_record(cache, version),
-                       lambda old, edited: _same_tables(index, cache, old, edited))
+                       lambda ctx, seen: _stored(cache, version, ctx, seen), same_tables)
         if memory is not None else None for i in todo}
     records = _fold_pass(index, {i: ctxs[i] for i in todo}, list(with_branches), bases,
                          version)
@@ -122,9 +130,12 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext],
             cache.put(_ENTRY, key, _KIND, (record.regions, sought))
         if memory is not None:
             memory.add(record)
+            if cache is not None and version is not None:
+                cache.put(_ENTRY, _record_key(version, record.ctx.digest()), _RECORD_KIND,
+                          record)
         out[i] = dict(record.regions)
     if memory is not None and cache is not None and version is not None:
-        cache.put(_ENTRY, _record_key(version), _RECORD_KIND, records[todo[-1]])
+        cache.put(_ENTRY, _last_key(version), _LAST_KIND, records[todo[-1]].ctx.digest())
     return [done or {} for done in out]
 
 
@@ -189,19 +200,37 @@ def _same_tables(index: ModuleIndex, cache: FactsCache | None, old: TreeVersion,
     return True
 
 
-def _last_record(cache: FactsCache | None, version: TreeVersion | None) -> FoldRecord | None:
-    """The record of the last context folded for a tree of this shape, as the cache kept
-    it."""
+def _stored(cache: FactsCache | None, version: TreeVersion | None, ctx: GuardContext,
+            seen: set[str]) -> list[FoldRecord]:
+    """The records the cache kept of a tree of this shape: of ``ctx``, and of the last
+    context folded (each once: ``seen`` holds the keys read before)."""
     if cache is None or version is None:
-        return None
-    known = cache.get(_ENTRY, _record_key(version), _RECORD_KIND)
-    return known if isinstance(known, FoldRecord) else None
+        return []
+    digests = [ctx.digest()]
+    last = cache.get(_ENTRY, _last_key(version), _LAST_KIND)
+    if isinstance(last, str):
+        digests.append(last)
+    out: list[FoldRecord] = []
+    for digest in digests:
+        key = _record_key(version, digest)
+        if key in seen:
+            continue
+        seen.add(key)
+        known = cache.get(_ENTRY, key, _RECORD_KIND)
+        if isinstance(known, FoldRecord):
+            out.append(known)
+    return out
 
 
-def _record_key(version: TreeVersion) -> str:
+def _record_key(version: TreeVersion, ctx_digest: str) -> str:
+    return hashlib.sha256(f"{version.shape}\0{ctx_digest}\0record".encode()).hexdigest()
+
+
+def _last_key(version: TreeVersion) -> str:
     return hashlib.sha256(f"{version.shape}\0last record".encode()).hexdigest()
 
 
+_LAST_KIND = "fold-record-last"
 _RECORD_KIND = "fold-record"
 _ENTRY, _KIND = "<folds>", "folds"  # their facts-cache key
 

@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+from typing import Any
+from weakref import WeakKeyDictionary
 
 from analyzer.config.globs import any_identifier_matches, identifier_regex
 from analyzer.extract.python_branches import Cond
@@ -569,16 +571,14 @@ class Evaluator:
         return value, [*notes, f"{module}.{cls}: self.{attr} = {value!r}"]
 
     def _attribute_sets(self) -> dict[str, _AttrSets]:
-        """Attribute name -> every assignment that may set it, tree-wide (built once: each
-        ``self.x`` read asks of its own few, not of the whole list)."""
+        """Attribute name -> every assignment that may set it, tree-wide (built once per
+        index, for every evaluator of it: each ``self.x`` read asks of its own few, not of
+        the whole list)."""
         if self._attr_sets is None:
-            table: dict[str, _AttrSets] = {}
-            for name, mod in self.index.modules.items():
-                for a in getattr(mod.facts, "attr_assigns", ()):
-                    sets = table.get(a.attr)
-                    if sets is None:
-                        sets = table[a.attr] = _AttrSets()
-                    sets.add(name, a, self.index.modules[name].defs.get(a.scope) == "class")
+            tables = _TABLES.setdefault(self.index, {})
+            table = tables.get("attributes")
+            if table is None:
+                table = tables["attributes"] = _attribute_table(self.index)
             self._attr_sets = table
         return self._attr_sets
 
@@ -589,18 +589,11 @@ class Evaluator:
         if memo is not None:
             return memo
         if self._subclasses is None:
-            bases: dict[str, set[str]] = {}
-            for mod in self.index.modules.values():
-                for d in mod.facts.definitions:
-                    if d.kind == "class":
-                        bases.setdefault(d.name, set()).update(
-                            b.rsplit(".", 1)[-1] for b in d.bases)
-            children: dict[str, set[str]] = {}
-            for name, bs in bases.items():
-                for b in bs:
-                    children.setdefault(b, set()).add(name)
-            self._subclasses = bases
-            self._children = children
+            tables = _TABLES.setdefault(self.index, {})
+            if "bases" not in tables:
+                tables["bases"], tables["children"] = _class_tables(self.index)
+            self._subclasses = tables["bases"]
+            self._children = tables["children"]
         related = _closure(cls, self._subclasses)  # bases, transitively
         down = _closure(cls, self._children) | {cls}  # subclasses, transitively
         out = self._related_memo[cls] = related | down - {cls}
@@ -615,6 +608,37 @@ class Evaluator:
                 table.setdefault(a.name, []).append(a.cond)
             self._assigns[module] = table
         return table
+
+
+# index -> its tree-wide tables ("attributes", "bases", "children"): functions of the tree,
+# shared by the evaluators of every context folded (kept while the index lives)
+_TABLES: WeakKeyDictionary[ModuleIndex, dict[str, Any]] = WeakKeyDictionary()
+
+
+def _attribute_table(index: ModuleIndex) -> dict[str, _AttrSets]:
+    """Attribute name -> every assignment that may set it, in the tree's order."""
+    table: dict[str, _AttrSets] = {}
+    for name, mod in index.modules.items():
+        for a in getattr(mod.facts, "attr_assigns", ()):
+            sets = table.get(a.attr)
+            if sets is None:
+                sets = table[a.attr] = _AttrSets()
+            sets.add(name, a, mod.defs.get(a.scope) == "class")
+    return table
+
+
+def _class_tables(index: ModuleIndex) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """Class name -> the names of its bases, and -> the names of its subclasses."""
+    bases: dict[str, set[str]] = {}
+    for mod in index.modules.values():
+        for d in mod.facts.definitions:
+            if d.kind == "class":
+                bases.setdefault(d.name, set()).update(b.rsplit(".", 1)[-1] for b in d.bases)
+    children: dict[str, set[str]] = {}
+    for name, bs in bases.items():
+        for b in bs:
+            children.setdefault(b, set()).add(name)
+    return bases, children
 
 
 def _closure(start: str, edges: dict[str, set[str]]) -> set[str]:
