@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from analyzer.decide import guards
 from analyzer.decide.guards_eval import GuardContext
 from analyzer.extract.cache import FactsCache
@@ -27,49 +25,36 @@ FILES = {
 CTX = GuardContext({"app.config.is_sparse": False})
 
 
-@pytest.fixture
-def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    folded: list[str] = []
-    real = guards.fold_module
-
-    def count(module, *args, **kwargs):  # type: ignore[no-untyped-def]
-        folded.append(module)
-        return real(module, *args, **kwargs)
-
-    monkeypatch.setattr(guards, "fold_module", count)
-    return folded
-
-
-def test_read_back_for_the_same_tree_and_context(tmp_path: Path, counted: list[str]) -> None:
+def test_read_back_for_the_same_tree_and_context(tmp_path: Path, folded: list[str]) -> None:
     cache = FactsCache(tmp_path / "cache")
     index = module_index(tmp_path / "tree", FILES)
     first = guards.fold_all(index, CTX, cache, "tree-1")
     assert [(m, r.start_line, r.end_line) for m, rs in first.items() for r in rs] == [
         ("app.model", 9, 10)]
     assert "use_sparse" in index.sought_by_name
-    assert counted  # folded
-    counted.clear()
+    assert folded
+    folded.clear()
     again = module_index(tmp_path / "tree2", FILES)  # a new scan of the same tree
     assert guards.fold_all(again, CTX, cache, "tree-1") == first
-    assert counted == []  # read back, nothing folded
+    assert folded == []  # read back, nothing folded
     assert "use_sparse" in again.sought_by_name  # ... and the name noted again
 
 
-def test_another_context_or_tree_folds_again(tmp_path: Path, counted: list[str]) -> None:
+def test_another_context_or_tree_folds_again(tmp_path: Path, folded: list[str]) -> None:
     cache = FactsCache(tmp_path / "cache")
     index = module_index(tmp_path / "tree", FILES)
     guards.fold_all(index, CTX, cache, "tree-1")
-    counted.clear()
+    folded.clear()
     # the branch taken now: nothing folds (the `return x` after it is no else clause)
     assert guards.fold_all(index, GuardContext({"app.config.is_sparse": True}), cache,
                            "tree-1") == {}
-    assert counted
-    counted.clear()
+    assert folded
+    folded.clear()
     guards.fold_all(index, CTX, cache, "tree-2")
-    assert counted
-    counted.clear()
+    assert folded
+    folded.clear()
     guards.fold_all(index, CTX)  # no cache: always folded
-    assert counted
+    assert folded
 
 
 def test_the_context_digest_ignores_hash_order() -> None:

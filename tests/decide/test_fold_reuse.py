@@ -44,20 +44,6 @@ TWO_GLOBS_SWAPPED = dataclasses.replace(NO_CUDA_FACT, constants={
 PLAIN_FORCED = dataclasses.replace(BASE, forced={("app.plain", 2): "selects nothing kept"})
 
 
-@pytest.fixture
-def folded(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The modules folded (not taken over), in order."""
-    seen: list[str] = []
-    real = guards.fold_module
-
-    def count(module, *args, **kwargs):  # type: ignore[no-untyped-def]
-        seen.append(module)
-        return real(module, *args, **kwargs)
-
-    monkeypatch.setattr(guards, "fold_module", count)
-    return seen
-
-
 def _lines(regions: dict[str, list[guards.DeadRegion]]) -> dict[str, list[tuple[int, int, str]]]:
     return {m: [(r.start_line, r.end_line, r.reason) for r in rs] for m, rs in regions.items()}
 
