@@ -232,10 +232,14 @@ def _globs(ctx: GuardContext) -> list[tuple[str, tuple[str, object]]]:
 
 @dataclass
 class FoldMemory:
-    """The fold records of a scan (most recent first), to fold a next context from."""
+    """The fold records of a scan (most recent first), to fold a next context from. Each
+    holds a set of reads per module (about 12 MB on the largest tree): a scan keeps the last
+    ``limit`` (``fold_contexts`` adds the first of the contexts it folds together last: the
+    rounds' own, which they fold again; the others are the open graph's), and the records
+    read from the cache only while it chooses."""
 
     records: list[FoldRecord] = field(default_factory=list)
-    limit: int = 3
+    limit: int = 1
     loaded: set[str] = field(default_factory=set)  # (the keys of the records read)
 
     def add(self, record: FoldRecord) -> None:
@@ -252,10 +256,9 @@ class FoldMemory:
         ``version`` (None: the records' own tree), with those modules; None when none
         serves. ``same_tables(old, edited)``: the ``edited`` modules of the tree ``old``
         give the tree-wide tables what they give them now (:func:`tree_wide`)."""
-        self.records.extend(load(ctx, self.loaded))
         best: tuple[FoldRecord, set[str]] | None = None
         wanted = set(modules)
-        for record in self.records:
+        for record in [*self.records, *load(ctx, self.loaded)]:
             if version is None and record.version is None:
                 edited: set[str] = set()
             elif version is None or record.version is None \

@@ -121,7 +121,7 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext],
     if again:  # a cycle cut met: only a whole pass folds as a whole pass does
         records.update(_fold_pass(index, {i: ctxs[i] for i in again}, list(with_branches),
                                   dict.fromkeys(again), version))
-    for i in todo:
+    for i in reversed(todo):  # (the first context's record added last: see FoldMemory)
         record = records[i]
         sought = frozenset(a for reads in record.probes.values() for a in _sought(reads))
         index.sought_by_name.update(sought)
@@ -160,7 +160,8 @@ def _fold_pass(index: ModuleIndex, ctxs: dict[int, GuardContext], modules: list[
                                     {m: record.probes[m] for m in same}, version)
     shared = index.sought_by_name
     try:
-        evaluators = {i: Evaluator(index, ctx) for i, ctx in ctxs.items()}
+        tables: dict[str, object] = {}  # (the tree-wide tables, built once for all)
+        evaluators = {i: Evaluator(index, ctx, tables=tables) for i, ctx in ctxs.items()}
         for name in modules:
             folding = [i for i in ctxs if name not in records[i].probes]
             if not folding:

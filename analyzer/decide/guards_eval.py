@@ -21,7 +21,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
-from weakref import WeakKeyDictionary
 
 from analyzer.config.globs import any_identifier_matches, identifier_regex
 from analyzer.extract.python_branches import Cond
@@ -160,6 +159,9 @@ class Evaluator:
     # what the evaluations since it was last emptied read of the context (see ``Probe``)
     probes: set[Probe] = field(default_factory=set)
     _computing: set[tuple[str, str]] = field(default_factory=set)  # instance_attr's, asked
+    # the tree-wide tables ("attributes", "bases", "children"): functions of the index, one
+    # dict for the evaluators of the contexts folded together (built when first asked)
+    tables: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._exact = {k: v for k, v in self.ctx.constants.items() if not _GLOB & set(k)}
@@ -571,14 +573,13 @@ class Evaluator:
         return value, [*notes, f"{module}.{cls}: self.{attr} = {value!r}"]
 
     def _attribute_sets(self) -> dict[str, _AttrSets]:
-        """Attribute name -> every assignment that may set it, tree-wide (built once per
-        index, for every evaluator of it: each ``self.x`` read asks of its own few, not of
-        the whole list)."""
+        """Attribute name -> every assignment that may set it, tree-wide (built once for the
+        evaluators sharing ``tables``: each ``self.x`` read asks of its own few, not of the
+        whole list)."""
         if self._attr_sets is None:
-            tables = _TABLES.setdefault(self.index, {})
-            table = tables.get("attributes")
+            table = self.tables.get("attributes")
             if table is None:
-                table = tables["attributes"] = _attribute_table(self.index)
+                table = self.tables["attributes"] = _attribute_table(self.index)
             self._attr_sets = table
         return self._attr_sets
 
@@ -589,7 +590,7 @@ class Evaluator:
         if memo is not None:
             return memo
         if self._subclasses is None:
-            tables = _TABLES.setdefault(self.index, {})
+            tables = self.tables
             if "bases" not in tables:
                 tables["bases"], tables["children"] = _class_tables(self.index)
             self._subclasses = tables["bases"]
@@ -608,11 +609,6 @@ class Evaluator:
                 table.setdefault(a.name, []).append(a.cond)
             self._assigns[module] = table
         return table
-
-
-# index -> its tree-wide tables ("attributes", "bases", "children"): functions of the tree,
-# shared by the evaluators of every context folded (kept while the index lives)
-_TABLES: WeakKeyDictionary[ModuleIndex, dict[str, Any]] = WeakKeyDictionary()
 
 
 def _attribute_table(index: ModuleIndex) -> dict[str, _AttrSets]:
