@@ -22,14 +22,12 @@ import dataclasses
 import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 from typing import TypeVar
 
-from analyzer.config.globs import any_identifier_matches, dotted_prefix_regex, identifier_regex
+from analyzer.config.globs import dotted_prefix_regex, identifier_regex
 from analyzer.decide.guards_eval import _GLOB, TAINT, GuardContext, Probe, chain_tails
 from analyzer.decide.regions import DeadRegion
 
-_ABSENT = ("absent",)
 _K = TypeVar("_K")
 _ANY = re.compile("")  # (matches every name)
 
@@ -71,10 +69,6 @@ class FoldRecord:
             self._distinct = frozenset().union(*self.probes.values())
         return self._distinct
 
-    def sought(self, module: str) -> set[str]:
-        """The attribute names folding ``module`` looked up tree-wide."""
-        return {p[1] for p in self.probes.get(module, ()) if p[0] == "s"}
-
     def __getstate__(self) -> tuple[GuardContext, dict[str, list[DeadRegion]],
                                     dict[str, frozenset[Probe]], TreeVersion | None]:
         return self.ctx, self.regions, self.probes, self.version
@@ -84,54 +78,6 @@ class FoldRecord:
                      ) -> None:
         self.ctx, self.regions, self.probes, self.version = state
         self._distinct = None
-
-
-class Answers:
-    """What a context answers to each read (memoised)."""
-
-    def __init__(self, ctx: GuardContext) -> None:
-        self.ctx = ctx
-        self._exact = {k: v for k, v in ctx.constants.items() if not _GLOB & set(k)}
-        self._globs = [(k, v) for k, v in ctx.constants.items() if _GLOB & set(k)]
-        self._any_glob = identifier_regex(tuple(k for k, _v in self._globs))
-        self._dead = dotted_prefix_regex(ctx.dead_imports)
-        self._memo: dict[Probe, object] = {}
-
-    def __call__(self, probe: Probe) -> object:
-        known = self._memo.get(probe, _ABSENT)
-        if known is _ABSENT:
-            known = self._memo[probe] = self._answer(probe)
-        return known
-
-    def _answer(self, probe: Probe) -> object:
-        kind = probe[0]
-        ctx = self.ctx
-        if kind == "k":
-            name = probe[1]
-            glob = None if self._any_glob is None or self._any_glob.match(name) is None \
-                else next(((k, _typed(v)) for k, v in self._globs if fnmatchcase(name, k)), None)
-            return (_typed(self._exact[name]) if name in self._exact else _ABSENT), glob
-        if kind == "K":
-            return _typed(ctx.constants[probe[1]]) if probe[1] in ctx.constants else _ABSENT
-        if kind == "d":
-            tails = chain_tails(probe[1])
-            return next(((p, dropped) for p, dropped in ctx.domains
-                         if any_identifier_matches(tails, (p,))), None)
-        if kind == "M":
-            return bool(ctx.dropped_members)
-        if kind == "m":
-            return probe[1] in ctx.dropped_members
-        if kind == "p":
-            return probe[1] in ctx.false_predicates
-        if kind == "f":
-            return ctx.forced.get((probe[1], int(probe[2])))
-        if kind == "I":
-            return bool(ctx.dead_imports)
-        if kind == "i":
-            return self._dead is not None and self._dead.match(probe[1]) is not None
-        if kind in ("s", "r", "T"):
-            return None  # (the tree's, not the context's: see :func:`reusable`)
-        return object()  # a cycle cut, or a read of an unknown kind: never the same
 
 
 def _typed(value: object) -> tuple[str, object]:
@@ -224,10 +170,6 @@ def _differ(a: Mapping[_K, object], b: Mapping[_K, object]) -> set[_K]:
     """The keys whose values differ (or that one of the two lacks)."""
     return {k for k in a.keys() | b.keys()
             if k not in a or k not in b or _typed(a[k]) != _typed(b[k])}
-
-
-def _globs(ctx: GuardContext) -> list[tuple[str, tuple[str, object]]]:
-    return [(k, _typed(v)) for k, v in ctx.constants.items() if _GLOB & set(k)]
 
 
 @dataclass

@@ -100,8 +100,8 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext],
     todo = [i for i, done in enumerate(out) if done is None]
     if not todo:
         return [done or {} for done in out]
-    with_branches = {name: None for name in sorted(index.modules)
-                     if getattr(index.modules[name].facts, "branches", ())}
+    with_branches = [name for name in sorted(index.modules)
+                     if getattr(index.modules[name].facts, "branches", ())]
     tables: dict[frozenset[tuple[str, str]], bool] = {}  # (asked once per edit)
 
     def same_tables(old: TreeVersion, edited: set[str]) -> bool:
@@ -115,11 +115,11 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext],
         i: memory.best(ctxs[i], with_branches, version,
                        lambda ctx, seen: _stored(cache, version, ctx, seen), same_tables)
         if memory is not None else None for i in todo}
-    records = _fold_pass(index, {i: ctxs[i] for i in todo}, list(with_branches), bases,
+    records = _fold_pass(index, {i: ctxs[i] for i in todo}, with_branches, bases,
                          version)
     again = [i for i in todo if bases[i] is not None and records[i].tainted]
     if again:  # a cycle cut met: only a whole pass folds as a whole pass does
-        records.update(_fold_pass(index, {i: ctxs[i] for i in again}, list(with_branches),
+        records.update(_fold_pass(index, {i: ctxs[i] for i in again}, with_branches,
                                   dict.fromkeys(again), version))
     for i in reversed(todo):  # (the first context's record added last: see FoldMemory)
         record = records[i]

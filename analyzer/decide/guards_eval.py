@@ -17,7 +17,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
@@ -452,13 +453,8 @@ class Evaluator:
         key = (module, name)
         known = self._memo.get(key)
         if known is None:  # (what it reads is noted apart, and kept with its value)
-            outer, self.probes = self.probes, set()
-            try:
-                with self.index.noting() as read:
-                    return self._module_name(module, name, key, read)
-            finally:
-                outer |= self.probes
-                self.probes = outer
+            with self._apart() as read:
+                return self._module_name(module, name, key, read)
         value, notes, probes = known
         self.probes |= probes
         for note in notes:
@@ -497,6 +493,19 @@ class Evaluator:
             self._note(note)
         return value
 
+    @contextmanager
+    def _apart(self) -> Iterator[set[Dependency]]:
+        """The probes of a memoised value's evaluation noted apart (to be kept with it), and
+        the modules the index reads for it (the frame yielded); both go to the caller's
+        after."""
+        outer, self.probes = self.probes, set()
+        try:
+            with self.index.noting() as read:
+                yield read
+        finally:
+            outer |= self.probes
+            self.probes = outer
+
     def _kept(self, read: set[Dependency]) -> frozenset[Probe]:
         """What a memoised value read: its probes, and the modules whose facts the index
         read for it (``read``, a :meth:`ModuleIndex.noting` frame)."""
@@ -521,11 +530,10 @@ class Evaluator:
             for note in notes:
                 self._note(note)
             return value
-        outer, self.probes = self.probes, set()
         self._memo[key] = (UNKNOWN, [], frozenset())  # cycle guard
         self._computing.add(key)
         try:
-            with self.index.noting() as read:
+            with self._apart() as read:
                 value, notes = self._instance_attr(module, cls, attr)
                 if value is not UNKNOWN:
                     # decided because nothing else assigns it: a file assigning it anywhere
@@ -535,8 +543,6 @@ class Evaluator:
                 self._memo[key] = (value, notes, self._kept(read))
         finally:
             self._computing.discard(key)
-            outer |= self.probes
-            self.probes = outer
         for note in notes:
             self._note(note)
         return value

@@ -195,16 +195,12 @@ class ModuleIndex:
         (``("module", module)``; :meth:`module`). One module's edges depend on nothing else
         of the tree's folds, and -- the module names, paths and extension modules being the
         same -- on no other module's facts."""
-        frame: set[Dependency] = set()
-        self._frames.append(frame)
         self._recordings += 1
         try:
-            yield frame
+            with self.noting() as frame:
+                yield frame
         finally:
             self._recordings -= 1
-            self._frames.pop()
-            if self._frames:
-                self._frames[-1].update(frame)
 
     @contextmanager
     def noting(self) -> Iterator[set[Dependency]]:
