@@ -1,11 +1,19 @@
 """Pipeline: decide -> graph -> liveness -> plan, in rounds until the plan breaks nothing.
 
-One round folds what the profile decides (guards, registries), builds the graph, computes
-liveness from the roots and plans the deletions. Then the plan is checked against the code it
-leaves (``analyzer.plan.check``): code that stays but nothing live uses becomes a root, a
-dropped key live code still produces is blocked (or its conditional arm folded), and a
-deletion that would break remaining code is cancelled. Each of those only keeps more, so the
-rounds end (a fixpoint); out of rounds, whatever the last check convicts is dropped.
+The rounds are a fixpoint over one value, :class:`Retained`: what they keep so far. A round is
+a function of it (:meth:`Rounds._round`): it folds what the profile decides (guards,
+registries) with the state's blocked keys, builds the graph without the edges the state's
+folds and freed imports take, computes liveness from the roots and the state's, and plans
+the deletions. Then the rules, each ``(round, state) -> state``, ask in order what the plan's
+outcome keeps more: code that stays but nothing live uses becomes a root; a fold that
+assumed a module gone, which stays, is kept; a dropped key live code still produces is
+blocked (or its producing arm folded); a deletion that would break remaining code
+(``analyzer.plan.check``) is cancelled; the plan's own import deletions free their edges.
+The first rule that keeps anything new gives the next state; when none does, the plan is
+the answer. Each rule only keeps more, so the rounds end; out of rounds, whatever the last
+check convicts is dropped. What a round recomputes is memoised by what it read (the
+graph patched, liveness continued, each module's plan and breaks kept), never carried as
+state.
 """
 
 from __future__ import annotations
@@ -95,55 +103,69 @@ class Planned:
     native_summary: NativeSummary = field(default_factory=NativeSummary)
 
 
-@dataclass
-class _Retained:
-    """What the soundness rounds keep: folded regions and registry entries not deleted
-    after all, import statements kept, nodes made roots; and the conflicts that said so."""
+@dataclass(frozen=True)
+class Retained:
+    """The state of the soundness rounds, a value: what they keep so far -- folded regions
+    and registry entries not deleted after all, import statements kept, nodes made roots,
+    keys blocked and clauses folded for them, options left unforced, CMake commands kept --
+    and the import statements the plans deleted (their edges are left out). A round is a
+    function of it (:meth:`Rounds._round`); each rule returns it with more kept, or itself.
+    Its mappings are never changed in place: a rule builds new ones."""
 
-    regions: set[tuple[str, int, int]] = field(default_factory=set)
-    entries: set[tuple[str, int]] = field(default_factory=set)
-    imports: set[tuple[str, int]] = field(default_factory=set)
-    roots: set[str] = field(default_factory=set)
-    log: list[Conflict] = field(default_factory=list)
-    arms: dict[str, list[DeadRegion]] = field(default_factory=dict)  # producer arms folded
+    regions: frozenset[tuple[str, int, int]] = frozenset()
+    entries: frozenset[tuple[str, int]] = frozenset()
+    imports: frozenset[tuple[str, int]] = frozenset()
+    roots: frozenset[str] = frozenset()
+    # dropped keys live code still produces: blocked (key -> why), added to the profile's
+    blocked: Mapping[str, str] = field(default_factory=dict)
+    arms: Mapping[str, tuple[DeadRegion, ...]] = field(default_factory=dict)  # producer arms
     # (module, clause line) -> (key, why): clauses that only select dropped keys, folded
-    forced: dict[tuple[str, int], tuple[str, str]] = field(default_factory=dict)
+    forced: Mapping[tuple[str, int], tuple[str, str]] = field(default_factory=dict)
+    # peripheral files (tests, examples) that select a dropped key: they go with it
+    selectors: Mapping[str, str] = field(default_factory=dict)
     # CMake options a dropped feature forces that stay as the tree sets them: an extension
     # they would turn off is imported by code that stays, where the import may not fail
-    unforced: set[str] = field(default_factory=set)
+    unforced: frozenset[str] = frozenset()
     # CMake commands (path, start line; 0: the whole file) the native plan must keep
-    cmake_lines: set[tuple[str, int]] = field(default_factory=set)
+    cmake_lines: frozenset[tuple[str, int]] = frozenset()
+    # (path, first, last line) of import statements the plans delete: code that goes needs
+    # nothing, so their edges are left out of the next round
+    freed: frozenset[tuple[str, int, int]] = frozenset()
+    # the conflicts that asked for what is kept, in the order met (not part of the state's
+    # value: a conflict no round can settle is logged and keeps nothing)
+    log: tuple[Conflict, ...] = field(default=(), compare=False)
 
-    def absorb(self, conflicts: list[Conflict], index: ModuleIndex) -> bool:
-        """Turn conflicts into kept items; False when they ask nothing new (done)."""
-        before = (len(self.regions), len(self.entries), len(self.imports), len(self.roots),
-                  len(self.unforced), len(self.cmake_lines))
+    def absorbing(self, conflicts: list[Conflict], index: ModuleIndex) -> Retained:
+        """The state with what ``conflicts`` ask kept (and them logged)."""
+        regions, entries, imports = set(self.regions), set(self.entries), set(self.imports)
+        roots, unforced, cmake_lines = set(self.roots), set(self.unforced), set(self.cmake_lines)
         for c in conflicts:
-            self.log.append(c)
             d = c.deletion
             if c.option is not None:
-                self.unforced.add(c.option)
+                unforced.add(c.option)
             elif c.keep_line is not None:
-                self.cmake_lines.add(c.keep_line)
+                cmake_lines.add(c.keep_line)
             elif c.root is not None:
-                self.roots.add(c.root)
+                roots.add(c.root)
             elif d is None:
                 continue
             elif d.category == "python-branch":
-                self.regions.add((d.path, d.start_line or 0, d.end_line or 0))
+                regions.add((d.path, d.start_line or 0, d.end_line or 0))
             elif d.category == "registry-entry":
-                self.entries.add((d.path, d.start_line or 0))
+                entries.add((d.path, d.start_line or 0))
             elif d.category == "python-symbol" and d.symbol:
-                self.roots.add(symbol_node(*d.symbol.split(":", 1)))
+                roots.add(symbol_node(*d.symbol.split(":", 1)))
             elif d.category == "python-import":
                 module = index.by_path.get(d.path)
                 facts = index.modules[module].facts.imports if module else ()
-                self.imports.update((d.path, f.start_line) for f in facts
-                                    if (d.start_line or 0) <= f.start_line <= (d.end_line or 0))
+                imports.update((d.path, f.start_line) for f in facts
+                               if (d.start_line or 0) <= f.start_line <= (d.end_line or 0))
             elif d.kind == "delete_file" and d.path in index.by_path:
-                self.roots.add(module_node(index.by_path[d.path]))
-        return (len(self.regions), len(self.entries), len(self.imports),
-                len(self.roots), len(self.unforced), len(self.cmake_lines)) != before
+                roots.add(module_node(index.by_path[d.path]))
+        return dataclasses.replace(
+            self, regions=frozenset(regions), entries=frozenset(entries),
+            imports=frozenset(imports), roots=frozenset(roots), unforced=frozenset(unforced),
+            cmake_lines=frozenset(cmake_lines), log=(*self.log, *conflicts))
 
 
 @dataclass(frozen=True)
@@ -171,8 +193,13 @@ class Rounds:
                  open_graph: bool = False, tree_version: TreeVersion | None = None) -> None:
         """``open_graph``: :meth:`open_graph` will be asked for (its folds are made beside
         the rounds' first ones, in the same pass over the modules)."""
-        self.inputs, self.options, self.use = inputs, options, use
-        self.tree, self.scope, self.sources, self.timer = tree, scope, sources, timer
+        self.inputs, self.options, self.scope = inputs, options, scope
+        self.sources, self.timer = sources, timer
+        # the profile's use and the tree as the scan made them; a state's own (keys blocked,
+        # options unforced) are derived from them, once per state that changes them
+        self.use, self.tree = use, tree
+        self._uses: tuple[Mapping[str, str], ProfileUse] = ({}, use)
+        self._trees: tuple[frozenset[str], Tree] = (frozenset(), tree)
         # the facts cache (the CMake project evaluated again and the folds are kept there),
         # and a digest of what the tree's module index is a function of (the folds' key)
         self.cache, self.tree_key = cache, tree_key
@@ -180,7 +207,8 @@ class Rounds:
         # this shape serve the modules that did not change (analyzer.decide.fold_reuse)
         self.tree_version = tree_version
         self.test_globs = tuple(use.profile.test_paths) if use.profile is not None else ()
-        self.state = _Retained()
+        # the state the rounds settled on (:meth:`run`; what the scan's later checks read)
+        self.settled = Retained()
         self.sims = sims if sims is not None else CheckCache()
         self._built: tuple[tuple[object, ...], _GraphStage] | None = None
         # each module's edges, replayed while their inputs hold (from the last scan of the
@@ -189,11 +217,6 @@ class Rounds:
         self.declared = _declared_entry_points(inputs.entry_point_files, tree.problems)
         # feature patterns matching nothing: a question of the tree, asked once per scan
         self.stale_patterns = stale_feature_patterns(use, tree.index, list(tree.files))
-        # (path, first, last line) of import statements the plan deletes: code that goes
-        # needs nothing, so their edges are left out of the next round
-        self.freed: set[tuple[str, int, int]] = set()
-        # peripheral files (tests, examples) that select a dropped key: they go with it
-        self.selectors: dict[str, str] = {}
         # modules of dropped features: a `try: import` of one takes its `except` path, unless
         # the module turns out live after all (then the fold is cancelled: it exists)
         self.feature_modules = frozenset(
@@ -214,7 +237,8 @@ class Rounds:
         # folds again only the modules whose reads it answers otherwise
         self._fold_memory = FoldMemory()
         with timer("fold"):
-            self.regions = self._fold(with_open=open_graph)
+            self._folds: tuple[tuple[object, ...], dict[str, list[DeadRegion]]] = (
+                self._folds_key(self.settled), self._fold(self.settled, with_open=open_graph))
         # each module's breaks, kept between the plans' checks (what a check asks of most
         # modules does not change from one plan to the next; the unpruned tree's answers
         # are few plans' answers: not kept)
@@ -249,75 +273,130 @@ class Rounds:
                                    frozenset[tuple[str, int]], RegistryOutcome] | None = None
 
     def run(self) -> Planned:
+        """The rounds to their fixpoint. A round plans from the state; the rules then ask,
+        in order, what the plan's outcome keeps more, and the first that keeps anything new
+        gives the next state. A plan no rule keeps more of is the answer. Each rule only
+        keeps more, so the rounds end."""
+        state = Retained()
         last: Planned | None = None
         for _round in range(MAX_ROUNDS):
-            last = self._round()
-            graph = last.graph
-            retained = kept_roots(last.plan, graph)
-            new_roots = {r for r in retained if not last.liveness.is_live(r)} - self.state.roots
-            if new_roots:  # code that stays but nothing live uses: what it uses stays too
-                self.state.roots |= new_roots
-                continue
-            present = self._present(last)
-            if present:  # folds that assumed a module gone, which stays: it exists
-                self.state.regions |= present
-                continue
-            with self.timer("check"):
-                if self._selected(last):
-                    continue
-                self.sims.prefetch(edits_by_path(last.plan), self.sources)
-                conflicts = check_plan(last.plan, last.index, self.sources, self.baseline,
-                                       self.sims.simulation, unbuilt(last),
-                                       self.module_breaks)
-            if not conflicts:
-                with self.timer("check"):
-                    conflicts = self._native_conflicts(last)
-            unforced = len(self.state.unforced)
-            if self.state.absorb(conflicts, last.index):
-                if len(self.state.unforced) != unforced:
-                    self._reevaluate_build()
-                continue
-            if conflicts:  # conflicts no round can settle: their deletions are dropped as a
-                _drop_convicted(last.plan, conflicts, last.index)  # last resort (and the
-                # rounds go on to the fixpoint below all the same: a round that frees more
-                # meets them again, and drops them again)
-            freed = _freed(last.plan) - self.freed
-            if not freed:
+            last, after = self._rules(self._round(state), state)
+            settled = after == state  # (compared without the log)
+            state = after
+            if settled:
                 break
-            # the plan's own import deletions: without their edges, more may be dead (the
-            # fixpoint: a re-scan of the applied tree finds nothing more)
-            self.freed |= freed
         else:  # out of rounds: the plan is checked once more, and whatever breaks is dropped
             assert last is not None
-            _drop_convicted(last.plan, check_plan(last.plan, last.index, self.sources,
-                                                  self.baseline, self.sims.simulation,
-                                                  unbuilt(last), self.module_breaks),
-                            last.index)
+            last = _acquitted(last, check_plan(last.plan, last.index, self.sources,
+                                               self.baseline, self.sims.simulation,
+                                               unbuilt(last), self.module_breaks))
         assert last is not None
+        self.settled = state
         self._plans = PlanMemo()  # (no plan is built after the rounds: the shares go now)
         before = {path: dict(lint.undefined) for path, lint in self.sims.originals().items()
                   if lint is not None}
         native_before, native_breaks_before = self._original_build(last)
-        return dataclasses.replace(last, conflicts=self.state.log, lint_before=before,
+        return dataclasses.replace(last, conflicts=list(state.log), lint_before=before,
                                    breaks_before=self.baseline + native_breaks_before,
                                    native_before=native_before)
 
-    def _native_conflicts(self, last: Planned) -> list[Conflict]:
+    def _rules(self, last: Planned, state: Retained) -> tuple[Planned, Retained]:
+        """The rules, in order, on one round's outcome: the state the first rule that keeps
+        more gives, or ``state`` (with the conflicts no round can settle logged, and ``last``
+        without their deletions: dropped as a last resort)."""
+        for rule in (self._unused_roots, self._present, self._selected):
+            after = rule(last, state)
+            if after != state:
+                return last, after
+        after = self._conflicts(last, state)
+        if after != state:
+            return last, after
+        # conflicts no round can settle: their deletions are dropped (and the rounds go on
+        # to the fixpoint all the same: a round that frees more meets them again)
+        last = _acquitted(last, list(after.log[len(state.log):]))
+        return last, self._freed(last, after)
+
+    def _unused_roots(self, last: Planned, state: Retained) -> Retained:
+        """Code the plan keeps that nothing live uses becomes a root: what it uses stays."""
+        new = {r for r in kept_roots(last.plan, last.graph)
+               if not last.liveness.is_live(r)} - state.roots
+        return dataclasses.replace(state, roots=state.roots | new) if new else state
+
+    def _present(self, last: Planned, state: Retained) -> Retained:
+        """Regions of ``try: import X`` folds whose X is live are kept: the import succeeds.
+        An extension module a dropped feature declares is never built: never present."""
+        unbuilt = {m for f in self.use.features for m in f.extension_modules}
+        new: set[tuple[str, int, int]] = set()
+        for module, regions in self._regions(state).items():
+            path = self.tree.index.modules[module].path
+            for r in regions:
+                key = (path, r.start_line, r.end_line)
+                if r.needs and r.needs not in unbuilt and key not in state.regions \
+                        and _exists(r.needs, last):
+                    new.add(key)
+        return dataclasses.replace(state, regions=state.regions | new) if new else state
+
+    def _selected(self, last: Planned, state: Retained) -> Retained:
+        """Dropped keys live code still produces are blocked (or the producing arm folded);
+        peripheral files selecting one go with it."""
+        with self.timer("check"):
+            use = self._use(state)
+            selected, arms, clauses, selectors = produced_keys(
+                last.plan, last.index, last.liveness, use.all_dropped_keys(),
+                frozenset(state.forced), own=self.own_modules, graph=last.graph,
+                own_names=tuple(p for f in use.features for p in f.identifiers),
+                peripheral=self.scope.peripheral, int_domains=use.int_domains(),
+                key_selectors=use.key_selectors())
+        new_selectors = {p: why for p, why in selectors.items() if p not in state.selectors}
+        if not selected and not arms and not clauses:
+            return dataclasses.replace(state, selectors={**state.selectors, **new_selectors}) \
+                if new_selectors else state
+        blocked = {**state.blocked, **selected}
+        every_blocked = {**self.use.blocked_keys, **blocked}
+        more_arms = {m: (*state.arms.get(m, ()), *rs) for m, rs in arms.items()}
+        # clauses of keys blocked now are not folded after all (their key stays selectable)
+        return dataclasses.replace(
+            state, blocked=blocked, arms={**state.arms, **more_arms},
+            selectors={**state.selectors, **new_selectors},
+            forced={k: v for k, v in {**state.forced, **clauses}.items()
+                    if v[0] not in every_blocked})
+
+    def _conflicts(self, last: Planned, state: Retained) -> Retained:
+        """What the plan breaks in the code it leaves -- Python first, then the build --
+        asks kept."""
+        with self.timer("check"):
+            self.sims.prefetch(edits_by_path(last.plan), self.sources)
+            conflicts = check_plan(last.plan, last.index, self.sources, self.baseline,
+                                   self.sims.simulation, unbuilt(last), self.module_breaks)
+        if not conflicts:
+            with self.timer("check"):
+                conflicts = self._native_conflicts(last, state)
+        return state.absorbing(conflicts, last.index)
+
+    @staticmethod
+    def _freed(last: Planned, state: Retained) -> Retained:
+        """The plan's own import deletions: without their edges, more may be dead (the
+        fixpoint: a re-scan of the applied tree finds nothing more)."""
+        new = _freed_imports(last.plan) - state.freed
+        return dataclasses.replace(state, freed=state.freed | new) if new else state
+
+    def _native_conflicts(self, last: Planned, state: Retained) -> list[Conflict]:
         """The native breaks of the build ``last``'s plan leaves (the checks verify runs),
         each with what to keep."""
         baseline, before = self._original_build(last)
-        build = self._build()
+        build = self._build(state)
         return [Conflict(b.path, b.line, b.what, root=keep.node, keep_line=keep.line)
                 for b, keeps in native_plan_breaks(last.plan, build, last.index, baseline, before)
                 for keep in keeps]
 
-    def _build(self) -> Build:
+    def _build(self, state: Retained) -> Build:
         """The tree's build as the native plan checks read it (memo of the builds a plan's
         native half leaves shared)."""
-        return Build(self.tree.cmake_facts, self.tree.native_facts, frozenset(self.tree.files),
-                     {p: f.lines for p, f in self.tree.files.items()}, self.sources,
-                     dict(self.tree.project.forced), self._system_libraries, self._parsed,
-                     self._builds, {p: self.tree.files[p].sha256 for p in self.tree.cmake_facts},
+        tree = self._tree(state)
+        return Build(tree.cmake_facts, tree.native_facts, frozenset(tree.files),
+                     {p: f.lines for p, f in tree.files.items()}, self.sources,
+                     dict(tree.project.forced), self._system_libraries, self._parsed,
+                     self._builds, {p: tree.files[p].sha256 for p in tree.cmake_facts},
                      self.cache)
 
     def native_share_breaks(self, last: Planned, share: list[Deletion]
@@ -326,7 +405,7 @@ class Rounds:
         deletions, applied alone), as (path, line, the deletion to blame or None, the node it
         removes or None): what ``plan.feature_sets`` learns a deletion needs from."""
         baseline, before = self._original_build(last)
-        build = self._build()
+        build = self._build(self.settled)
         out: list[tuple[str, int, Deletion | None, str | None]] = []
         for b, keeps in native_plan_breaks(Plan(share), build, last.index, baseline, before):
             for keep in keeps:
@@ -352,20 +431,48 @@ class Rounds:
                 b.key for b in native_breaks(None, state)))
         return self._native_original
 
-    def _reevaluate_build(self) -> None:
-        """The CMake project evaluated again with the options that must stay as the tree
-        sets them left unforced (and op namespaces resolved against it)."""
-        forced = {k: v for k, v in self.tree.project.forced if k not in self.state.unforced}
-        project = evaluate_cmake(self.tree.cmake_facts, self.tree.files, forced, self.cache)
-        self.tree = dataclasses.replace(
-            self.tree, project=project,
-            native_facts=resolve_op_namespaces(self.tree.native_facts, project))
+    # -- what a state derives: the profile's use, the tree's build, the folds ----------------
+    def _use(self, state: Retained) -> ProfileUse:
+        """The profile's use with the keys the state blocks (one object per blocked set:
+        the memos of the graph stage compare it by identity first)."""
+        blocked, use = self._uses
+        if dict(state.blocked) != dict(blocked):
+            use = dataclasses.replace(self.use,
+                                      blocked_keys={**self.use.blocked_keys, **state.blocked})
+            self._uses = (state.blocked, use)
+        return use
 
-    # -- one round --------------------------------------------------------------------------
-    def _fold(self, with_open: bool = False) -> dict[str, list[DeadRegion]]:
-        """The rounds' folds; ``with_open``: the open graph's too (kept for it)."""
-        ctx = guard_context(self.use, self.options.keep, self.feature_modules,
-                            {k: why for k, (_key, why) in self.state.forced.items()},
+    def _tree(self, state: Retained) -> Tree:
+        """The tree with the CMake project evaluated again with the options the state
+        leaves unforced (as the tree sets them), and op namespaces resolved against it.
+        Options are only ever unforced more: each evaluation starts from the last one."""
+        unforced, tree = self._trees
+        if state.unforced != unforced:
+            forced = {k: v for k, v in tree.project.forced if k not in state.unforced}
+            project = evaluate_cmake(tree.cmake_facts, tree.files, forced, self.cache)
+            tree = dataclasses.replace(
+                tree, project=project,
+                native_facts=resolve_op_namespaces(tree.native_facts, project))
+            self._trees = (state.unforced, tree)
+        return tree
+
+    def _regions(self, state: Retained) -> dict[str, list[DeadRegion]]:
+        """The state's folds: the profile's context with its blocked keys and forced
+        clauses, and the producer arms it folds."""
+        key = self._folds_key(state)
+        if key != self._folds[0]:
+            with self.timer("fold"):
+                self._folds = (key, self._fold(state))
+        return self._folds[1]
+
+    @staticmethod
+    def _folds_key(state: Retained) -> tuple[object, ...]:
+        return (dict(state.blocked), dict(state.forced), dict(state.arms))
+
+    def _fold(self, state: Retained, with_open: bool = False) -> dict[str, list[DeadRegion]]:
+        """The folds of ``state``; ``with_open``: the open graph's too (kept for it)."""
+        ctx = guard_context(self._use(state), self.options.keep, self.feature_modules,
+                            {k: why for k, (_key, why) in state.forced.items()},
                             self.tree.index)
         contexts = [c for c in (ctx, self._open_context() if with_open else None)
                     if c is not None]
@@ -374,24 +481,24 @@ class Rounds:
         regions = next(folded) if ctx is not None else {}
         if with_open:
             self._open_regions = next(folded, {})
-        for m, rs in self.state.arms.items():
+        for m, rs in state.arms.items():
             regions[m] = sorted([*regions.get(m, []), *rs],
                                 key=lambda r: (r.start_line, r.end_line))
         return regions
 
-    def _graph_stage(self) -> _GraphStage:
-        """Decide -> graph for the current state; the last round's when nothing it was built
-        from changed since (a round that only added roots needs no new graph)."""
-        key = (self.use, self.regions, frozenset(self.state.regions),
-               frozenset(self.state.entries), frozenset(self.state.imports),
-               frozenset(self.freed), frozenset(self.state.unforced))
+    # -- one round --------------------------------------------------------------------------
+    def _graph_stage(self, state: Retained) -> _GraphStage:
+        """Decide -> graph for ``state``; the last round's when nothing it was built from
+        changed since (a round that only added roots needs no new graph)."""
+        use, tree, regions = self._use(state), self._tree(state), self._regions(state)
+        key = (use, regions, state.regions, state.entries, state.imports, state.freed,
+               state.unforced)
         if self._built is not None:
             last_key, last = self._built
             if key == last_key:  # element by element, identity first
                 return last
         with self.timer("graph"):  # (the last round's graph, patched: RoundGraph)
-            stage = self._build_graph(self.use, self.tree, self.regions, self.state, self.freed,
-                                      self._graphs)
+            stage = self._build_graph(use, tree, regions, state, self._graphs)
         self._built = (key, stage)
         return stage
 
@@ -401,17 +508,18 @@ class Rounds:
         a deletion of the plan needs to go with it is read from it
         (``analyzer.plan.feature_sets``)."""
         use = profile_use(self.use.profile, ())
+        settled = self._tree(self.settled)
         regions = self._open_regions
         if regions is None:
             ctx = self._open_context()
             regions = fold_all(self.tree.index, ctx, self.cache, self.tree_key) \
                 if ctx is not None else {}
-        project = evaluate_cmake(self.tree.cmake_facts, self.tree.files, {}, self.cache)
+        project = evaluate_cmake(settled.cmake_facts, settled.files, {}, self.cache)
         tree = dataclasses.replace(
-            self.tree, project=project,
-            native_facts=resolve_op_namespaces(self.tree.native_facts, project))
+            settled, project=project,
+            native_facts=resolve_op_namespaces(settled.native_facts, project))
         with self.timer("graph"):
-            return self._build_graph(use, tree, regions, _Retained(), set()).graph
+            return self._build_graph(use, tree, regions, Retained()).graph
 
     def _open_context(self) -> GuardContext | None:
         """The guard context with no feature dropped (the open graph's)."""
@@ -419,12 +527,13 @@ class Rounds:
                              frozenset(), {}, self.tree.index)
 
     def _build_graph(self, use: ProfileUse, tree: Tree, folded: dict[str, list[DeadRegion]],
-                     kept: _Retained, freed: set[tuple[str, int, int]],
-                     graphs: RoundGraph | None = None) -> _GraphStage:
+                     kept: Retained, graphs: RoundGraph | None = None) -> _GraphStage:
         """Decide -> graph: ``folded`` regions (less those ``kept``), registry entries of the
-        dropped keys (less those kept) and ``freed`` import statements make no edges.
-        ``graphs``: the rounds' graph, patched into this one (None: a graph of its own)."""
+        dropped keys (less those kept) and the import statements ``kept`` has freed make no
+        edges. ``graphs``: the rounds' graph, patched into this one (None: a graph of its
+        own)."""
         scope = self.scope
+        freed = kept.freed
         regions = {m: live for m, rs in folded.items()
                    if (live := [r for r in rs if (tree.index.modules[m].path, r.start_line,
                                                    r.end_line) not in kept.regions])}
@@ -480,14 +589,17 @@ class Rounds:
         self._registry_memo = (use, tree.index, tree.files, kept, out)
         return out
 
-    def _round(self) -> Planned:
-        tree, scope, use, timer = self.tree, self.scope, self.use, self.timer
-        stage = self._graph_stage()
+    def _round(self, state: Retained) -> Planned:
+        """Decide -> graph -> liveness -> plan, from ``state``."""
+        scope, timer = self.scope, self.timer
+        tree, use = self._tree(state), self._use(state)
+        stage = self._graph_stage(state)
         index, graph, native, regions = stage.index, stage.graph, stage.native, stage.regions
         stale, unresolved = list(stage.stale), stage.unresolved
         with timer("liveness"):
-            roots, default_roots, kept, more_stale, tiers = self._roots(graph, index, native)
-            later = sorted(r for r in self.state.roots if r in graph and r not in roots)
+            roots, default_roots, kept, more_stale, tiers = self._roots(graph, index, native,
+                                                                        use, tree)
+            later = sorted(r for r in state.roots if r in graph and r not in roots)
             liveness = self._liveness(graph, roots, later, tiers)
             # files outside the deletion scope go whole or stay whole, decided afresh each
             # round against the liveness without them (a test that only keeps alive what it
@@ -495,14 +607,14 @@ class Rounds:
             peripheral = Plan()
             retained = plan_peripheral(graph, liveness, index, tree.files,
                                        set(scope.peripheral), peripheral, scope.unparsed,
-                                       self.selectors)
+                                       dict(state.selectors))
             extra = [r for r in retained if not liveness.is_live(r) and r not in later]
             if extra:
                 liveness = extend_liveness(graph, liveness, extra)
             roots = liveness.roots
         with timer("plan"):
             plan = build_plan(graph, liveness, index, tree.files, set(scope.in_scope),
-                              frozenset(self.state.imports), scope.unparsed,
+                              state.imports, scope.unparsed,
                               _needed_reexports(stage, liveness, scope, {
                                   d.path for d in peripheral.deletions
                                   if d.kind == "delete_file"}), self._plans)
@@ -518,7 +630,7 @@ class Rounds:
                                  and d.path not in self.never_edited]
             plan.kept.extend(self._never_kept(graph))
             native_summary = plan_native(graph, liveness, native, tree.cmake_facts, tree.files,
-                                         plan, frozenset(self.state.cmake_lines))
+                                         plan, state.cmake_lines)
         final_use = dataclasses.replace(use, stale=[*stale, *more_stale])
         return Planned(index, graph, unresolved, native, roots, default_roots, kept, liveness,
                        plan, final_use, [], native_summary=native_summary)
@@ -559,12 +671,13 @@ class Rounds:
             memo = self._never_hits = (graph, key, never_delete_hits(self.use, graph))
         return memo[2]
 
-    def _roots(self, graph: Graph, index: ModuleIndex, native: NativeIndex
+    def _roots(self, graph: Graph, index: ModuleIndex, native: NativeIndex, use: ProfileUse,
+               tree: Tree
                ) -> tuple[list[str], list[str], tuple[str, ...], list[str], list[list[str]]]:
         """(roots, the declared entry points among them, kept targets, stale declarations,
         the roots in tiers of preference for chains: named by the user, the profile's entry
         points, declared by the tree, the rest)."""
-        tree, use, options = self.tree, self.use, self.options
+        options = self.options
         found = self.inputs.discovery
         if self._declared_roots is None:
             self._declared_roots = (_default_roots(self.declared, graph, self.test_globs)
@@ -587,43 +700,6 @@ class Rounds:
                  [r for r in default_roots if r not in set(profile_entries)], rest]
         return roots, default_roots, kept, [*stale, *kept_stale, *never_stale,
                                              *self.stale_patterns], tiers
-
-    def _present(self, last: Planned) -> set[tuple[str, int, int]]:
-        """Regions of ``try: import X`` folds whose X is live: the import succeeds. An
-        extension module a dropped feature declares is never built: never present."""
-        unbuilt = {m for f in self.use.features for m in f.extension_modules}
-        out: set[tuple[str, int, int]] = set()
-        for module, regions in self.regions.items():
-            path = self.tree.index.modules[module].path
-            for r in regions:
-                key = (path, r.start_line, r.end_line)
-                if r.needs and r.needs not in unbuilt and key not in self.state.regions \
-                        and _exists(r.needs, last):
-                    out.add(key)
-        return out
-
-    def _selected(self, last: Planned) -> bool:
-        """Dropped keys live code still produces: block them (or fold the producing arm);
-        True when that changed anything (the folds are redone)."""
-        selected, arms, clauses, selectors = produced_keys(
-            last.plan, last.index, last.liveness, self.use.all_dropped_keys(),
-            frozenset(self.state.forced), own=self.own_modules, graph=last.graph,
-            own_names=tuple(p for f in self.use.features for p in f.identifiers),
-            peripheral=self.scope.peripheral, int_domains=self.use.int_domains(),
-            key_selectors=self.use.key_selectors())
-        new_selectors = {p: why for p, why in selectors.items() if p not in self.selectors}
-        self.selectors.update(new_selectors)
-        if not selected and not arms and not clauses:
-            return bool(new_selectors)
-        self.use = dataclasses.replace(self.use,
-                                       blocked_keys={**self.use.blocked_keys, **selected})
-        # clauses of keys blocked now are not folded after all (their key stays selectable)
-        self.state.forced = {k: v for k, v in {**self.state.forced, **clauses}.items()
-                             if v[0] not in self.use.blocked_keys}
-        for m, rs in arms.items():
-            self.state.arms.setdefault(m, []).extend(rs)
-        self.regions = self._fold()
-        return True
 
 
 def unbuilt(last: Planned) -> dict[str, Unbuilt]:
@@ -668,7 +744,7 @@ def _exists(module: str, last: Planned) -> bool:
     return False
 
 
-def _freed(plan: Plan) -> set[tuple[str, int, int]]:
+def _freed_imports(plan: Plan) -> set[tuple[str, int, int]]:
     return {(d.path, d.start_line or 0, d.end_line or 0) for d in plan.deletions
             if d.kind == "delete_range" and d.category == "python-import" and d.start_line}
 
@@ -678,12 +754,19 @@ def unparsed_roots(index: ModuleIndex, unparsed: frozenset[str]) -> list[str]:
     return [module_node(index.by_path[p]) for p in sorted(unparsed) if p in index.by_path]
 
 
-def _drop_convicted(plan: Plan, conflicts: list[Conflict], index: ModuleIndex) -> None:
+def _acquitted(last: Planned, conflicts: list[Conflict]) -> Planned:
+    """``last`` with a plan without the deletions ``conflicts`` convict (and the files of
+    the modules they make roots): the last resort for conflicts no round settles."""
+    index = last.index
     convicted = {c.deletion for c in conflicts if c.deletion is not None}
     rooted = {index.modules[c.root[3:]].path for c in conflicts
               if c.root and c.root[3:] in index.modules}
-    plan.deletions[:] = [d for d in plan.deletions if d not in convicted
-                         and not (d.kind == "delete_file" and d.path in rooted)]
+    if not convicted and not rooted:
+        return last
+    plan = dataclasses.replace(last.plan, deletions=[
+        d for d in last.plan.deletions if d not in convicted
+        and not (d.kind == "delete_file" and d.path in rooted)])
+    return dataclasses.replace(last, plan=plan)
 
 
 def _needed_reexports(stage: _GraphStage, liveness: Liveness, scope: Scope,
