@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from analyzer.analysis.liveness import Liveness, followed_view
@@ -90,6 +90,10 @@ class _Dead:
     reasons: dict[tuple[str, int], str] = field(default_factory=dict)
     guarded: dict[str, list[tuple[int, int]]] = field(default_factory=dict)  # function bodies
     kept: frozenset[tuple[str, int]] = frozenset()  # commands the soundness check keeps
+    # file -> its if() statements (:func:`if_statements` of its commands, which a plan never
+    # changes: shared by the copies)
+    ifs: dict[str, list[tuple[CMakeCommand, CMakeCommand, list[CMakeCommand]]]] = \
+        field(default_factory=dict)
 
     def kill(self, file: str, start: int, reason: str) -> None:
         if in_ranges(self.guarded.get(file, ()), start):
@@ -105,7 +109,15 @@ class _Dead:
 
     def copy(self) -> _Dead:
         return _Dead({f: set(s) for f, s in self.cmds.items()}, dict(self.reasons),
-                     self.guarded, self.kept)
+                     self.guarded, self.kept, self.ifs)
+
+    def if_statements(self, file: str, cmds: list[CMakeCommand]
+                      ) -> list[tuple[CMakeCommand, CMakeCommand, list[CMakeCommand]]]:
+        """:func:`if_statements` of ``file``'s commands ``cmds``, found once."""
+        found = self.ifs.get(file)
+        if found is None:
+            found = self.ifs[file] = if_statements(cmds)
+        return found
 
 
 def in_ranges(ranges: Iterable[tuple[int, int]], line: int) -> bool:
@@ -170,7 +182,7 @@ def plan_native(graph: Graph, live: Liveness, native: NativeIndex,
 
     folded = _fold_off_blocks(project, commands, dead, is_live, plan)
     _dead_variables(commands, dead.cmds, dead.kill)
-    _dead_fetches(project, commands, dead, is_live, summary, plan)
+    _dead_fetches(project, commands, cmake, dead, is_live, summary, plan)
     included_by: dict[tuple[str, int], str] = {}
     dead_cmake_files = {p for p in _dead_cmake_files(project, commands, dead.cmds, dead.kill,
                                                      included_by) if (p, 0) not in keep}
@@ -367,17 +379,77 @@ def mention_pattern(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", re.IGNORECASE)
 
 
-def _refs(text: str, names: set[str]) -> bool:
+def _refs(text: str, names: set[str] | frozenset[str]) -> bool:
     return text in names or any(v in names for v in VAR_REF.findall(text))
 
 
-def fetch_mentions(f: FetchRepo, commands: dict[str, list[CMakeCommand]]
+@dataclass
+class _FetchMemo:
+    """What fetched repositories' variables and mentions are, for one tree's CMake facts:
+    the same from round to round and for every plan share checked, and each a pass (or a
+    fixpoint) over every command of the build. ``facts``: the facts of each CMake file,
+    held (and compared by identity: a fact object is the same until the tree is read
+    again)."""
+
+    facts: dict[str, CmakeFacts] = field(default_factory=dict)
+    derived: dict[tuple[str, bool], frozenset[str]] = field(default_factory=dict)
+    mentions: dict[tuple[FetchRepo, tuple[str, ...]], list[tuple[str, CMakeCommand]]] = \
+        field(default_factory=dict)
+
+
+# the memos of the last few sets of CMake facts (the tree's, and the builds plans leave)
+_FETCHES: list[_FetchMemo] = []
+_FETCH_MEMOS = 4
+
+
+def _fetch_memo(cmake: Mapping[str, CmakeFacts]) -> _FetchMemo:
+    """The memo of these CMake facts (a new one when none of the last ones' is)."""
+    for i, memo in enumerate(_FETCHES):
+        held = memo.facts
+        if len(held) == len(cmake) and all(held.get(p) is f for p, f in cmake.items()):
+            _FETCHES.append(_FETCHES.pop(i))
+            return memo
+    memo = _FetchMemo(dict(cmake))
+    _FETCHES.append(memo)
+    del _FETCHES[:-_FETCH_MEMOS]
+    return memo
+
+
+def derived_vars(name: str, cmake: Mapping[str, CmakeFacts], by_name: bool = True
+                 ) -> frozenset[str]:
+    """:func:`fetch_derived_vars` of the commands of ``cmake``, found once per tree (the
+    derivation is a fixpoint: the same set whatever the files' order)."""
+    memo = _fetch_memo(cmake)
+    found = memo.derived.get((name, by_name))
+    if found is None:
+        commands = {path: list(facts.commands) for path, facts in cmake.items()}
+        found = memo.derived[(name, by_name)] = frozenset(
+            fetch_derived_vars(name, commands, by_name))
+    return found
+
+
+def mentions_of(f: FetchRepo, cmake: Mapping[str, CmakeFacts]
+                ) -> list[tuple[str, CMakeCommand]]:
+    """:func:`fetch_mentions` of the commands of ``cmake`` (in its files' order), found once
+    per tree."""
+    memo = _fetch_memo(cmake)
+    key = (f, tuple(cmake))
+    found = memo.mentions.get(key)
+    if found is None:
+        commands = {path: list(facts.commands) for path, facts in cmake.items()}
+        found = memo.mentions[key] = fetch_mentions(f, commands, derived_vars(f.name, cmake))
+    return found
+
+
+def fetch_mentions(f: FetchRepo, commands: dict[str, list[CMakeCommand]],
+                   derived: frozenset[str] | set[str] | None = None
                    ) -> list[tuple[str, CMakeCommand]]:
     """Commands other than the fetch's own that name it or a variable derived from it. An
     ``include()`` of an in-tree file named like it (``include(cmake/flashmla.cmake)``) names
     the file, not the repository: only a derived variable in it counts."""
     own = fetch_own_ranges(f)
-    derived = fetch_derived_vars(f.name, commands)
+    if derived is None:
+        derived = fetch_derived_vars(f.name, commands)
     word = mention_pattern(f.name)
     out = []
     for path, cmds in commands.items():
@@ -391,11 +463,12 @@ def fetch_mentions(f: FetchRepo, commands: dict[str, list[CMakeCommand]]
     return out
 
 
-def _dead_fetches(project: CMakeProject, commands: dict[str, list[CMakeCommand]], dead: _Dead,
+def _dead_fetches(project: CMakeProject, commands: dict[str, list[CMakeCommand]],
+                  cmake: Mapping[str, CmakeFacts], dead: _Dead,
                   is_live: Callable[[str], bool], summary: NativeSummary, plan: Plan) -> None:
     """Fetches no live target uses go when deleting them leaves no mention (fixpoint: one
     fetch going can take a variable, and so the last mention of another, with it)."""
-    mentions = {f.name: fetch_mentions(f, commands) for f in project.fetches}
+    mentions = {f.name: mentions_of(f, cmake) for f in project.fetches}
     pending = [f for f in project.fetches if not is_live(fetch_node(f.name))]
     blocker: dict[str, str] = {}
     changed = True
@@ -434,7 +507,7 @@ def _command_goes(path: str, c: CMakeCommand, cmds: list[CMakeCommand], dead: _D
     """The command is deleted: itself, or (a control command) its whole if() block."""
     if c.name not in _CONTROL:
         return dead.has(path, c.start_line)
-    for head, end, inner in if_statements(cmds):
+    for head, end, inner in dead.if_statements(path, cmds):
         if head.start_line <= c.start_line <= end.start_line:
             body = [x for x in inner if x.name not in _CONTROL]
             if body and all(dead.has(path, x.start_line) for x in body) \

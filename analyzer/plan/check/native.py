@@ -46,7 +46,7 @@ from analyzer.plan.check.breaks import Break
 from analyzer.plan.native import (
     VAR_REF,
     defined_var,
-    fetch_derived_vars,
+    derived_vars,
     fetch_own_ranges,
     function_bodies,
     mention_pattern,
@@ -102,10 +102,10 @@ def native_baseline(state: NativeState) -> dict[str, Any]:
            # registers nothing there
            if path not in native.off_sources]
     fetches = []
-    derived: dict[str, set[str]] = {}
+    derived: dict[str, frozenset[str]] = {}
     states = _fetch_states(native)
     for f in project.fetches:
-        derived[f.name] = fetch_derived_vars(f.name, commands, by_name=False)
+        derived[f.name] = derived_vars(f.name, native.cmake, by_name=False)
         fetches.append({"name": f.name, "file": f.file, "line": f.start_line,
                         "make_available": f.make_available,
                         "populated": "populated" in states.get(f.name, ()),
@@ -465,11 +465,10 @@ def _defined_variables(native: NativeIndex) -> set[str]:
     out = {o.name for o in native.project.options}
     for facts in native.cmake.values():
         out.update(v for c in facts.commands if (v := defined_var(c)) is not None)
-    commands = {p: list(f.commands) for p, f in native.cmake.items()}
     declared = {name for name, state in _fetch_states(native).items() if "declared" in state}
     for f in native.project.fetches:
         if f.name in declared:
-            out.update(fetch_derived_vars(f.name, commands, by_name=False))
+            out.update(derived_vars(f.name, native.cmake, by_name=False))
     return out
 
 
