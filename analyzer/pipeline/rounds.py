@@ -352,14 +352,13 @@ class Rounds:
             return dataclasses.replace(state, selectors={**state.selectors, **new_selectors}) \
                 if new_selectors else state
         blocked = {**state.blocked, **selected}
-        every_blocked = {**self.use.blocked_keys, **blocked}
         more_arms = {m: (*state.arms.get(m, ()), *rs) for m, rs in arms.items()}
         # clauses of keys blocked now are not folded after all (their key stays selectable)
         return dataclasses.replace(
             state, blocked=blocked, arms={**state.arms, **more_arms},
             selectors={**state.selectors, **new_selectors},
             forced={k: v for k, v in {**state.forced, **clauses}.items()
-                    if v[0] not in every_blocked})
+                    if v[0] not in blocked and v[0] not in self.use.blocked_keys})
 
     def _conflicts(self, last: Planned, state: Retained) -> Retained:
         """What the plan breaks in the code it leaves -- Python first, then the build --
@@ -436,7 +435,7 @@ class Rounds:
         """The profile's use with the keys the state blocks (one object per blocked set:
         the memos of the graph stage compare it by identity first)."""
         blocked, use = self._uses
-        if dict(state.blocked) != dict(blocked):
+        if state.blocked != blocked:
             use = dataclasses.replace(self.use,
                                       blocked_keys={**self.use.blocked_keys, **state.blocked})
             self._uses = (state.blocked, use)
@@ -448,11 +447,8 @@ class Rounds:
         Options are only ever unforced more: each evaluation starts from the last one."""
         unforced, tree = self._trees
         if state.unforced != unforced:
-            forced = {k: v for k, v in tree.project.forced if k not in state.unforced}
-            project = evaluate_cmake(tree.cmake_facts, tree.files, forced, self.cache)
-            tree = dataclasses.replace(
-                tree, project=project,
-                native_facts=resolve_op_namespaces(tree.native_facts, project))
+            tree = _evaluated(tree, {k: v for k, v in tree.project.forced
+                                     if k not in state.unforced}, self.cache)
             self._trees = (state.unforced, tree)
         return tree
 
@@ -467,7 +463,7 @@ class Rounds:
 
     @staticmethod
     def _folds_key(state: Retained) -> tuple[object, ...]:
-        return (dict(state.blocked), dict(state.forced), dict(state.arms))
+        return (state.blocked, state.forced, state.arms)  # (never changed in place)
 
     def _fold(self, state: Retained, with_open: bool = False) -> dict[str, list[DeadRegion]]:
         """The folds of ``state``; ``with_open``: the open graph's too (kept for it)."""
@@ -508,16 +504,12 @@ class Rounds:
         a deletion of the plan needs to go with it is read from it
         (``analyzer.plan.feature_sets``)."""
         use = profile_use(self.use.profile, ())
-        settled = self._tree(self.settled)
         regions = self._open_regions
         if regions is None:
             ctx = self._open_context()
             regions = fold_all(self.tree.index, ctx, self.cache, self.tree_key) \
                 if ctx is not None else {}
-        project = evaluate_cmake(settled.cmake_facts, settled.files, {}, self.cache)
-        tree = dataclasses.replace(
-            settled, project=project,
-            native_facts=resolve_op_namespaces(settled.native_facts, project))
+        tree = _evaluated(self._tree(self.settled), {}, self.cache)
         with self.timer("graph"):
             return self._build_graph(use, tree, regions, Retained()).graph
 
@@ -700,6 +692,14 @@ class Rounds:
                  [r for r in default_roots if r not in set(profile_entries)], rest]
         return roots, default_roots, kept, [*stale, *kept_stale, *never_stale,
                                              *self.stale_patterns], tiers
+
+
+def _evaluated(tree: Tree, forced: Mapping[str, bool | str], cache: FactsCache | None) -> Tree:
+    """``tree`` with its CMake project evaluated with ``forced`` options (the others as the
+    tree sets them), and op namespaces resolved against it."""
+    project = evaluate_cmake(tree.cmake_facts, tree.files, forced, cache)
+    return dataclasses.replace(tree, project=project,
+                               native_facts=resolve_op_namespaces(tree.native_facts, project))
 
 
 def unbuilt(last: Planned) -> dict[str, Unbuilt]:

@@ -395,6 +395,14 @@ class _FetchMemo:
     derived: dict[tuple[str, bool], frozenset[str]] = field(default_factory=dict)
     mentions: dict[tuple[FetchRepo, tuple[str, ...]], list[tuple[str, CMakeCommand]]] = \
         field(default_factory=dict)
+    _commands: dict[str, list[CMakeCommand]] | None = None
+
+    def commands(self) -> dict[str, list[CMakeCommand]]:
+        """Each file's commands (made when first asked; in the order of the facts first
+        given, which the derived variables do not depend on)."""
+        if self._commands is None:
+            self._commands = {path: list(f.commands) for path, f in self.facts.items()}
+        return self._commands
 
 
 # the memos of the last few sets of CMake facts (the tree's, and the builds plans leave)
@@ -422,9 +430,8 @@ def derived_vars(name: str, cmake: Mapping[str, CmakeFacts], by_name: bool = Tru
     memo = _fetch_memo(cmake)
     found = memo.derived.get((name, by_name))
     if found is None:
-        commands = {path: list(facts.commands) for path, facts in cmake.items()}
         found = memo.derived[(name, by_name)] = frozenset(
-            fetch_derived_vars(name, commands, by_name))
+            fetch_derived_vars(name, memo.commands(), by_name))
     return found
 
 
@@ -435,7 +442,7 @@ def mentions_of(f: FetchRepo, cmake: Mapping[str, CmakeFacts]
     memo = _fetch_memo(cmake)
     key = (f, tuple(cmake))
     found = memo.mentions.get(key)
-    if found is None:
+    if found is None:  # (the commands in the order asked: the mentions' order)
         commands = {path: list(facts.commands) for path, facts in cmake.items()}
         found = memo.mentions[key] = fetch_mentions(f, commands, derived_vars(f.name, cmake))
     return found
