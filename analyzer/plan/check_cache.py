@@ -25,7 +25,7 @@ from pathlib import Path
 from analyzer.extract.source_bytes import SourceBytes
 from analyzer.model import Deletion
 from analyzer.plan.check.lint import FileLint
-from analyzer.plan.check.simulate import FileSim, lint_original, simulate
+from analyzer.plan.check.simulate import FileSim, lint_and_simulate, lint_original, simulate
 from analyzer.util.cache_files import read_keyed, tree_cache_path, write_keyed
 from analyzer.util.fingerprint import tool_fingerprint
 from analyzer.util.parallel import parallel_map
@@ -143,7 +143,7 @@ def _lint_and_simulate(job: tuple[str, bytes, tuple[Deletion, ...], bool, FileLi
     hands a worker (``known``: the lint is given, None meaning the file does not parse)."""
     path, source, edits, known, original = job
     if not known:
-        original = lint_original(source, path)
+        return lint_and_simulate(source, list(edits), path)
     return original, simulate(source, list(edits), path, original)
 
 

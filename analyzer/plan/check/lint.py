@@ -73,10 +73,8 @@ def lint_tree(tree: ast.Module, path: str, dead: list[tuple[int, int]] | None = 
     them already)."""
     lines: dict[str, int] = {}
     found = undefined if undefined is not None else undefined_names(tree, path, lines)
-    bindings, reads = function_bindings(tree, dead or [])
     starts: dict[str, int] = {}
-    for name, func in function_scopes(tree):
-        starts[name] = min(starts.get(name, func.lineno), func.lineno)
+    bindings, reads = function_bindings(tree, dead or [], starts)
     return FileLint(Counter(found), lines, frozenset(module_names(tree)),
                     module_binding_counts(tree, dead or []),
                     {c: frozenset(n) for c, n in class_attrs(tree).items()},
@@ -182,14 +180,43 @@ def bound_names(node: ast.AST) -> set[str]:
 
 
 # -- bindings inside functions ------------------------------------------------------------------
+# Fields whose values are never a node that binds or reads a name: expression contexts and
+# operators (leaf singletons), and fields holding strings or numbers. Leaving them out of the
+# walks below visits the same names in the same order as ``ast.iter_child_nodes`` would.
+_LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "module", "level", "kind",
+                          "conversion", "is_async", "asname", "type_comment", "lineno"})
+_CHILD_FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def _child_fields(cls: type[ast.AST]) -> tuple[str, ...]:
+    fields = _CHILD_FIELDS.get(cls)
+    if fields is None:
+        fields = _CHILD_FIELDS[cls] = tuple(f for f in cls._fields if f not in _LEAF_FIELDS)
+    return fields
+
+
+def _push_children(node: ast.AST, stack: list[ast.AST]) -> None:
+    """``stack.extend(ast.iter_child_nodes(node))`` without the leaves of ``_LEAF_FIELDS``."""
+    for field_name in _child_fields(type(node)):
+        value = getattr(node, field_name, None)
+        if isinstance(value, ast.AST):
+            stack.append(value)
+        elif isinstance(value, list):
+            stack.extend([item for item in value if isinstance(item, ast.AST)])
+
+
 def function_scopes(tree: ast.Module
                     ) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
     """(qualified name, function node) of every function, methods as ``Class.method``."""
     stack: list[tuple[str, ast.AST]] = [("", tree)]
+    children: list[ast.AST] = []
     while stack:
         prefix, node = stack.pop()
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        children.clear()
+        _push_children(node, children)
+        for child in children:
+            if isinstance(child, _DEFS):
                 name = f"{prefix}{child.name}"
                 if not isinstance(child, ast.ClassDef):
                     yield name, child
@@ -198,43 +225,46 @@ def function_scopes(tree: ast.Module
                 stack.append((prefix, child))
 
 
-def _own_nodes(func: ast.AST) -> Iterator[ast.AST]:
-    """Nodes of a function's own scope (not of nested functions, classes or lambdas)."""
-    stack = list(ast.iter_child_nodes(func))
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-                          | ast.Lambda):
-            stack.extend(ast.iter_child_nodes(node))
-
-
 def reads_and_bindings(func: ast.AST) -> tuple[set[str], list[tuple[str, int]]]:
-    """Names a function reads, and its bindings as (name, line)."""
+    """Names a function reads, and its bindings as (name, line): of the nodes of its own scope
+    (not of nested functions, classes or lambdas, whose own nodes are theirs)."""
     reads: set[str] = set()
     binds: list[tuple[str, int]] = []
-    for node in _own_nodes(func):
-        if isinstance(node, ast.Name):
-            if isinstance(node.ctx, ast.Load):
+    stack: list[ast.AST] = []
+    _push_children(func, stack)
+    name_node, alias_node, lambda_node, load = ast.Name, ast.alias, ast.Lambda, ast.Load
+    while stack:
+        node = stack.pop()
+        cls = type(node)
+        if cls is name_node:  # its only child is its context
+            assert isinstance(node, ast.Name)
+            if type(node.ctx) is load:
                 reads.add(node.id)
             else:
                 binds.append((node.id, node.lineno))
-        elif isinstance(node, ast.alias):
+        elif cls is alias_node:  # no children
+            assert isinstance(node, ast.alias)
             binds.append((node.asname or node.name.split(".")[0], node.lineno))
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        elif isinstance(node, _DEFS):
             binds.append((node.name, node.lineno))
+        elif cls is not lambda_node:
+            _push_children(node, stack)
     return reads, binds
 
 
-def function_bindings(tree: ast.Module, dead: list[tuple[int, int]]
+def function_bindings(tree: ast.Module, dead: list[tuple[int, int]],
+                      starts: dict[str, int] | None = None
                       ) -> tuple[dict[str, dict[str, int]], dict[str, frozenset[str]]]:
     """Per function, for each name it binds and reads: how many of its bindings are outside
     folded branches (the ones that run, so the ones a pruning must keep); and per function
     every name it reads. Functions of one qualified name (typing
-    overloads, a property and its setter) are counted together."""
+    overloads, a property and its setter) are counted together. ``starts``, when given,
+    gets each function's first line."""
     counts_of: dict[str, dict[str, int]] = {}
     reads_of: dict[str, set[str]] = {}
     for name, func in function_scopes(tree):
+        if starts is not None:
+            starts[name] = min(starts.get(name, func.lineno), func.lineno)
         reads, binds = reads_and_bindings(func)
         reads_of.setdefault(name, set()).update(reads)
         counts = counts_of.setdefault(name, {})

@@ -56,22 +56,42 @@ def lint_original(source: bytes, path: str) -> FileLint | None:
     file it simulates for the whole scan (tens of thousands of name sets on the largest
     trees)."""
     tree = parse(source, path)
-    return dataclasses.replace(lint_tree(tree, path), reads={}) if tree is not None else None
+    return _lint_of(tree, path) if tree is not None else None
+
+
+def _lint_of(tree: ast.Module, path: str) -> FileLint:
+    return dataclasses.replace(lint_tree(tree, path), reads={})
 
 
 def simulate(source: bytes, edits: list[Deletion], path: str,
              original: FileLint | None = None) -> FileSim:
     """The effect of ``edits`` (one file's deletions) on what the file binds and reads;
     ``original`` is the file's :func:`lint_original` when the caller has it already."""
-    sim = FileSim(edits=tuple(edits))
     tree = parse(source, path)
+    return _simulated(tree, edits, path, original, source)
+
+
+def lint_and_simulate(source: bytes, edits: list[Deletion], path: str
+                      ) -> tuple[FileLint | None, FileSim]:
+    """(:func:`lint_original`, :func:`simulate`) of one file, parsed once: the simulation
+    edits the tree the original was linted from."""
+    tree = parse(source, path)
+    original = _lint_of(tree, path) if tree is not None else None
+    return original, _simulated(tree, edits, path, original, source)
+
+
+def _simulated(tree: ast.Module | None, edits: list[Deletion], path: str,
+               original: FileLint | None, source: bytes) -> FileSim:
+    sim = FileSim(edits=tuple(edits))
     if tree is None:
         return sim
     before = original if original is not None else lint_tree(tree, path)
     folded = [(d.start_line or 0, d.end_line or 0) for d in edits
               if d.kind == "fold_branch" and d.rewrite not in EXPRESSION_REWRITES]
-    sim.before = dataclasses.replace(
-        before, bindings=_reused(function_bindings(tree, folded)[0], before.bindings), reads={})
+    # (without folds, the bindings are the original's: counted outside no range)
+    bindings = _reused(function_bindings(tree, folded)[0], before.bindings) if folded \
+        else before.bindings
+    sim.before = dataclasses.replace(before, bindings=bindings, reads={})
     _remove(tree, edits, sim, source)
     sim.after = _kept_small(lint_tree(tree, path), sim.before)
     return sim
