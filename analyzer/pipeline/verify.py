@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,8 +40,8 @@ def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None =
     Other scan errors (``ScanError``, ``RootError`` for roots, ``ProfileError``) propagate.
     Against a manifest every Python file is parsed: the imports of every remaining file are
     checked, also of one that nothing remaining names any more; the files the pruning edited
-    are linted and compiled in worker processes while the scan runs
-    (:class:`~analyzer.verify.edited.EditedFiles`)."""
+    are linted and compiled in worker processes while the scan runs, from the end of its
+    extraction on (:class:`~analyzer.verify.edited.EditedFiles`)."""
     with gc_paused():  # (the checks too: a full collection over the scan's objects is slow)
         return _verify(path, options, settings or RunSettings(), before)
 
@@ -53,13 +54,14 @@ def _verify(path: Path, options: ScanOptions, settings: RunSettings,
     else:  # only what the pruning broke: baseline problems were there already, and only
         #    files the manifest edited can have stopped compiling
         edited = {d["path"] for d in before.get("deletions", []) if d["kind"] != "delete_file"}
-        # the edited Python files, linted and compiled beside the scan (their bytes are
-        # all that takes)
+        # the edited Python files, linted and compiled beside the scan once it has extracted
+        # the tree (their bytes are all that takes)
         reading = EditedFiles(path, sorted(
             p for p in edited | set(before.get("verify_baseline_python") or ())
             if p.endswith((".py", ".pyi"))), settings.jobs)
         try:
-            result = _scan(path, options.replace(parse_all=True), settings, missing)
+            result = _scan(path, options.replace(parse_all=True),
+                           _starting_after_extraction(settings, reading), missing)
             now = reading.results()
         finally:
             reading.close()
@@ -71,6 +73,24 @@ def _verify(path: Path, options: ScanOptions, settings: RunSettings,
     problems.extend(VerifyProblem(CLI_SOURCE, 0, f"kept target {name!r} (--keep-target) is "
                                   "defined by no CMake file") for name in missing)
     return Verification(result, sorted(set(problems)))
+
+
+def _starting_after_extraction(settings: RunSettings, reading: EditedFiles) -> RunSettings:
+    """``settings`` whose stage callback also starts ``reading`` at the first stage after
+    extraction."""
+    told = settings.stage
+
+    def stage(name: str) -> None:
+        if name not in _UNTIL_EXTRACTED:
+            reading.start()
+        if told is not None:
+            told(name)
+
+    return dataclasses.replace(settings, stage=stage)
+
+
+# the stages a scan enters before its files are extracted
+_UNTIL_EXTRACTED = frozenset({"discover", "extract"})
 
 
 def _scan(path: Path, options: ScanOptions, settings: RunSettings, missing: list[str]

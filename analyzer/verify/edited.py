@@ -1,12 +1,12 @@
 """Verify stage, the files the pruning edited: each one read back, linted
-(:class:`~analyzer.plan.check.lint.FileLint`) and compiled, in worker processes that start
-before the re-scan of the pruned tree and run beside it.
+(:class:`~analyzer.plan.check.lint.FileLint`) and compiled, in worker processes that run
+beside the re-scan of the pruned tree once it has extracted the tree.
 
 Both answers are a function of the file's bytes alone, so they need nothing the scan computes:
-the scan keeps one core busy for most of its time, and the other core lints meanwhile. What
-the workers have not started when :meth:`EditedFiles.results` is asked for is done then, on
-every core. Nothing is imported or run: files are parsed with ``ast``, checked by
-``compile()`` and read with pyflakes.
+after extraction (whose workers take every core) the scan keeps one core busy for most of its
+time, and the other core lints meanwhile. What the workers have not started when
+:meth:`EditedFiles.results` is asked for is done then, on every core. Nothing is imported or
+run: files are parsed with ``ast``, checked by ``compile()`` and read with pyflakes.
 """
 
 from __future__ import annotations
@@ -66,16 +66,25 @@ def compile_error(data: bytes, path: str) -> tuple[int, str] | None:
 
 class EditedFiles:
     """The edited files ``paths`` of the tree at ``root``, read in the background by
-    ``jobs - 1`` worker processes (one core stays with the scan); with one job, read when
-    the results are asked for."""
+    ``jobs - 1`` worker processes (one core stays with the scan) from :meth:`start` on;
+    with one job, or not started, read when the results are asked for."""
 
     def __init__(self, root: Path, paths: list[str], jobs: int):
         self._jobs = jobs
         self._items = sorted(((root, p) for p in paths), key=lambda item: -_size(item))
         self._pool: ProcessPoolExecutor | None = None
         self._futures: list[Future[EditedFile | None]] = []
-        if jobs > 1 and len(self._items) >= 8:
-            self._pool = ProcessPoolExecutor(jobs - 1, mp_context=worker_context())
+        self._started = False
+
+    def start(self) -> None:
+        """Start reading in the background (once; a second call does nothing). The verify
+        starts it when the re-scan has extracted the tree: extraction's workers take every
+        core, the stages after it one."""
+        if self._started:
+            return
+        self._started = True
+        if self._jobs > 1 and len(self._items) >= 8:
+            self._pool = ProcessPoolExecutor(self._jobs - 1, mp_context=worker_context())
             self._futures = [self._pool.submit(read_edited, item) for item in self._items]
 
     def results(self) -> dict[str, EditedFile]:

@@ -20,8 +20,13 @@ FILES["pkg/broken.py"] = "def f(:\n    pass\n"
 def test_background_and_foreground_read_the_same(tmp_path: Path) -> None:
     root = write_tree(tmp_path, FILES)
     paths = sorted([*FILES, "pkg/gone.py"])  # gone.py: deleted by the pruning
-    background = EditedFiles(root, paths, jobs=2).results()
+    reading = EditedFiles(root, paths, jobs=2)
+    reading.start()
+    reading.start()  # (once: a second start submits nothing again)
+    background = reading.results()
     here = EditedFiles(root, paths, jobs=1).results()
+    not_started = EditedFiles(root, paths, jobs=2).results()  # read when asked, on 2 cores
+    assert not_started == here
     assert background == here
     assert "pkg/gone.py" not in background
     m3 = background["pkg/m3.py"]
@@ -36,6 +41,7 @@ def test_background_and_foreground_read_the_same(tmp_path: Path) -> None:
 def test_closed_before_the_results_reads_nothing_twice(tmp_path: Path) -> None:
     root = write_tree(tmp_path, FILES)
     reading = EditedFiles(root, sorted(FILES), jobs=2)
+    reading.start()
     reading.close()  # (a scan that failed): the workers stop, nothing is left running
     reading.close()
 
@@ -62,3 +68,26 @@ def test_compile_check_takes_the_known_answer(tmp_path: Path) -> None:
     assert [str(p) for p in check_compiles(result, paths, known)] == [
         "app/a.py:3: does not compile: told so",
         "app/b.py:1: does not compile: '(' was never closed"]
+
+
+def test_verify_starts_reading_after_extraction() -> None:
+    from analyzer.pipeline.scan import RunSettings
+    from analyzer.pipeline.verify import _starting_after_extraction
+
+    class Reading:
+        started = 0
+
+        def start(self) -> None:
+            self.started += 1
+
+    heard: list[str] = []
+    reading = Reading()
+    settings = _starting_after_extraction(RunSettings(jobs=2, stage=heard.append),
+                                          reading)  # type: ignore[arg-type]
+    assert settings.stage is not None
+    settings.stage("discover")
+    settings.stage("extract")
+    assert reading.started == 0  # extraction's workers have every core
+    settings.stage("resolve")
+    assert reading.started == 1
+    assert heard == ["discover", "extract", "resolve"]  # the progress line still hears all
