@@ -184,7 +184,7 @@ def bound_names(node: ast.AST) -> set[str]:
 # operators (leaf singletons), and fields holding strings or numbers. Leaving them out of the
 # walks below visits the same names in the same order as ``ast.iter_child_nodes`` would.
 _LEAF_FIELDS = frozenset({"ctx", "op", "ops", "id", "attr", "arg", "module", "level", "kind",
-                          "conversion", "is_async", "asname", "type_comment", "lineno"})
+                          "conversion", "is_async", "asname", "type_comment"})
 _CHILD_FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
