@@ -75,6 +75,10 @@ def _verify(path: Path, options: ScanOptions, settings: RunSettings,
     return Verification(result, sorted(set(problems)))
 
 
+# the stages a scan enters before its files are extracted
+_UNTIL_EXTRACTED = frozenset({"discover", "extract"})
+
+
 def _starting_after_extraction(settings: RunSettings, reading: EditedFiles) -> RunSettings:
     """``settings`` whose stage callback also starts ``reading`` at the first stage after
     extraction."""
@@ -87,10 +91,6 @@ def _starting_after_extraction(settings: RunSettings, reading: EditedFiles) -> R
             told(name)
 
     return dataclasses.replace(settings, stage=stage)
-
-
-# the stages a scan enters before its files are extracted
-_UNTIL_EXTRACTED = frozenset({"discover", "extract"})
 
 
 def _scan(path: Path, options: ScanOptions, settings: RunSettings, missing: list[str]
