@@ -38,7 +38,7 @@ from analyzer.pipeline.scope import scope_to_features
 from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.check import check_plan, edits_by_path
 from analyzer.plan.check_cache import CheckCache
-from analyzer.plan.feature_sets import assign_features
+from analyzer.plan.feature_sets import Breaks, assign_features
 from analyzer.plan.features import attribute_deletions
 from analyzer.resolve.tree import build_tree, deletion_scope
 from analyzer.result import ScanResult
@@ -160,13 +160,16 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     if wants_open:
         open_graph = rounds.open_graph()
 
-        def check(share: list[Deletion]) -> list[tuple[str, int, Deletion | None, str | None]]:
-            plan = Plan(share)
-            sims.prefetch(edits_by_path(plan), sources)  # (the files' simulations, in parallel)
+        def check_one(share: list[Deletion]) -> Breaks:
             return [(c.path, c.line, c.deletion, c.root) for c in check_plan(
-                plan, last.index, sources, rounds.baseline, sims.simulation,
+                Plan(share), last.index, sources, rounds.baseline, sims.simulation,
                 per_module=rounds.module_breaks)
             ] + rounds.native_share_breaks(last, share)
+
+        def check(shares: list[list[Deletion]]) -> list[Breaks]:
+            # the files' simulations of every share first, in worker processes (one pool)
+            sims.prefetch_all([edits_by_path(Plan(share)) for share in shares], sources)
+            return [check_one(share) for share in shares]
 
         with timer("plan"):
             assign_features(plan, open_graph, [f.name for f in use.features], check,

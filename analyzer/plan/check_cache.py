@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -81,21 +81,46 @@ class CheckCache:
         """Compute the simulations of ``edits`` (file -> its edits) not known yet, and the
         lints of their originals, in ``jobs`` worker processes: :meth:`simulation` then
         answers them (a cold scan's check is pyflakes on a few hundred files)."""
-        todo: list[tuple[str, bytes, tuple[Deletion, ...], bool, FileLint | None]] = []
-        for path, file_edits in sorted(edits.items()):
-            if path not in sources or self._lookup(self._key(
-                    "sim", path, sources, repr(file_edits))) is not _MISSING:
-                continue
-            known: object = self._originals.get(path, _MISSING)
-            if known is _MISSING:
-                known = self._lookup(self._key("original", path, sources))
-            todo.append((path, sources[path], file_edits, known is not _MISSING,
-                         known if isinstance(known, FileLint) else None))
-        done = parallel_map(_lint_and_simulate, todo, self.jobs, size=lambda t: len(t[1]))
-        for (path, _source, file_edits, _, _), (original, sim) in zip(todo, done, strict=True):
-            self._originals.setdefault(path, original)
-            self._used.setdefault(self._key("original", path, sources), original)
-            self._used[self._key("sim", path, sources, repr(file_edits))] = sim
+        self.prefetch_all([edits], sources)
+
+    def prefetch_all(self, plans: Sequence[dict[str, tuple[Deletion, ...]]],
+                     sources: Mapping[str, bytes]) -> None:
+        """:meth:`prefetch` of several plans' edits at once (the shares of a plan that the
+        feature sets check): one pool, or two when a file whose original is not linted yet
+        has several edits -- the first pool lints it once, with one of them."""
+        pending: list[tuple[str, tuple[Deletion, ...], str]] = []
+        asked: set[str] = set()
+        for edits in plans:
+            for path, file_edits in sorted(edits.items()):
+                if path not in sources:
+                    continue
+                key = self._key("sim", path, sources, repr(file_edits))
+                if key not in asked and self._lookup(key) is _MISSING:
+                    asked.add(key)
+                    pending.append((path, file_edits, key))
+        while pending:
+            todo: list[tuple[str, bytes, tuple[Deletion, ...], bool, FileLint | None]] = []
+            keys: list[str] = []
+            later: list[tuple[str, tuple[Deletion, ...], str]] = []
+            linting: set[str] = set()  # files whose original a job of this pool lints
+            for path, file_edits, key in pending:
+                known: object = self._originals.get(path, _MISSING)
+                if known is _MISSING:
+                    known = self._lookup(self._key("original", path, sources))
+                if known is _MISSING:
+                    if path in linting:
+                        later.append((path, file_edits, key))
+                        continue
+                    linting.add(path)
+                todo.append((path, sources[path], file_edits, known is not _MISSING,
+                             known if isinstance(known, FileLint) else None))
+                keys.append(key)
+            done = parallel_map(_lint_and_simulate, todo, self.jobs, size=lambda t: len(t[1]))
+            for (path, *_), key, (original, sim) in zip(todo, keys, done, strict=True):
+                self._originals.setdefault(path, original)
+                self._used.setdefault(self._key("original", path, sources), original)
+                self._used[key] = sim
+            pending = later
 
     def originals(self) -> dict[str, FileLint | None]:
         """Path -> lint of every file this scan linted or found linted."""

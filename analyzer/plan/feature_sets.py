@@ -37,9 +37,12 @@ from analyzer.analysis.liveness import compute_liveness
 from analyzer.model import Deletion, Plan, goes_with
 from analyzer.nodes import Graph
 
-# a plan's share -> what the soundness check says of it: (path, line, deletion or None,
-# removed node or None) of each break, the deletion to blame or the node it needs
-Checker = Callable[[list[Deletion]], list[tuple[str, int, Deletion | None, str | None]]]
+# what the soundness check says of a plan's share: (path, line, deletion or None, removed
+# node or None) of each break, the deletion to blame or the node it needs
+Breaks = list[tuple[str, int, Deletion | None, str | None]]
+# shares of a plan -> what the check says of each (asked once per refinement, for all the
+# shares it has not checked yet: they may be checked side by side)
+Checker = Callable[[list[list[Deletion]]], list[Breaks]]
 
 MAX_REFINEMENTS = 8
 
@@ -131,7 +134,7 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
     # a deletion's own features: its feature, or those a fold relied on together
     own = [{f for f in (d.feature, *d.features) if f in everything} for d in deletions]
     full_only: set[int] = set()  # needs what no share of the plan can give: the whole plan
-    checked: dict[tuple[Deletion, ...], list[tuple[str, int, Deletion | None, str | None]]] = {}
+    checked: dict[tuple[Deletion, ...], Breaks] = {}
     for _round in range(MAX_REFINEMENTS):
         _apply_sets(deletions, needs, order, [everything if i in full_only else s
                                               for i, s in enumerate(own)], own, freed)
@@ -140,15 +143,18 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
         learned = False
         # (a simulation from the cache names equal deletions, not the same objects)
         position = {_bare(d): i for i, d in enumerate(deletions)}
-        for share in [*(frozenset({f}) for f in order), frozenset(everything)]:
-            chosen = [d for d in deletions if selected(d, share)]
+        # each share's deletions (the sets just applied decide them for the whole
+        # refinement); the check reads the edits, not what features they carry: a share
+        # that is the same edits as in an earlier refinement has the same breaks
+        shares = [[d for d in deletions if selected(d, share)]
+                  for share in [*(frozenset({f}) for f in order), frozenset(everything)]]
+        asked = {edits: chosen for chosen in shares
+                 if (edits := tuple(_bare(d) for d in chosen)) not in checked}
+        if asked:
+            checked.update(zip(asked, check(list(asked.values())), strict=True))
+        for chosen in shares:
             picked = set(chosen)
-            # the check reads the edits, not what features they carry: a share that is the
-            # same edits as in an earlier refinement has the same breaks
-            edits = tuple(_bare(d) for d in chosen)
-            if edits not in checked:
-                checked[edits] = check(chosen)
-            for path, line, deletion, node in checked[edits]:
+            for path, line, deletion, node in checked[tuple(_bare(d) for d in chosen)]:
                 culprits = ([position[_bare(deletion)]] if deletion is not None
                             and _bare(deletion) in position else [] if deletion is not None else
                             where.removing(open_graph.nodes[node])

@@ -107,3 +107,41 @@ def test_a_known_simulation_reads_no_bytes(tmp_path):
     sim = again.simulation("pkg/m.py", SourceBytes(tree, {"pkg/m.py": sources.digest("pkg/m.py")}),
                            EDITS)
     assert sim.after.undefined["helper"] == 1 and (again.hits, again.misses) == (2, 0)
+
+
+def test_several_plans_prefetched_at_once_lint_each_original_once(tmp_path, monkeypatch):
+    """The shares of a plan are prefetched together: every simulation of every share is
+    computed, a file's original is linted once even when two shares edit it differently, and
+    the check then reads them as one process would have computed them."""
+    import analyzer.plan.check_cache as check_cache
+
+    pools: list[list[tuple[str, int, bool]]] = []
+    real_map = check_cache.parallel_map
+
+    def recording_map(fn, items, jobs, size=None):
+        pools.append([(path, len(edits), known) for path, _, edits, known, _ in items])
+        return real_map(fn, items, jobs, size=size)
+
+    monkeypatch.setattr(check_cache, "parallel_map", recording_map)
+    sources = {"pkg/m.py": SOURCE, "pkg/n.py": SOURCE + b"Y = 1\n"}
+    line_2 = Deletion("delete_range", "pkg/m.py", "", 1, "test", start_line=2, end_line=2)
+    line_1 = Deletion("delete_range", "pkg/m.py", "", 1, "test", start_line=1, end_line=1)
+    n_line_7 = Deletion("delete_range", "pkg/n.py", "", 1, "test", start_line=7, end_line=7)
+    # share one edits m.py (line 2) and n.py; share two edits m.py otherwise (lines 1 and 2);
+    # share three repeats share one's m.py edits
+    shares = [{"pkg/m.py": (line_2,), "pkg/n.py": (n_line_7,)},
+              {"pkg/m.py": (line_1, line_2)},
+              {"pkg/m.py": (line_2,)}]
+    cache = CheckCache(None, None, jobs=1)
+    cache.prefetch_all(shares, sources)
+    # first pool: m.py with its first edits and n.py, both originals linted there; second
+    # pool: m.py's other edits, its original known by then; the repeat asks nothing
+    assert pools == [[("pkg/m.py", 1, False), ("pkg/n.py", 1, False)],
+                     [("pkg/m.py", 2, True)]]
+    misses = cache.misses
+    both = cache.simulation("pkg/m.py", sources, (line_1, line_2))
+    assert cache.misses == misses  # answered from the prefetch
+    # without `import os` and `helper`'s import, run() reads two undefined names
+    assert both.after.undefined == {"os": 1, "helper": 1}
+    alone = CheckCache(None, None).simulation("pkg/m.py", sources, (line_2,))
+    assert cache.simulation("pkg/m.py", sources, (line_2,)).after == alone.after
