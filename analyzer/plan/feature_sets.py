@@ -41,7 +41,7 @@ from analyzer.nodes import Graph
 # node or None) of each break, the deletion to blame or the node it needs
 Breaks = list[tuple[str, int, Deletion | None, str | None]]
 # shares of a plan -> what the check says of each (asked once per refinement, for all the
-# shares it has not checked yet: they may be checked side by side)
+# shares it has not checked yet: their files' simulations are computed in one pool)
 Checker = Callable[[list[list[Deletion]]], list[Breaks]]
 
 MAX_REFINEMENTS = 8
