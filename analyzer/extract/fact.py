@@ -1,18 +1,22 @@
 """Extract stage: the base of the fact values extraction produces (imports, references,
 branches, CMake commands, ops...). Millions of them live through a scan and every one is
 pickled into the facts cache, so each is a slotted frozen dataclass (no ``__dict__`` per
-value) that pickles as its class and its field values (loaded by calling the class: faster
-than restoring slots one by one), its string fields interned: a name a file spells many times
-(``torch``, ``self``, a module's path) is one string in the file's pickle, and one object
-once loaded, not one per fact (a sixth less memory for the facts of a tree); its tuples and
-fact fields go through :func:`analyzer.util.pickling.canonical`, so equal ones of one file
-(line tuples, condition trees) are one object too."""
+value) that pickles as its class's constructor and its field values. The constructor
+(``FactClass._rebuild``) makes the instance and sets each slot through its descriptor: a call
+with every value at once, unlike pickle's restoring of slots one by one, and without the
+frozen ``__init__``'s ``object.__setattr__`` per field (a fifth less time loading the facts
+of a tree). Its string fields are interned: a name a file spells many times (``torch``,
+``self``, a module's path) is one string in the file's pickle, and one object once loaded,
+not one per fact (a sixth less memory for the facts of a tree); its tuples and fact fields
+go through :func:`analyzer.util.pickling.canonical`, so equal ones of one file (line tuples,
+condition trees) are one object too."""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
 from sys import intern
+from types import MemberDescriptorType
 from typing import Any, ClassVar, Generic, TypeVar, overload
 
 from analyzer.util import pickling
@@ -23,6 +27,50 @@ _T = TypeVar("_T")
 _INIT_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
+def _init_fields(cls: type) -> tuple[str, ...]:
+    """The names of a fact class's ``__init__`` arguments, in their order."""
+    names = _INIT_FIELDS.get(cls)
+    if names is None:
+        names = _INIT_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls)
+                                          if f.init)
+    return names
+
+
+class _Rebuild:
+    """``FactClass._rebuild``: a function of the class's ``__init__`` arguments making the
+    same fact as ``__init__`` does -- a new instance whose slots are set one by one through
+    their descriptors, without the frozen ``__init__``'s ``object.__setattr__`` per field.
+    Made once per class, when first asked for (pickling a fact, or loading one: pickle
+    finds it as ``module.FactClass._rebuild``). A class whose fields are not all its
+    ``__init__``'s, or not all slots, is rebuilt by calling it."""
+
+    def __init__(self) -> None:
+        self._made: dict[type, Any] = {}
+
+    def __get__(self, obj: object, cls: type) -> Any:
+        made = self._made.get(cls)
+        if made is None:
+            made = self._made[cls] = _rebuilder(cls)
+        return made
+
+
+def _rebuilder(cls: type) -> Any:
+    names = _init_fields(cls)
+    every = [f.name for f in dataclasses.fields(cls)]
+    setters = [s for n in names if type(s := getattr(cls, n, None)) is MemberDescriptorType]
+    if list(names) != every or len(setters) != len(names):
+        return cls
+    scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
+    scope.update((f"set{i}", s.__set__) for i, s in enumerate(setters))
+    args = ", ".join(f"a{i}" for i in range(len(names)))
+    sets = "".join(f"    set{i}(o, a{i})\n" for i in range(len(names)))
+    exec(f"def _rebuild({args}):\n    o = new(cls)\n{sets}    return o\n", scope)
+    made = scope["_rebuild"]
+    made.__module__ = cls.__module__
+    made.__qualname__ = f"{cls.__qualname__}._rebuild"
+    return made
+
+
 class Fact:
     """Mixin of the ``@dataclass(frozen=True, slots=True)`` fact classes."""
 
@@ -31,15 +79,15 @@ class Fact:
     # strings or such facts (``True == 1``, so a fact holding a bool, an int or a float
     # could equal one of another meaning)
     exact_equality: ClassVar[bool] = False
+    # the class's constructor for loading (see :class:`_Rebuild`)
+    _rebuild: ClassVar[Any] = _Rebuild()
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         cls = type(self)
-        names = _INIT_FIELDS.get(cls)
-        if names is None:
-            names = _INIT_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls)  # type: ignore[arg-type]
-                                              if f.init)
-        return cls, tuple([intern(v) if type(v) is str else canonical(v) if _exact(v) else v
-                           for v in [getattr(self, n) for n in names]])
+        return cls._rebuild, tuple([
+            intern(v) if type(v) is str else canonical(v) if _exact(v) else v
+            for v in [getattr(self, n) for n in _init_fields(cls)]])
+
 
 
 def _exact(value: object) -> bool:

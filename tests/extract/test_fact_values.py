@@ -112,3 +112,35 @@ def test_a_file_without_branches_packs_nothing() -> None:
     assert not facts.branches and facts.branches.data == b""
     assert facts.branches.unpack() == () and list(facts.branches) == []
     assert Packed() == facts.branches and Packed([1]) != facts.branches
+
+
+def test_facts_load_through_their_class_constructor_not_init(monkeypatch) -> None:
+    """A loaded fact is made by its class's ``_rebuild`` (each slot set directly), never by
+    the frozen ``__init__``, and equals the fact that was pickled, field by field; a fact
+    class that is not a slotted dataclass of its ``__init__`` fields is rebuilt by calling
+    it."""
+    from analyzer.util import pickling
+
+    values = [v for f in _facts() for v in _values(f) if isinstance(v, Fact)]
+    by_class = {type(v): v for v in values}
+    assert len(by_class) >= 10
+    data = {cls: pickling.dumps(v) for cls, v in by_class.items()}
+
+    def no_init(self: object, *args: object, **kwargs: object) -> None:
+        raise AssertionError(f"{type(self).__name__}.__init__ called while loading")
+
+    for cls in by_class:
+        monkeypatch.setattr(cls, "__init__", no_init)
+    for cls, v in by_class.items():
+        loaded = pickling.loads(data[cls])
+        assert type(loaded) is cls
+        assert [getattr(loaded, f.name) for f in dataclasses.fields(cls)] == \
+            [getattr(v, f.name) for f in dataclasses.fields(cls)]
+    monkeypatch.undo()
+
+    @dataclasses.dataclass(frozen=True)
+    class Plain(Fact):  # no slots: rebuilt by calling the class
+        name: str
+
+    assert Plain._rebuild is Plain
+    assert Plain._rebuild("x") == Plain("x")
