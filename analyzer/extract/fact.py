@@ -42,7 +42,8 @@ class _Rebuild:
     their descriptors, without the frozen ``__init__``'s ``object.__setattr__`` per field.
     Made once per class, when first asked for (pickling a fact, or loading one: pickle
     finds it as ``module.FactClass._rebuild``). A class whose fields are not all its
-    ``__init__``'s, or not all slots, is rebuilt by calling it."""
+    ``__init__``'s, or not all slots, or that has a ``__post_init__``, is rebuilt by calling
+    it."""
 
     def __init__(self) -> None:
         self._made: dict[type, Any] = {}
@@ -58,7 +59,7 @@ def _rebuilder(cls: type) -> Any:
     names = _init_fields(cls)
     every = [f.name for f in dataclasses.fields(cls)]
     setters = [s for n in names if type(s := getattr(cls, n, None)) is MemberDescriptorType]
-    if list(names) != every or len(setters) != len(names):
+    if list(names) != every or len(setters) != len(names) or hasattr(cls, "__post_init__"):
         return cls
     scope: dict[str, Any] = {"new": object.__new__, "cls": cls}
     scope.update((f"set{i}", s.__set__) for i, s in enumerate(setters))
@@ -87,7 +88,6 @@ class Fact:
         return cls._rebuild, tuple([
             intern(v) if type(v) is str else canonical(v) if _exact(v) else v
             for v in [getattr(self, n) for n in _init_fields(cls)]])
-
 
 
 def _exact(value: object) -> bool:

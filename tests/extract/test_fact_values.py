@@ -144,3 +144,12 @@ def test_facts_load_through_their_class_constructor_not_init(monkeypatch) -> Non
 
     assert Plain._rebuild is Plain
     assert Plain._rebuild("x") == Plain("x")
+
+    @dataclasses.dataclass(frozen=True, slots=True)
+    class Checked(Fact):  # its __post_init__ must run: rebuilt by calling the class
+        name: str
+
+        def __post_init__(self) -> None:
+            assert self.name
+
+    assert Checked._rebuild is Checked
