@@ -217,6 +217,9 @@ class EdgeMemo:
     replayed: int = 0  # modules replayed by the last build
     computed: int = 0  # modules whose edges the last build resolved
     added: int = 0  # records kept since this memo was made or loaded
+    # the modules whose records changed since the stored memo (analyzer.graph.edge_store)
+    # it was loaded from was written in whole; None: every module's (a memo made afresh)
+    touched: set[str] | None = None
     # the attributes of each node edges make (``ext:torch``), one dict for every record that
     # needs the node (hundreds of thousands of records' node ops; read only, never written)
     made_attrs: dict[tuple[object, ...], dict[str, object]] = field(default_factory=dict)
@@ -226,6 +229,7 @@ class EdgeMemo:
         self.global_key = global_key
         self.records.clear()
         self.variants.clear()
+        self.touched = None
 
     def find(self, module: str, local: object, index: ModuleIndex, options: GraphOptions
              ) -> _ModuleRecord | None:
@@ -240,6 +244,8 @@ class EdgeMemo:
         kept.append((local, record))
         del kept[:-_VARIANTS]
         self.added += 1
+        if self.touched is not None:
+            self.touched.add(module)
 
 
 def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None,

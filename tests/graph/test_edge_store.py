@@ -185,3 +185,88 @@ def test_a_stored_record_reads_back_as_it_was_made(tmp_path: Path):
     user = loaded.variants["pkg.user"][0][1]
     user_edges = [(dst, dict(a)) for _, dst, a in op_triples(user.ops) if dst is not None]
     assert ("py:pkg.a:fa", {"kind": "reference", "file": "pkg/user.py", "line": 5}) in user_edges
+
+
+def _stored_files(cache: Path) -> dict[str, bytes]:
+    return {f.name: f.read_bytes() for f in (cache / "edges").iterdir()}
+
+
+def test_a_scan_that_changes_a_few_records_writes_only_those(tmp_path: Path):
+    """The whole memo is written once; a later build that keeps one new record (one module's
+    folded lines) writes that module's records beside it, with the key it ends with, and
+    leaves the whole memo's file as it was. A store loading both replays what the last build
+    held; a store whose whole memo is written again drops the changes."""
+    tree = {**TREE, "pkg/b.py": "def fb():\n    return 2\n", "pkg/c.py": "X = 1\n",
+            "pkg/d.py": "Y = 2\n"}
+    index = module_index(tmp_path / "t", tree)
+    key = index_key(index, _files(index), ())
+    cache = tmp_path / "cache"
+    store = EdgeStore(cache, tmp_path / "t")
+    memo = store.load(key)
+    build_python_graph(index, GraphOptions(), memo)
+    store.save(key, memo)
+    (whole_name, whole), = _stored_files(cache).items()  # the whole memo, alone
+
+    # pkg.user with its import line folded: a second record of it, nothing else changes
+    store = EdgeStore(cache, tmp_path / "t")
+    memo = store.load(key)
+    assert memo.touched == set()
+    build_python_graph(index.with_dead_lines({"pkg.user": [(1, 1)]}),
+                       GraphOptions(dead_lines={"pkg.user": ((1, 1),)}), memo)
+    assert memo.touched == {"pkg.user"} and memo.computed == 1
+    store.save(key, memo)
+    files = _stored_files(cache)
+    assert files[whole_name] == whole  # not written again
+    assert set(files) == {whole_name, whole_name + ".changes"}
+
+    again = EdgeStore(cache, tmp_path / "t").load(key)
+    assert [local for local, _ in again.variants["pkg.user"]] == [
+        ((), ()), (((1, 1),), ())]  # the record of the whole memo, then the changed one
+    build_python_graph(index.with_dead_lines({"pkg.user": [(1, 1)]}),
+                       GraphOptions(dead_lines={"pkg.user": ((1, 1),)}), again)
+    assert again.computed == 0  # both pkg.user records came back
+
+    # pkg.a edited: it and its reader pkg.user are forgotten (2 of 6 modules: more than a
+    # quarter), so the whole memo is written again, and the changes go
+    edited = index_key(index, {**_files(index), "pkg/a.py": FileInfo(
+        "pkg/a.py", "changed", 1, "python")}, ())
+    store = EdgeStore(cache, tmp_path / "t")
+    memo = store.load(edited)
+    assert memo.touched == {"pkg.a", "pkg.user"}
+    build_python_graph(index, GraphOptions(), memo)
+    store.save(edited, memo)
+    files = _stored_files(cache)
+    assert set(files) == {whole_name} and files[whole_name] != whole
+    assert set(EdgeStore(cache, tmp_path / "t").load(edited).variants) == set(index.modules)
+
+
+def test_changes_of_another_whole_memo_are_ignored(tmp_path: Path):
+    """Changes name the whole memo they were written against: beside another one (written
+    since by another scan), they are not read."""
+    tree = {**TREE, "pkg/b.py": "B = 1\n", "pkg/c.py": "C = 1\n", "pkg/d.py": "D = 1\n"}
+    index = module_index(tmp_path / "t", tree)
+    key = index_key(index, _files(index), ())
+    cache = tmp_path / "cache"
+    first = EdgeStore(cache, tmp_path / "t")
+    memo = first.load(key)
+    build_python_graph(index, GraphOptions(), memo)
+    first.save(key, memo)
+    old = _stored_files(cache)
+    store = EdgeStore(cache, tmp_path / "t")
+    memo = store.load(key)
+    build_python_graph(index.with_dead_lines({"pkg.user": [(1, 1)]}),
+                       GraphOptions(dead_lines={"pkg.user": ((1, 1),)}), memo)
+    store.save(key, memo)
+    changes = {n: b for n, b in _stored_files(cache).items() if n.endswith(".changes")}
+    assert len(changes) == 1
+    # another scan writes the whole memo afresh (a new token); the old changes put back
+    fresh = EdgeStore(cache, tmp_path / "t")
+    memo = EdgeMemo()
+    build_python_graph(index, GraphOptions(), memo)
+    fresh.save(key, memo)
+    assert _stored_files(cache).keys() == old.keys()
+    for name, data in changes.items():
+        (cache / "edges" / name).write_bytes(data)
+    loaded = EdgeStore(cache, tmp_path / "t").load(key)
+    assert [local for local, _ in loaded.variants["pkg.user"]] == [((), ())]
+    assert loaded.touched == set()
