@@ -191,14 +191,17 @@ def _stored_files(cache: Path) -> dict[str, bytes]:
     return {f.name: f.read_bytes() for f in (cache / "edges").iterdir()}
 
 
-def test_a_scan_that_changes_a_few_records_writes_only_those(tmp_path: Path):
-    """The whole memo is written once; a later build that keeps one new record (one module's
-    folded lines) writes that module's records beside it, with the key it ends with, and
-    leaves the whole memo's file as it was. A store loading both replays what the last build
-    held; a store whose whole memo is written again drops the changes."""
-    tree = {**TREE, "pkg/b.py": "def fb():\n    return 2\n", "pkg/c.py": "X = 1\n",
-            "pkg/d.py": "Y = 2\n"}
-    index = module_index(tmp_path / "t", tree)
+# six modules: pkg.user reads pkg.a; one module's changed records are under a quarter
+SIX = {**TREE, "pkg/b.py": "def fb():\n    return 2\n", "pkg/c.py": "X = 1\n",
+       "pkg/d.py": "Y = 2\n"}
+
+
+def _whole_then_user_folded(tmp_path: Path):
+    """The whole memo of SIX stored; then a build with pkg.user's import line folded (a
+    second record of pkg.user, nothing else changes) stored by the same kind of scan.
+    Returns the index, its key, the cache folder, the whole memo's file name and bytes
+    as first written, and the second build's memo."""
+    index = module_index(tmp_path / "t", SIX)
     key = index_key(index, _files(index), ())
     cache = tmp_path / "cache"
     store = EdgeStore(cache, tmp_path / "t")
@@ -206,15 +209,26 @@ def test_a_scan_that_changes_a_few_records_writes_only_those(tmp_path: Path):
     build_python_graph(index, GraphOptions(), memo)
     store.save(key, memo)
     (whole_name, whole), = _stored_files(cache).items()  # the whole memo, alone
-
-    # pkg.user with its import line folded: a second record of it, nothing else changes
     store = EdgeStore(cache, tmp_path / "t")
     memo = store.load(key)
     assert memo.touched == set()
+    _build_user_folded(index, memo)
+    store.save(key, memo)
+    return index, key, cache, whole_name, whole, memo
+
+
+def _build_user_folded(index, memo: EdgeMemo) -> None:
     build_python_graph(index.with_dead_lines({"pkg.user": [(1, 1)]}),
                        GraphOptions(dead_lines={"pkg.user": ((1, 1),)}), memo)
+
+
+def test_a_scan_that_changes_a_few_records_writes_only_those(tmp_path: Path):
+    """The whole memo is written once; a later build that keeps one new record (one module's
+    folded lines) writes that module's records beside it, with the key it ends with, and
+    leaves the whole memo's file as it was. A store loading both replays what the last build
+    held; a store whose whole memo is written again drops the changes."""
+    index, key, cache, whole_name, whole, memo = _whole_then_user_folded(tmp_path)
     assert memo.touched == {"pkg.user"} and memo.computed == 1
-    store.save(key, memo)
     files = _stored_files(cache)
     assert files[whole_name] == whole  # not written again
     assert set(files) == {whole_name, whole_name + ".changes"}
@@ -222,8 +236,7 @@ def test_a_scan_that_changes_a_few_records_writes_only_those(tmp_path: Path):
     again = EdgeStore(cache, tmp_path / "t").load(key)
     assert [local for local, _ in again.variants["pkg.user"]] == [
         ((), ()), (((1, 1),), ())]  # the record of the whole memo, then the changed one
-    build_python_graph(index.with_dead_lines({"pkg.user": [(1, 1)]}),
-                       GraphOptions(dead_lines={"pkg.user": ((1, 1),)}), again)
+    _build_user_folded(index, again)
     assert again.computed == 0  # both pkg.user records came back
 
     # pkg.a edited: it and its reader pkg.user are forgotten (2 of 6 modules: more than a
@@ -243,30 +256,15 @@ def test_a_scan_that_changes_a_few_records_writes_only_those(tmp_path: Path):
 def test_changes_of_another_whole_memo_are_ignored(tmp_path: Path):
     """Changes name the whole memo they were written against: beside another one (written
     since by another scan), they are not read."""
-    tree = {**TREE, "pkg/b.py": "B = 1\n", "pkg/c.py": "C = 1\n", "pkg/d.py": "D = 1\n"}
-    index = module_index(tmp_path / "t", tree)
-    key = index_key(index, _files(index), ())
-    cache = tmp_path / "cache"
-    first = EdgeStore(cache, tmp_path / "t")
-    memo = first.load(key)
-    build_python_graph(index, GraphOptions(), memo)
-    first.save(key, memo)
-    old = _stored_files(cache)
-    store = EdgeStore(cache, tmp_path / "t")
-    memo = store.load(key)
-    build_python_graph(index.with_dead_lines({"pkg.user": [(1, 1)]}),
-                       GraphOptions(dead_lines={"pkg.user": ((1, 1),)}), memo)
-    store.save(key, memo)
-    changes = {n: b for n, b in _stored_files(cache).items() if n.endswith(".changes")}
-    assert len(changes) == 1
+    index, key, cache, whole_name, _whole, _memo = _whole_then_user_folded(tmp_path)
+    changes = _stored_files(cache)[whole_name + ".changes"]
     # another scan writes the whole memo afresh (a new token); the old changes put back
     fresh = EdgeStore(cache, tmp_path / "t")
     memo = EdgeMemo()
     build_python_graph(index, GraphOptions(), memo)
     fresh.save(key, memo)
-    assert _stored_files(cache).keys() == old.keys()
-    for name, data in changes.items():
-        (cache / "edges" / name).write_bytes(data)
+    assert set(_stored_files(cache)) == {whole_name}
+    (cache / "edges" / (whole_name + ".changes")).write_bytes(changes)
     loaded = EdgeStore(cache, tmp_path / "t").load(key)
     assert [local for local, _ in loaded.variants["pkg.user"]] == [((), ())]
     assert loaded.touched == set()
