@@ -85,9 +85,16 @@ class Fact:
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         cls = type(self)
-        return cls._rebuild, tuple([
-            intern(v) if type(v) is str else canonical(v) if _exact(v) else v
-            for v in [getattr(self, n) for n in _init_fields(cls)]])
+        known = _REDUCED.get(cls)  # (one lookup per fact: millions are pickled)
+        if known is None:
+            known = _REDUCED[cls] = (cls._rebuild, _init_fields(cls))
+        rebuild, names = known
+        return rebuild, tuple([intern(v) if type(v) is str else canonical(v) if _exact(v)
+                               else v for v in [getattr(self, n) for n in names]])
+
+
+# fact class -> (its constructor for loading, its __init__ fields): what pickling one needs
+_REDUCED: dict[type, tuple[Any, tuple[str, ...]]] = {}
 
 
 def _exact(value: object) -> bool:
