@@ -28,6 +28,7 @@ from analyzer.discover import entry_points
 from analyzer.discover.test_files import is_test_path
 from analyzer.discover.walk import Discovery, file_module_name
 from analyzer.extract.demand import Demand, dotted_prefixes
+from analyzer.extract.needle_cache import NEEDLE, SCRIPT, NeedleCache
 from analyzer.extract.python_facts import PythonFacts
 from analyzer.extract.runner import ReadFile
 from analyzer.model import SourceFile
@@ -36,7 +37,11 @@ _WILDCARDS = re.compile(r"[*?\[\]]")
 
 
 def demand_for(found: Discovery, reads: list[ReadFile], roots: tuple[str, ...],
-               profile: Profile | None, entry_files: dict[str, bytes | str]) -> Demand:
+               profile: Profile | None, entry_files: dict[str, bytes | str],
+               needle_cache: NeedleCache | None = None) -> Demand:
+    """The seeds of the closure (module docstring), the plugin packages whose members are
+    selected, and the hook naming enumerated bases. ``needle_cache`` keeps the byte searches
+    between scans of the tree (none: every file is searched)."""
     files = found.files
     module_of = [file_module_name(f.path, found.python_roots) if f.language == "python" else None
                  for f in files]
@@ -47,6 +52,12 @@ def demand_for(found: Discovery, reads: list[ReadFile], roots: tuple[str, ...],
     regular_tops = {n for n, i in names.items() if "." not in n
                     and files[i].path.endswith("__init__.py")}
     test_globs = profile.test_paths if profile is not None else ()
+    needles = _needles(profile)
+    claims_all = b"" in needles  # a pattern with no literal part matches every file
+    if claims_all:
+        needles = set()
+    cache = needle_cache if needle_cache is not None else NeedleCache(None, found.root)
+    search = cache.search(needles)
     seeds: set[int] = set()
     for i, f in enumerate(files):
         name = module_of[i]
@@ -55,12 +66,12 @@ def demand_for(found: Discovery, reads: list[ReadFile], roots: tuple[str, ...],
             seeds.add(i)
             continue
         base = PurePosixPath(f.path).name
-        if base in ("__main__.py", "setup.py") or b"__main__" in (reads[i].data or b""):
+        if base in ("__main__.py", "setup.py") \
+                or search.flags(reads[i].data, reads[i].digest) & SCRIPT:
             seeds.add(i)
     named = set(_root_modules(roots, names, files))
     named |= _entry_point_modules(entry_files)
     globs: list[str] = []
-    needles: set[bytes] = set()
     restricted: set[str] = set()
     if profile is not None:
         named |= _profile_modules(profile)
@@ -69,8 +80,6 @@ def demand_for(found: Discovery, reads: list[ReadFile], roots: tuple[str, ...],
         globs = [e.path for e in profile.never_delete if e.path]
         for feature in profile.features.values():
             globs.extend(feature.paths)
-            needles.update(_literal_part(p) for p in feature.identifiers)
-        needles.update(_literal_part(p) for p in profile.platform_methods)
         families = [f for f in profile.plugin_families if f.select in ("all", "companion")]
         restricted = {f.package for f in profile.plugin_families if f.select != "all"}
         for fam in families:
@@ -79,18 +88,28 @@ def demand_for(found: Discovery, reads: list[ReadFile], roots: tuple[str, ...],
         for candidate in dotted_prefixes(n):
             if candidate in names:
                 seeds.add(names[candidate])
-    if b"" in needles:  # a pattern with no literal part matches every file
+    if claims_all:
         seeds.update(i for i, f in enumerate(files) if f.language == "python")
-        needles.clear()
     patterns = tuple(globs)
     for i, f in enumerate(files):
         if i in seeds:
             continue
-        content = reads[i].data or b""
         if (patterns and path_matches(f.path, patterns)) \
-                or any(n in content for n in needles):
+                or (needles and search.flags(reads[i].data, reads[i].digest) & NEEDLE):
             seeds.add(i)
+    cache.save(search)
     return Demand(frozenset(seeds), frozenset(restricted), enumerated_bases)
+
+
+def _needles(profile: Profile | None) -> set[bytes]:
+    """The literal parts of the profile's feature identifiers and platform methods: a file
+    holding one may define a symbol a feature claims by name."""
+    needles: set[bytes] = set()
+    if profile is not None:
+        for feature in profile.features.values():
+            needles.update(_literal_part(p) for p in feature.identifiers)
+        needles.update(_literal_part(p) for p in profile.platform_methods)
+    return needles
 
 
 def enumerated_bases(parsed: list[PythonFacts]) -> set[bytes]:
