@@ -146,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     jobs = ["--jobs", str(args.jobs)] if args.jobs else []
     work = Path(tempfile.mkdtemp(prefix="depgraph-scale-"))
     dg = bench_run.depgraph_command(args.depgraph, work / "bytecode")
-    bench_run.run_proc([*dg, "--version"])  # (untimed: compiles depgraph's modules)
+    bench_run.compile_checkout(args.depgraph, work / "bytecode")
     rows: list[dict[str, Any]] = []
     try:
         for k in scales:
