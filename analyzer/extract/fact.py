@@ -8,19 +8,20 @@ frozen ``__init__``'s ``object.__setattr__`` per field (a fifth less time loadin
 of a tree). Its string fields are interned: a name a file spells many times (``torch``,
 ``self``, a module's path) is one string in the file's pickle, and one object once loaded,
 not one per fact (a sixth less memory for the facts of a tree); its tuples and fact fields
-go through :func:`analyzer.util.pickling.canonical`, so equal ones of one file (line tuples,
-condition trees) are one object too."""
+go through the table of :func:`analyzer.util.pickling.canonical`, so equal ones of one file
+(line tuples, condition trees) are one object too."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from operator import attrgetter
 from sys import intern
 from types import MemberDescriptorType
 from typing import Any, ClassVar, Generic, TypeVar, overload
 
 from analyzer.util import pickling
-from analyzer.util.pickling import canonical
+from analyzer.util.pickling import equal_values
 
 _T = TypeVar("_T")
 
@@ -87,14 +88,41 @@ class Fact:
         cls = type(self)
         known = _REDUCED.get(cls)  # (one lookup per fact: millions are pickled)
         if known is None:
-            known = _REDUCED[cls] = (cls._rebuild, _init_fields(cls))
-        rebuild, names = known
-        return rebuild, tuple([intern(v) if type(v) is str else canonical(v) if _exact(v)
-                               else v for v in [getattr(self, n) for n in names]])
+            known = _REDUCED[cls] = (cls._rebuild, _fields_of(_init_fields(cls)))
+        rebuild, fields = known
+        table = equal_values()
+        out: list[Any] = []
+        for v in fields(self):
+            kind = type(v)
+            if kind is str:
+                v = intern(v)
+            elif table is not None and (
+                    (kind is tuple and v and (_ATOMS.issuperset(map(type, v)) or _exact(v)))
+                    or (kind is not tuple and _exact(v))):
+                try:  # (not contextlib.suppress: a context per value costs)  # noqa: SIM105
+                    v = table.setdefault(v, v)
+                except TypeError:  # (a part holding a list or a dict)
+                    pass
+            out.append(v)
+        return rebuild, tuple(out)
 
 
-# fact class -> (its constructor for loading, its __init__ fields): what pickling one needs
-_REDUCED: dict[type, tuple[Any, tuple[str, ...]]] = {}
+# fact class -> (its constructor for loading, the getter of its __init__ fields' values, in
+# order, as a tuple): what pickling one needs
+_REDUCED: dict[type, tuple[Any, Callable[[object], tuple[Any, ...]]]] = {}
+
+# the types whose values are exact whatever they hold (see :func:`_exact`)
+_ATOMS = frozenset({int, str})
+
+
+def _fields_of(names: tuple[str, ...]) -> Callable[[object], tuple[Any, ...]]:
+    """A function giving an object's attributes ``names`` as a tuple (one C call)."""
+    if len(names) == 1:
+        one = attrgetter(names[0])
+        return lambda obj: (one(obj),)
+    if not names:
+        return lambda obj: ()
+    return attrgetter(*names)
 
 
 def _exact(value: object) -> bool:

@@ -78,6 +78,7 @@ from analyzer.nodes import (
 )
 from analyzer.resolve.call_args import resolved_member_names
 from analyzer.resolve.python import ModuleIndex, PyModule, Target
+from analyzer.util.parallel import forked_map
 from analyzer.util.pickling import shared as share
 
 NOT_FOLLOWED = frozenset({"type_checking", "type_test"})
@@ -249,11 +250,12 @@ class EdgeMemo:
 
 
 def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None,
-                       memo: EdgeMemo | None = None) -> PythonGraph:
+                       memo: EdgeMemo | None = None, jobs: int = 1) -> PythonGraph:
     """The Python graph of ``index``. Decisions the options caused are kept in
     ``graph.graph["decisions"]`` as evidence. With ``memo``, modules whose inputs are those
-    of the last build replay its edges (:class:`EdgeMemo`)."""
-    return build_layer(index, options or GraphOptions(), memo or EdgeMemo()).python
+    of the last build replay its edges (:class:`EdgeMemo`). ``jobs``: worker processes that
+    may resolve the modules' edges (:func:`module_layer`)."""
+    return build_layer(index, options or GraphOptions(), memo or EdgeMemo(), jobs).python
 
 
 @dataclass
@@ -270,7 +272,8 @@ class Layer:
     global_key: tuple[object, ...]
 
 
-def build_layer(index: ModuleIndex, options: GraphOptions, memo: EdgeMemo) -> Layer:
+def build_layer(index: ModuleIndex, options: GraphOptions, memo: EdgeMemo, jobs: int = 1
+                ) -> Layer:
     """:func:`build_python_graph`, with what a later build needs to patch it
     (:func:`module_layer`)."""
     graph: Graph = nx.DiGraph(decisions=[])
@@ -288,7 +291,7 @@ def build_layer(index: ModuleIndex, options: GraphOptions, memo: EdgeMemo) -> La
         memo.reset(global_key)
     layer = Layer(PythonGraph(graph, [], frozenset(), {}), {}, {}, methods,
                   {(u, v): attrs for u, v, attrs in members}, global_key)
-    return module_layer(layer, index, options, memo)
+    return module_layer(layer, index, options, memo, jobs)
 
 
 def layer_key(index: ModuleIndex, options: GraphOptions,
@@ -301,11 +304,19 @@ def layer_key(index: ModuleIndex, options: GraphOptions,
             index.resolved_once("subclass_index", lambda: subclass_index(index)))
 
 
-def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: EdgeMemo
-                 ) -> Layer:
+def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: EdgeMemo,
+                 jobs: int = 1) -> Layer:
     """Every module's edges in ``layer``'s graph: a module whose record there is the one the
     memo answers keeps its edges; any other has them removed, then its record replayed (or
-    its edges resolved and recorded). Nodes only removed edges needed go too."""
+    its edges resolved and recorded). Nodes only removed edges needed go too.
+
+    A fresh graph's modules without a record are resolved in ``jobs`` forked workers when
+    they are many (a cold scan, or verify's tree of another shape): each module's record is
+    a function of the index, the graph's nodes and the ``member`` edges every build adds
+    first -- its edges leave from its own nodes, and a node its edges make is recorded
+    whether another module made it first -- which is what lets the memo replay it in any
+    build. The records then replay in module
+    order, as every record from the memo does."""
     graph = layer.python.graph
     gated = layer.global_key[2]
     subclasses = layer.global_key[3]
@@ -319,9 +330,19 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
     remade = False  # a swapped module's edges make other nodes (or in another order)
     swapped: set[str] = set()  # modules whose edges were taken out and added again
     old_made: tuple[str, ...] = ()
-    for name in sorted(index.modules):
-        local = (options.dead_lines.get(name, ()), tuple(index.dead_reads.get(name, ())))
-        record = memo.find(name, local, index, options)
+    names = sorted(index.modules)
+    found = {name: memo.find(name, _local(name, index, options), index, options)
+             for name in names}
+    resolved: dict[str, _ModuleRecord] = {}  # records the workers made
+    todo = [name for name in names if found[name] is None]
+    if not patch and jobs > 1 and len(todo) >= _FORK_MIN:
+        def resolve(name: str) -> _ModuleRecord:  # (in a forked worker: its own graph)
+            return _module_edges(index, graph, index.modules[name], options, gated,
+                                 subclasses, memo.made_attrs)
+        resolved = dict(zip(todo, forked_map(resolve, todo, jobs), strict=True))
+    for name in names:
+        local = _local(name, index, options)
+        record = found[name]
         old = layer.records.get(name)
         if record is None or record is not old:
             swapped.add(name)
@@ -332,8 +353,12 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
             if record is not None:
                 _replay(graph, record.ops)
             else:
-                record = _module_edges(index, graph, index.modules[name], options, gated,
-                                       subclasses, memo.made_attrs)
+                record = resolved.get(name)
+                if record is not None:
+                    _replay(graph, record.ops)
+                else:
+                    record = _module_edges(index, graph, index.modules[name], options, gated,
+                                           subclasses, memo.made_attrs)
                 memo.keep(name, local, record)
                 memo.computed += 1
             for node, dst, _ in op_triples(record.ops):
@@ -361,6 +386,16 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
     layer.python = PythonGraph(graph, unresolved, frozenset(index.reexports_used),
                                {pair: frozenset(by) for pair, by in reexported.items()})
     return layer
+
+
+# modules without a record below which a fresh graph resolves them in this process (a pool
+# costs more than it saves for a few)
+_FORK_MIN = 256
+
+
+def _local(name: str, index: ModuleIndex, options: GraphOptions) -> tuple[object, ...]:
+    """What a module's record is made for: its own folded lines and folded arms' reads."""
+    return (options.dead_lines.get(name, ()), tuple(index.dead_reads.get(name, ())))
 
 
 def _fresh_order(graph: Graph, layer: Layer, modules: list[str], touched: set[str],

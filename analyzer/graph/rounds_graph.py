@@ -39,7 +39,8 @@ from analyzer.resolve.python import ModuleIndex
 class RoundGraph:
     """The graph of one scan's rounds (one per :class:`analyzer.pipeline.rounds.Rounds`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, jobs: int = 1) -> None:
+        self.jobs = jobs  # worker processes a fresh build may resolve modules' edges in
         self._layer: Layer | None = None
         self._index: ModuleIndex | None = None  # the index of the modules the layer holds
         # after the Python layer was built: the node count and each node's successor count
@@ -55,7 +56,7 @@ class RoundGraph:
         if layer is None:
             if self._layer is not None:  # a fresh build: the old graph's memory goes now
                 self._layer.python.graph.clear()
-            layer = build_layer(index, options, memo)
+            layer = build_layer(index, options, memo, self.jobs)
             layer.python.graph.graph["version"] = 0
         else:
             layer = module_layer(layer, index, options, memo)

@@ -190,9 +190,12 @@ class Rounds:
                  scope: Scope, sources: Mapping[str, bytes], timer: StageTimer,
                  sims: CheckCache | None = None, edges: EdgeMemo | None = None,
                  cache: FactsCache | None = None, tree_key: str = "",
-                 open_graph: bool = False, tree_version: TreeVersion | None = None) -> None:
+                 open_graph: bool = False, tree_version: TreeVersion | None = None,
+                 jobs: int = 1) -> None:
         """``open_graph``: :meth:`open_graph` will be asked for (its folds are made beside
-        the rounds' first ones, in the same pass over the modules)."""
+        the rounds' first ones, in the same pass over the modules); ``jobs``: worker
+        processes a fresh graph may resolve the modules' edges in."""
+        self.jobs = jobs
         self.inputs, self.options, self.scope = inputs, options, scope
         self.sources, self.timer = sources, timer
         # the profile's use and the tree as the scan made them; a state's own (keys blocked,
@@ -260,7 +263,7 @@ class Rounds:
         self._never_hits: tuple[Graph, object, list[tuple[KeepEntry, list[str]]]] | None \
             = None
         # the rounds' graph, patched from round to round (the open graph is built apart)
-        self._graphs = RoundGraph()
+        self._graphs = RoundGraph(jobs)
         # the roots named on the command line and the tree's default roots: functions of the
         # graph's module and symbol nodes, which every round's graph has alike (they are
         # made from the modules' facts before any edge), so they are found once
@@ -546,7 +549,7 @@ class Rounds:
                                                     for m, r in dead.items()},
                                        scope.frozen, self.options.keep)
         built = (graphs.build(index, options, self._edges) if graphs is not None
-                 else build_python_graph(index, options, self._edges))
+                 else build_python_graph(index, options, self._edges, self.jobs))
         graph = built.graph
         graph.graph["decisions"].extend(registry.decisions)
         graph.graph["decisions"].extend(

@@ -152,7 +152,8 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     wants_open = bool(use.features) and (report or options.scope == "features")
     rounds = Rounds(inputs, options, use, tree, scope, sources, timer, sims, edges, cache,
                     edge_key.digest(), open_graph=wants_open,
-                    tree_version=TreeVersion(edge_key.shape, edge_key.modules))
+                    tree_version=TreeVersion(edge_key.shape, edge_key.modules),
+                    jobs=settings.jobs)
     last = rounds.run()
     with timer("plan"):
         graph, live, plan, use = last.graph, last.liveness, last.plan, last.use

@@ -1,10 +1,14 @@
 """Shared helper: one pure function over many items in worker processes (the plan check's and
-the verify baseline's per-file pyflakes runs, apply's LibCST edits), with the results in the
-items' order.
+the verify baseline's per-file pyflakes runs, apply's LibCST edits, the graph stage's module
+edges), with the results in the items' order.
 
 Workers are forked on Linux (they inherit the loaded code, nothing is re-imported), spawned
 elsewhere; the largest items go first so the workers finish together. Too few items, or one
 job, run in this process: a pool costs more than it saves there.
+
+:func:`forked_map` is for a function of what this process holds (a closure over the scan's
+module index and graph): forked workers inherit it instead of receiving it pickled, so it
+runs in workers only where processes fork (Linux), and in this process elsewhere.
 """
 
 from __future__ import annotations
@@ -13,7 +17,10 @@ import multiprocessing
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import TypeVar
+from typing import Any, TypeVar, cast
+
+from analyzer.util import pickling
+from analyzer.util.gc_pause import gc_paused
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -48,3 +55,40 @@ def parallel_map(fn: Callable[[Item], Result], items: Sequence[Item], jobs: int,
             if progress is not None:
                 progress(len(results), len(items))
     return [results[i] for i in range(len(items))]
+
+
+# the function :func:`forked_map` runs: set before its workers are forked, which inherit it
+_FORKED: Callable[[Any], Any] | None = None
+
+
+def _forked_chunk(chunk: list[Any]) -> bytes:
+    """Worker side of :func:`forked_map`: the inherited function over one chunk, pickled
+    once (strings as the shared ids :func:`analyzer.util.pickling.loads` shares)."""
+    assert _FORKED is not None
+    fn = _FORKED
+    with gc_paused():
+        return pickling.dumps([fn(item) for item in chunk])
+
+
+def forked_map(fn: Callable[[Item], Result], items: Sequence[Item], jobs: int,
+               chunks_per_job: int = 8) -> list[Result]:
+    """``[fn(item) for item in items]``, in up to ``jobs`` forked workers that inherit ``fn``
+    and everything it reads (nothing is pickled but the items and the results; ``fn`` may be
+    a closure). The items go in contiguous chunks, ``chunks_per_job`` per worker, taken as
+    workers come free. Where processes are not forked, or with one job, in this process."""
+    global _FORKED
+    if jobs < 2 or len(items) < 2 or sys.platform != "linux":
+        return [fn(item) for item in items]
+    count = min(len(items), jobs * chunks_per_job)
+    bounds = [len(items) * i // count for i in range(count + 1)]
+    chunks = [list(items[bounds[i]:bounds[i + 1]]) for i in range(count)]
+    _FORKED = fn
+    try:
+        done = parallel_map(_forked_chunk, chunks, jobs, min_items=2)
+    finally:
+        _FORKED = None
+    out: list[Result] = []
+    with gc_paused():
+        for payload in done:
+            out.extend(cast(list[Result], pickling.loads(payload)))
+    return out

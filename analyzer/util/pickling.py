@@ -58,6 +58,12 @@ def canonical(value: _V) -> _V:
         return value
 
 
+def equal_values() -> dict[object, object] | None:
+    """The equal-value table of the innermost dump in progress (what :func:`canonical`
+    reads), or None outside a dump: for a ``__reduce__`` that merges many values at once."""
+    return _DUMPS[-1] if _DUMPS else None
+
+
 class SharingPickler(pickle.Pickler):
     """A pickler writing integers above CPython's small-int cache, and strings, as
     persistent ids that :func:`loads` shares (pickle still writes a repeated string once),
