@@ -8,8 +8,8 @@ frozen ``__init__``'s ``object.__setattr__`` per field (a fifth less time loadin
 of a tree). Its string fields are interned: a name a file spells many times (``torch``,
 ``self``, a module's path) is one string in the file's pickle, and one object once loaded,
 not one per fact (a sixth less memory for the facts of a tree); its tuples and fact fields
-go through the table of :func:`analyzer.util.pickling.canonical`, so equal ones of one file
-(line tuples, condition trees) are one object too."""
+go through :func:`analyzer.util.pickling.equal_values`, so equal ones of one file (line
+tuples, condition trees) are one object too."""
 
 from __future__ import annotations
 
@@ -126,7 +126,7 @@ def _fields_of(names: tuple[str, ...]) -> Callable[[object], tuple[Any, ...]]:
 
 
 def _exact(value: object) -> bool:
-    """Equal values are the same value (what :func:`canonical` may merge): a fact of an
+    """Equal values are the same value (what a dump's equal-value table may merge): a fact of an
     ``exact_equality`` class, or a non-empty tuple of integers (not bools), strings and
     such facts -- a line tuple, a tuple of names or of condition trees."""
     if type(value) is tuple:

@@ -331,8 +331,8 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
     swapped: set[str] = set()  # modules whose edges were taken out and added again
     old_made: tuple[str, ...] = ()
     names = sorted(index.modules)
-    found = {name: memo.find(name, _local(name, index, options), index, options)
-             for name in names}
+    locals_ = {name: _local(name, index, options) for name in names}
+    found = {name: memo.find(name, locals_[name], index, options) for name in names}
     resolved: dict[str, _ModuleRecord] = {}  # records the workers made
     todo = [name for name in names if found[name] is None]
     if not patch and jobs > 1 and len(todo) >= _FORK_MIN:
@@ -341,7 +341,7 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
                                  subclasses, memo.made_attrs)
         resolved = dict(zip(todo, forked_map(resolve, todo, jobs), strict=True))
     for name in names:
-        local = _local(name, index, options)
+        local = locals_[name]
         record = found[name]
         old = layer.records.get(name)
         if record is None or record is not old:

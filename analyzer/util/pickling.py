@@ -8,7 +8,7 @@ strings of 175,000. :func:`dumps` writes each integer (outside CPython's own sma
 cache) and each string as a *persistent id*; :func:`loads` resolves it through one table of
 the process (:data:`_SHARED`), so equal values load as one object. The table holds each value
 once (a few MB); a pickle written by plain :func:`pickle.dumps` loads the same way. Within one
-dump, equal immutable parts a value's ``__reduce__`` hands through :func:`canonical` (a file's
+dump, equal immutable parts a value's ``__reduce__`` merges in :func:`equal_values` (a file's
 line tuples, condition trees) are written once, so they load as one object too.
 """
 
@@ -19,7 +19,6 @@ import pickle
 from typing import Protocol, TypeVar
 
 _Key = TypeVar("_Key", str, int)
-_V = TypeVar("_V")
 
 
 class Writable(Protocol):
@@ -40,34 +39,23 @@ class _Shared(dict[object, object]):
 _SHARED = _Shared()
 
 
-# the equal-value table of each dump in progress (innermost last): see :func:`canonical`
+# the equal-value table of each dump in progress (innermost last): see :func:`equal_values`
 _DUMPS: list[dict[object, object]] = []
 
 
-def canonical(value: _V) -> _V:
-    """Within a :class:`SharingPickler` dump, the first value equal to ``value`` the dump met
-    (``value`` when it is the first, or unhashable): a value's ``__reduce__`` hands its
-    immutable parts (tuples, frozen facts) through it, so equal parts of one file's facts --
-    a line tuple, a condition tree -- are one object, written once and loaded once. Outside
-    a dump, ``value``."""
-    if not _DUMPS:
-        return value
-    try:
-        return _DUMPS[-1].setdefault(value, value)  # type: ignore[return-value]
-    except TypeError:  # (a part holding a list or a dict)
-        return value
-
-
 def equal_values() -> dict[object, object] | None:
-    """The equal-value table of the innermost dump in progress (what :func:`canonical`
-    reads), or None outside a dump: for a ``__reduce__`` that merges many values at once."""
+    """Within a :class:`SharingPickler` dump, its equal-value table, else None. A value's
+    ``__reduce__`` hands its immutable parts (tuples, frozen facts) through it
+    (``table.setdefault(part, part)``: the first equal part the dump met), so equal parts of
+    one file's facts -- a line tuple, a condition tree -- are one object, written once and
+    loaded once."""
     return _DUMPS[-1] if _DUMPS else None
 
 
 class SharingPickler(pickle.Pickler):
     """A pickler writing integers above CPython's small-int cache, and strings, as
     persistent ids that :func:`loads` shares (pickle still writes a repeated string once),
-    and equal immutable parts once (:func:`canonical`)."""
+    and equal immutable parts once (:func:`equal_values`)."""
 
     def dump(self, obj: object, /) -> None:
         _DUMPS.append({})
