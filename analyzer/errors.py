@@ -55,6 +55,14 @@ class ApplyError(DepgraphError):
     exit_code = 7
 
 
+class GateError(DepgraphError):
+    """No manifest: the plan's applied copy fails ``depgraph verify --before`` and nothing
+    can be blamed (``analyzer.pipeline.gate``), or a manifest was asked of a plan the gate
+    never verified."""
+
+    exit_code = 9
+
+
 def suggest(word: str, choices: list[str] | tuple[str, ...], *, several: bool = False) -> str:
     """`` (did you mean 'x'?)`` for the closest choice; with ``several``, ``; did you mean:
     a, b`` (or ``; no similar name found``), for the root and target messages."""

@@ -79,3 +79,6 @@ class ScanResult:
     counted: frozenset[str] = frozenset()
     # counted files a first analysis turned out to depend on, parsed in a second one
     reparsed: frozenset[str] = frozenset()
+    # the verify baseline of the manifest the gate verified on the plan's applied copy
+    # (analyzer.pipeline.gate); None: no gate ran (a scan no manifest is made of)
+    verified: dict[str, Any] | None = None

@@ -70,13 +70,12 @@ def prune_copy(sample: Path, tmp: Path, roots: list[str] | None = None
     from analyzer.codemod.apply import run_apply as apply_manifest
     from analyzer.outputs.manifest import write_manifest
     from analyzer.pipeline.scan import run_scan
-    from analyzer.verify.baseline import verify_baseline
 
     tree = tmp / "tree"
     shutil.copytree(sample, tree)
     before = run_scan(tree, roots or [])
     manifest = tmp / "manifest.json"
-    write_manifest(before, manifest, verify_baseline(before))
+    write_manifest(before, manifest)
     applied = apply_manifest(manifest, write=True, patch_out=tmp / "undo.patch")
     assert applied.changes and not applied.skipped
     return tree, json.loads(manifest.read_text())
@@ -94,9 +93,11 @@ def same_python_graph(a, b) -> None:
     assert a.graph.graph["decisions"] == b.graph.graph["decisions"]
 
 
-def apply_and_verify(tmp_path: Path, tree: Path, result, feature: str | None = None):
+def apply_and_verify(tmp_path: Path, tree: Path, result, feature: str | None = None,
+                     tampered: bool = False):
     """Write ``result``'s manifest, apply it to ``tree`` (``feature``: that feature only) and
-    run ``depgraph verify --before`` on it: the click result."""
+    run ``depgraph verify --before`` on it: the click result (``tampered``: the test changed
+    the plan after the scan: :func:`tampered_manifest`)."""
     import json
 
     from click.testing import CliRunner
@@ -106,6 +107,18 @@ def apply_and_verify(tmp_path: Path, tree: Path, result, feature: str | None = N
     from analyzer.pipeline.verify import manifest_of
 
     manifest = tmp_path / "manifest.json"
-    manifest.write_text(json.dumps(manifest_of(result)))
+    manifest.write_text(json.dumps(tampered_manifest(result) if tampered
+                                   else manifest_of(result)))
     apply_manifest(manifest, write=True, feature=feature, patch_out=tmp_path / "undo.patch")
     return CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
+
+
+def tampered_manifest(result) -> dict[str, object]:
+    """The manifest of ``result`` after a test changed its plan (a wrong deletion planted, an
+    attribution stripped): what a planner without the gate would write, with a baseline made
+    for the changed plan. ``manifest_of`` refuses nothing here only because the gate verified
+    the plan as it was; a tampered plan needs its own baseline."""
+    from analyzer.outputs.manifest import manifest_dict
+    from analyzer.verify.baseline import verify_baseline
+
+    return manifest_dict(result, verify_baseline(result))

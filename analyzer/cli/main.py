@@ -207,22 +207,18 @@ def scan(path: Path, demo: bool, out_dir: Path, quiet: bool, verbose: bool,
 def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
              fmts: tuple[str, ...]) -> CachedScan:
     """Run the analysis on read inputs and render every requested output."""
-    from analyzer.extract.cache import FactsCache
     from analyzer.outputs.render import render, summary_lines
     from analyzer.pipeline.result_cache import CachedScan
     from analyzer.pipeline.scan import analyze
     from analyzer.util.gc_pause import gc_paused
-    from analyzer.verify.baseline import verify_baseline
 
     result = analyze(inputs, options, settings)
     stdout, stderr = summary_lines(result)
     if settings.stage is not None:
         settings.stage("render")
     t0 = time.perf_counter()
-    facts = FactsCache(settings.cache_dir) if settings.cache_dir is not None else None
     with gc_paused():
-        baseline = verify_baseline(result, facts, settings.jobs) if "json" in fmts else None
-        outputs = {f: render(result, f, baseline) for f in fmts}
+        outputs = {f: render(result, f) for f in fmts}
     timings = {k: v for k, v in result.timings.items() if k not in inputs.timings}
     timings["render"] = time.perf_counter() - t0
     return CachedScan(outputs, stdout, stderr, list(result.profile.stale),

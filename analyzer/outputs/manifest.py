@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from analyzer import __version__
+from analyzer.errors import GateError
 from analyzer.graph.native import is_tu
 from analyzer.model import Deletion, goes_with, is_behaviour_decision
 
@@ -266,7 +267,16 @@ def build_summary(result: ScanResult) -> dict[str, Any]:
     }
 
 
-def write_manifest(result: ScanResult, path: Path, baseline: dict[str, Any] | None = None
-                   ) -> None:
-    path.write_text(json.dumps(manifest_dict(result, baseline), indent=2) + "\n",
-                    encoding="utf-8")
+def verified_manifest(result: ScanResult) -> dict[str, Any]:
+    """The manifest of a result whose plan the gate verified on its applied copy
+    (``analyzer.pipeline.gate``), with the baseline it was verified with: the one way to a
+    manifest that is written. ``GateError`` for any other result."""
+    if result.verified is None:
+        raise GateError("no manifest of a plan the gate did not verify (a scan made "
+                        "without its gate)")
+    return manifest_dict(result, result.verified)
+
+
+def write_manifest(result: ScanResult, path: Path) -> None:
+    """Write :func:`verified_manifest` to ``path``."""
+    path.write_text(json.dumps(verified_manifest(result), indent=2) + "\n", encoding="utf-8")

@@ -12,7 +12,7 @@ import json
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 if TYPE_CHECKING:
     from analyzer.config.types import Profile
@@ -51,14 +51,13 @@ class Packed:
         return cls(zlib.compress(data, 1))
 
 
-def render(result: ScanResult, fmt: str, baseline: dict[str, Any] | None = None
-           ) -> dict[str, Packed]:
-    """File name -> bytes of one format (``md`` also writes one file per dropped feature);
-    ``baseline``: the manifest's verify baseline (``analyzer.verify.baseline``)."""
+def render(result: ScanResult, fmt: str) -> dict[str, Packed]:
+    """File name -> bytes of one format (``md`` also writes one file per dropped feature;
+    ``json``: the manifest of a plan the gate verified, ``GateError`` otherwise)."""
     if fmt == "json":
-        from analyzer.outputs.manifest import manifest_dict
+        from analyzer.outputs.manifest import verified_manifest
 
-        return {FILE_NAMES[fmt]: _json_packed(manifest_dict(result, baseline))}
+        return {FILE_NAMES[fmt]: _json_packed(verified_manifest(result))}
     if fmt == "html":
         from analyzer.outputs.html import html_pieces
 

@@ -67,17 +67,19 @@ class ScanInputs:
 
 
 def gather_inputs(path: Path, options: ScanOptions, *,
-                  cache_dir: Path | None = None) -> ScanInputs:
+                  cache_dir: Path | None = None, pruned: bool = False) -> ScanInputs:
     """Discover, choose the profile and fingerprint every file (stages 1 and 2's input).
 
     With ``cache_dir``, files whose stat signature is unchanged since they were last hashed
-    are not read (:class:`analyzer.discover.digests.DigestIndex`)."""
+    are not read (:class:`analyzer.discover.digests.DigestIndex`). A tree without Python
+    files is an error, unless it is ``pruned`` (what ``depgraph verify`` reads: a plan may
+    delete every Python file)."""
     excludes, profile, use_profile = options.excludes, options.profile, options.use_profile
     t0 = time.perf_counter()
     found = (discover_cached(path, excludes, cache_dir) if cache_dir is not None
              else discover(path, extra_excludes=excludes))
     chosen = select_profile(found.root, profile) if use_profile else None
-    if not any(f.language == "python" for f in found.files):
+    if not pruned and not any(f.language == "python" for f in found.files):
         raise ScanError(f"no Python files under {path}")
     timings = {"discover": time.perf_counter() - t0}
     t0 = time.perf_counter()

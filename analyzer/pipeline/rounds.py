@@ -131,6 +131,10 @@ class Retained:
     # (path, first, last line) of import statements the plans delete: code that goes needs
     # nothing, so their edges are left out of the next round
     freed: frozenset[tuple[str, int, int]] = frozenset()
+    # deletions (path, kind, first, last line) the plan leaves out although nothing above
+    # keeps what they remove: what the gate convicted that no other rule can keep (the next
+    # rounds compute the plan without them, and the gate checks it again)
+    cancelled: frozenset[tuple[str, str, int, int]] = frozenset()
     # the conflicts that asked for what is kept, in the order met (not part of the state's
     # value: a conflict no round can settle is logged and keeps nothing)
     log: tuple[Conflict, ...] = field(default=(), compare=False)
@@ -275,12 +279,13 @@ class Rounds:
         self._registry_memo: tuple[ProfileUse, ModuleIndex, dict[str, FileInfo],
                                    frozenset[tuple[str, int]], RegistryOutcome] | None = None
 
-    def run(self) -> Planned:
-        """The rounds to their fixpoint. A round plans from the state; the rules then ask,
-        in order, what the plan's outcome keeps more, and the first that keeps anything new
-        gives the next state. A plan no rule keeps more of is the answer. Each rule only
-        keeps more, so the rounds end."""
-        state = Retained()
+    def run(self, state: Retained | None = None) -> Planned:
+        """The rounds to their fixpoint, from ``state`` (default: nothing kept yet; the
+        gate continues from what it adds to the last settled state). A round plans from the
+        state; the rules then ask, in order, what the plan's outcome keeps more, and the
+        first that keeps anything new gives the next state. A plan no rule keeps more of is
+        the answer. Each rule only keeps more, so the rounds end."""
+        state = state if state is not None else Retained()
         last: Planned | None = None
         for _round in range(MAX_ROUNDS):
             last, after = self._rules(self._round(state), state)
@@ -295,7 +300,6 @@ class Rounds:
                                                unbuilt(last), self.module_breaks))
         assert last is not None
         self.settled = state
-        self._plans = PlanMemo()  # (no plan is built after the rounds: the shares go now)
         before = {path: dict(lint.undefined) for path, lint in self.sims.originals().items()
                   if lint is not None}
         native_before, native_breaks_before = self._original_build(last)
@@ -355,7 +359,14 @@ class Rounds:
             return dataclasses.replace(state, selectors={**state.selectors, **new_selectors}) \
                 if new_selectors else state
         blocked = {**state.blocked, **selected}
-        more_arms = {m: (*state.arms.get(m, ()), *rs) for m, rs in arms.items()}
+        # an arm folded already that its producer still reports (a file the plan does not
+        # edit: a test) is not folded again: the state must settle
+        more_arms = {m: (*had, *new) for m, rs in arms.items()
+                     for had in (state.arms.get(m, ()),)
+                     if (new := tuple(r for r in rs if r not in had))}
+        if not selected and not more_arms and not clauses:
+            return dataclasses.replace(state, selectors={**state.selectors, **new_selectors}) \
+                if new_selectors else state
         # clauses of keys blocked now are not folded after all (their key stays selectable)
         return dataclasses.replace(
             state, blocked=blocked, arms={**state.arms, **more_arms},
@@ -400,6 +411,10 @@ class Rounds:
                      dict(tree.project.forced), self._system_libraries, self._parsed,
                      self._builds, {p: tree.files[p].sha256 for p in tree.cmake_facts},
                      self.cache)
+
+    def native_build(self) -> Build:
+        """The build of the settled state, as the native checks and their blame read it."""
+        return self._build(self.settled)
 
     def native_share_breaks(self, last: Planned, share: list[Deletion]
                             ) -> list[tuple[str, int, Deletion | None, str | None]]:
@@ -622,7 +637,8 @@ class Rounds:
                 {(d.path, d.start_line, d.end_line or d.start_line) for d in plan.deletions
                  if d.kind in ("delete_range", "fold_branch") and d.start_line}))
             plan.deletions[:] = [d for d in plan.deletions if d.path not in scope.unparsed
-                                 and d.path not in self.never_edited]
+                                 and d.path not in self.never_edited
+                                 and deletion_key(d) not in state.cancelled]
             plan.kept.extend(self._never_kept(graph))
             native_summary = plan_native(graph, liveness, native, tree.cmake_facts, tree.files,
                                          plan, state.cmake_lines)
@@ -745,6 +761,12 @@ def _exists(module: str, last: Planned) -> bool:
                 i == len(parts) or last.graph.nodes[node].get("kind") != "module"
                 or ".".join(parts[:i + 1]) not in last.index.modules)
     return False
+
+
+def deletion_key(d: Deletion) -> tuple[str, str, int, int]:
+    """A deletion as the rounds' state names it (its file, kind and lines): the same in
+    every round's plan."""
+    return (d.path, d.kind, d.start_line or 0, d.end_line or 0)
 
 
 def _freed_imports(plan: Plan) -> set[tuple[str, int, int]]:

@@ -10,7 +10,8 @@ from typing import Any
 
 from analyzer.config.options import ScanOptions
 from analyzer.errors import RootError
-from analyzer.pipeline.scan import RunSettings, ScanResult, scan
+from analyzer.pipeline.analyze import RunSettings, ScanResult, scan_tree
+from analyzer.plan.check.breaks import Break
 from analyzer.util.gc_pause import gc_paused
 from analyzer.verify.checks import (
     _LINE,
@@ -20,7 +21,7 @@ from analyzer.verify.checks import (
     check_against_manifest,
 )
 from analyzer.verify.edited import EditedFiles
-from analyzer.verify.problem import VerifyProblem
+from analyzer.verify.problem import VerifyProblem, problem_of
 
 
 @dataclass
@@ -70,8 +71,9 @@ def _verify(path: Path, options: ScanOptions, settings: RunSettings,
         problems = [p for p in check(result, edited, shared=False, edited=now)
                     if _LINE.sub(r"\1: ", str(p)) not in baseline]
         problems.extend(check_against_manifest(result, before, path, settings.jobs, now))
-    problems.extend(VerifyProblem(CLI_SOURCE, 0, f"kept target {name!r} (--keep-target) is "
-                                  "defined by no CMake file") for name in missing)
+    problems.extend(problem_of(Break("kept-target", CLI_SOURCE, 0, f"kept target {name!r} "
+                                     "(--keep-target) is defined by no CMake file", "target",
+                                     name)) for name in missing)
     return Verification(result, sorted(set(problems)))
 
 
@@ -100,8 +102,7 @@ def _scan(path: Path, options: ScanOptions, settings: RunSettings, missing: list
     kept = list(options.keep_targets)
     while True:
         try:
-            return scan(path, options.replace(keep_targets=tuple(kept)), settings,
-                        report=False)
+            return scan_tree(path, options.replace(keep_targets=tuple(kept)), settings)
         except RootError as exc:
             m = _UNKNOWN_TARGET.search(str(exc))
             if m is None or m.group(1) not in kept:
@@ -111,8 +112,8 @@ def _scan(path: Path, options: ScanOptions, settings: RunSettings, missing: list
 
 
 def manifest_of(result: ScanResult) -> dict[str, Any]:
-    """The manifest of a scan with its verify baseline (what ``depgraph scan`` writes)."""
-    from analyzer.outputs.manifest import manifest_dict
-    from analyzer.verify.baseline import verify_baseline
+    """The manifest of a scan with the verify baseline the gate verified it with (what
+    ``depgraph scan`` writes)."""
+    from analyzer.outputs.manifest import verified_manifest
 
-    return manifest_dict(result, verify_baseline(result))
+    return verified_manifest(result)

@@ -26,8 +26,9 @@ from typing import Any
 
 from analyzer.graph.native import is_tu
 from analyzer.nodes import module_node
+from analyzer.plan.check.breaks import Break
 from analyzer.verify.edited import EditedFile, compile_error
-from analyzer.verify.problem import VerifyProblem
+from analyzer.verify.problem import VerifyProblem, problem_of
 
 if typing.TYPE_CHECKING:
     from analyzer.result import ScanResult
@@ -59,7 +60,8 @@ def check_against_manifest(result: ScanResult, before: dict[str, Any], root: Pat
     out.extend(check_module_values(result, before.get("verify_baseline_members")))
     out.extend(check_subclasses(result, before.get("verify_baseline_subclasses")))
     if (Path(root) / STATE_NAME).is_file():  # pruned with `depgraph apply`, not by hand
-        out.extend(VerifyProblem(p, line, f"manifest entry not carried out: {why}")
+        out.extend(problem_of(Break("unapplied", p, line,
+                                    f"manifest entry not carried out: {why}"))
                    for p, line, why in unapplied_entries(before, root))
     removed = {d.get("reason", "") for d in before.get("deletions", [])
                if d.get("category") == "registry-entry"}
@@ -67,9 +69,10 @@ def check_against_manifest(result: ScanResult, before: dict[str, Any], root: Pat
         if any(f"entry {key!r} " in r for r in removed):
             path, _, rest = where.partition(":")
             line, _, what = rest.partition(":")
-            out.append(VerifyProblem(path, int(line or 0), f"live code selects dropped key "
-                                     f"{key!r} ({what.strip()}) but the pruning removed its "
-                                     "registry entries"))
+            out.append(problem_of(Break(
+                "selected-key", path, int(line or 0), f"live code selects dropped key "
+                f"{key!r} ({what.strip()}) but the pruning removed its registry entries",
+                name=key)))
     out.extend(check_native(result, before))
     return out
 
@@ -90,7 +93,7 @@ def check(result: ScanResult, compile_paths: set[str] | None = None,
     problems: list[VerifyProblem] = []
     if shared:
         problems.extend(live_python_breaks(result))
-        problems.extend(VerifyProblem(b.path, b.line, b.what)
+        problems.extend(problem_of(b)
                         for b in native_breaks(None, native_state(result, live_only=True)))
     problems.extend(check_compiles(result, compile_paths, edited))
     problems.extend(_check_kept_targets(result))
@@ -109,7 +112,7 @@ def live_python_breaks(result: ScanResult) -> list[VerifyProblem]:
     view = planned_view(scoped, result.index, {})
     live = [name for name in result.index.modules
             if result.liveness.is_live(module_node(name))]
-    return [VerifyProblem(b.path, b.line, b.what) for b in python_breaks(view, live)]
+    return [problem_of(b) for b in python_breaks(view, live)]
 
 
 def check_compiles(result: ScanResult, paths: set[str] | None = None,
@@ -130,7 +133,8 @@ def check_compiles(result: ScanResult, paths: set[str] | None = None,
             except OSError:
                 continue
         if error is not None:
-            out.append(VerifyProblem(path, error[0], f"does not compile: {error[1]}"))
+            out.append(problem_of(Break("compile", path, error[0],
+                                        f"does not compile: {error[1]}")))
     return out
 
 
@@ -140,8 +144,8 @@ def _check_kept_targets(result: ScanResult) -> list[VerifyProblem]:
         return []
     names = [t.name for t in result.native.project.targets]
     source, line = _profile_location(result, profile.source)
-    return [VerifyProblem(source, line, f"kept target {pattern!r} (profile keep_targets) "
-                          "is defined by no CMake file")
+    return [problem_of(Break("kept-target", source, line, f"kept target {pattern!r} (profile "
+                             "keep_targets) is defined by no CMake file", "target", pattern))
             for pattern in profile.keep_targets
             if not any(fnmatch.fnmatchcase(n, pattern) for n in names)]
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from analyzer.nodes import symbol_node
-from analyzer.verify.problem import VerifyProblem
+from analyzer.plan.check.breaks import Break
+from analyzer.verify.problem import VerifyProblem, problem_of
 
 if TYPE_CHECKING:
     from analyzer.analysis.liveness import Liveness
@@ -70,9 +71,11 @@ def check_module_values(result: ScanResult, baseline: dict[str, list[str]] | Non
             continue
         for use in mod.facts.member_uses:
             if use.name in lost:
-                out.append(VerifyProblem(mod.path, use.lines[0], (
+                out.append(problem_of(Break(
+                    "module-value", mod.path, use.lines[0],
                     f"reads .{use.name}, which module {lost[use.name]} (used as a value) "
-                    "defined in the original tree and does not define now")))
+                    "defined in the original tree and does not define now",
+                    lost[use.name], use.name)))
     return out
 
 
@@ -102,9 +105,10 @@ def check_members(result: ScanResult, baseline: dict[str, list[str]] | None
             continue
         for use in mod.facts.member_uses:
             if use.name in lost:
-                out.append(VerifyProblem(mod.path, use.lines[0], (
+                out.append(problem_of(Break(
+                    "member", mod.path, use.lines[0],
                     f"reads .{use.name}, which {lost[use.name][0]} defined in the original "
-                    "tree and no class defines now")))
+                    "tree and no class defines now", name=use.name)))
     return out
 
 
@@ -146,8 +150,9 @@ def check_subclasses(result: ScanResult, baseline: dict[str, list[str]] | None
     for base, path, line in _enumerations(result.index, result.liveness):
         lost = sorted(set(baseline.get(base, ())) - set(now.get(base, ())))
         if lost:
-            out.append(VerifyProblem(path, line, (
+            out.append(problem_of(Break(
+                "subclass", path, line,
                 f"{base.removeprefix('py:')}.__subclasses__() no longer finds "
                 f"{', '.join(x.removeprefix('py:') for x in lost)} (a subclass in the "
-                "original tree)")))
+                "original tree)", base, " ".join(lost))))
     return out

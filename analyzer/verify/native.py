@@ -46,8 +46,8 @@ def baseline_of(result: ScanResult) -> dict[str, Any]:
 def check_native(result: ScanResult, manifest: dict[str, Any]) -> list[VerifyProblem]:
     """The native breaks of the pruned tree ``result`` that the original (as ``manifest``
     recorded it: ``verify_baseline_native``, ``verify_baseline_breaks``) did not have."""
-    from analyzer.verify.problem import VerifyProblem
+    from analyzer.verify.problem import problem_of
 
     found = native_breaks(manifest.get("verify_baseline_native"), native_state(result))
     original = Counter(tuple(k) for k in manifest.get("verify_baseline_breaks", ()))
-    return sorted({VerifyProblem(b.path, b.line, b.what) for b in new_breaks(found, original)})
+    return sorted({problem_of(b) for b in new_breaks(found, original)})

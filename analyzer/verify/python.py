@@ -32,7 +32,7 @@ from analyzer.plan.check.lint import FileLint, lint_tree, parse
 from analyzer.plan.check.view import pruned_view
 from analyzer.util.parallel import parallel_map
 from analyzer.verify.edited import EditedFile, read_now
-from analyzer.verify.problem import VerifyProblem
+from analyzer.verify.problem import VerifyProblem, problem_of
 
 if TYPE_CHECKING:
     from analyzer.extract.cache import FactsCache
@@ -117,7 +117,7 @@ def check_python(result: ScanResult, manifest: dict[str, Any], jobs: int = 1,
     if unparsed:
         touched = _touched_modules(result, manifest)
         breaks = [b for b in breaks if b.path not in unparsed or _may_follow(b, touched)]
-    return [VerifyProblem(b.path, b.line, b.what) for b in breaks]
+    return [problem_of(b) for b in breaks]
 
 
 def _touched_modules(result: ScanResult, manifest: dict[str, Any]) -> set[str]:

@@ -10,7 +10,6 @@ from analyzer.config.options import ScanOptions
 from analyzer.outputs.manifest import write_manifest
 from analyzer.pipeline.scan import run_scan
 from analyzer.pipeline.verify import verify_scan
-from analyzer.verify.baseline import verify_baseline
 from tests.helpers import MINI_SGLANG
 
 
@@ -19,7 +18,7 @@ def test_pruned_sample_verifies_and_has_nothing_left_to_drop(tmp_path):
     shutil.copytree(MINI_SGLANG, tree)
     before = run_scan(tree, ["deepseek_v2"])
     manifest = tmp_path / "manifest.json"
-    write_manifest(before, manifest, verify_baseline(before))
+    write_manifest(before, manifest)
     applied = run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
     assert applied.changes and not applied.skipped
 

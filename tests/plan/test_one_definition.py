@@ -21,7 +21,7 @@ from analyzer.pipeline.scan import ScanResult, run_scan
 from analyzer.pipeline.verify import manifest_of
 from analyzer.plan.check import Unbuilt, check_plan
 from analyzer.plan.check.native_view import Build, Keep, native_plan_breaks
-from tests.helpers import SAMPLES, apply_and_verify
+from tests.helpers import SAMPLES, apply_and_verify, tampered_manifest
 
 BREAKS = SAMPLES / "breaks"
 
@@ -55,7 +55,7 @@ def verified(tmp_path: Path, tree: Path, result: ScanResult, wrong: Deletion,
     """Apply the plan with ``wrong`` added (or only ``feature``), then verify: its lines."""
     result.plan.deletions.append(wrong)
     manifest = tmp_path / "manifest.json"
-    manifest.write_text(json.dumps(manifest_of(result)))
+    manifest.write_text(json.dumps(tampered_manifest(result)))
     run_apply(manifest, write=True, feature=feature, patch_out=tmp_path / "undo.patch")
     out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
     assert out.exit_code == EXIT_VERIFY, out.output
@@ -222,7 +222,7 @@ def test_a_knock_on_stripped_of_its_feature_breaks_the_feature_alone(tmp_path: P
         else Deletion(**{**d.__dict__, "feature": "", "features": (), "with_features": ()})
         for d in result.plan.deletions]
     manifest = tmp_path / "manifest.json"
-    manifest.write_text(json.dumps(manifest_of(result)))
+    manifest.write_text(json.dumps(tampered_manifest(result)))
     run_apply(manifest, write=True, feature="npu", patch_out=tmp_path / "undo.patch")
     out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])
     assert out.exit_code == EXIT_VERIFY, out.output
@@ -271,7 +271,7 @@ def test_a_cmake_variable_of_cmake_itself_needs_no_set_of_the_tree(tmp_path: Pat
     assert native_plan_breaks(Plan([*result.plan.deletions, wrong]), build, result.index,
                               result.native_before, result.breaks_before) == []
     result.plan.deletions.append(wrong)
-    out = apply_and_verify(tmp_path, tree, result)
+    out = apply_and_verify(tmp_path, tree, result, tampered=True)
     assert out.exit_code == 0, out.output
 
 

@@ -17,7 +17,7 @@ from analyzer.codemod.apply import run_apply
 from analyzer.model import Deletion
 from analyzer.pipeline.scan import run_scan
 from analyzer.pipeline.verify import manifest_of
-from tests.helpers import SAMPLES
+from tests.helpers import SAMPLES, tampered_manifest
 
 
 def prune_wrongly(tmp_path: Path, wrong: dict, edit: tuple[str, str, str] | None = None
@@ -34,7 +34,7 @@ def prune_wrongly(tmp_path: Path, wrong: dict, edit: tuple[str, str, str] | None
     info = result.files[wrong["path"]]
     result.plan.deletions.append(Deletion(sha256=info.sha256, **wrong))
     manifest = tmp_path / "manifest.json"
-    manifest.write_text(json.dumps(manifest_of(result)))
+    manifest.write_text(json.dumps(tampered_manifest(result)))
     applied = run_apply(manifest, write=True, patch_out=tmp_path / "undo.patch")
     assert applied.changes or applied.skipped
     out = CliRunner().invoke(verify_command, [str(tree), "--before", str(manifest)])

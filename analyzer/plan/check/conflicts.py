@@ -128,6 +128,36 @@ def check_plan(plan: Plan, index: ModuleIndex, sources: Mapping[str, bytes],
     return list(dict.fromkeys(out))
 
 
+def blame_found(b: Break, plan: Plan, view: PythonView,
+                unbuilt: dict[str, Unbuilt] | None = None) -> list[Conflict]:
+    """What to keep so that a break the full check found goes away (``depgraph verify``
+    run on the applied plan: the gate, ``analyzer.pipeline.gate``): the checks' own breaks
+    are blamed as :func:`blame` blames them; verify's other problems -- a file that no longer
+    compiles, a module used as a value that lost a definition, a subclass
+    ``__subclasses__()`` no longer finds, an entry the codemod could not carry out, a
+    dropped key whose registry entries went while live code selects it -- on what made
+    them; anything else on every edit of the files it involves."""
+    def cancel(ds: list[Deletion]) -> list[Conflict]:
+        return [Conflict(b.path, b.line, b.what, d) for d in ds]
+
+    kind = b.kind
+    if kind == "compile":
+        found = cancel([d for d in plan.deletions if d.path == b.path])
+    elif kind == "module-value":
+        found = cancel([d for d in plan.deletions if d.symbol == f"{b.module}:{b.name}"])
+    elif kind == "subclass":
+        found = [Conflict(b.path, b.line, b.what, root=node) for node in b.name.split()]
+    elif kind == "unapplied":
+        found = cancel([d for d in plan.deletions
+                        if d.path == b.path and (d.start_line or 1) == b.line])
+    elif kind == "selected-key":
+        found = cancel([d for d in plan.deletions if d.category == "registry-entry"
+                        and f"entry {b.name!r} " in d.reason])
+    else:
+        found = blame(b, plan, view, unbuilt)
+    return found or _blame_everything(b, plan, view)
+
+
 def _blame_everything(b: Break, plan: Plan, view: PythonView) -> list[Conflict]:
     """A break no rule could pin on a deletion: every edit of the files it involves goes
     back, and the module it needs stays (the fixpoint must not leave a break behind)."""

@@ -1,0 +1,303 @@
+"""Pipeline, the analysis: inputs (discover, profile, digests) -> extract -> resolve ->
+rounds of decide -> graph -> liveness -> plan (``analyzer.pipeline.rounds``) -> native plan,
+feature attribution and reports of the dropped features; then, when a gate is given
+(``analyzer.pipeline.gate``), the plan verified on its applied copy, the rounds continuing
+until it passes.
+
+``analyze_inputs`` returns a ``ScanResult`` holding every stage's output, so the outputs only
+format, never compute. The commands and tests call ``analyzer.pipeline.scan`` (the gated
+scan); ``depgraph verify`` scans a pruned tree with :func:`scan_tree` (no gate: no manifest
+is made of it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from analyzer.analysis.anchors import FeatureAnchors, feature_anchors
+from analyzer.analysis.blockers import Blocker, feature_blockers, feature_keys, present
+from analyzer.analysis.feature_columns import FeatureColumns, feature_columns
+from analyzer.analysis.features import FeatureReport, analyze_features, feature_nodes
+from analyzer.analysis.liveness import Liveness
+from analyzer.analysis.why import root_reasons
+from analyzer.config.options import ScanOptions
+from analyzer.config.profile import effective_cmake_options, merge_drops
+from analyzer.decide.fold_reuse import TreeVersion
+from analyzer.decide.profile_facts import ProfileUse, profile_use
+from analyzer.extract.cache import FactsCache
+from analyzer.extract.demand import Demand, extract_on_demand
+from analyzer.extract.needle_cache import NeedleCache
+from analyzer.extract.runner import ExtractedFile, Progress, ReadFile, extract_all
+from analyzer.extract.seeds import demand_for, may_answer_pattern
+from analyzer.extract.source_bytes import SourceBytes
+from analyzer.graph.edge_store import EdgeStore, index_key
+from analyzer.model import Deletion, Plan
+from analyzer.nodes import Graph, module_node, target_node
+from analyzer.pipeline.gate_blame import Gate, gate_conflicts, gate_state, unsettled
+from analyzer.pipeline.inputs import ScanError, ScanInputs, gather_inputs
+from analyzer.pipeline.rounds import Planned, Retained, Rounds
+from analyzer.pipeline.scope import scope_to_features
+from analyzer.pipeline.timing import StageTimer
+from analyzer.plan.check import check_plan, edits_by_path
+from analyzer.plan.check_cache import CheckCache
+from analyzer.plan.feature_sets import Breaks, assign_features
+from analyzer.plan.features import attribute_deletions
+from analyzer.resolve.tree import Scope, Tree, build_tree, deletion_scope
+from analyzer.result import ScanResult
+from analyzer.util.gc_pause import gc_paused
+
+__all__ = ["RunSettings", "ScanError", "ScanInputs", "ScanResult", "analyze_inputs",
+           "gather_inputs", "scan_tree"]
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """How a scan runs (not what it computes): worker processes, cache folder, progress."""
+
+    jobs: int = 1
+    cache_dir: Path | None = None
+    progress: Callable[[Progress], None] | None = None
+    stage: Callable[[str], None] | None = None  # each stage entered (the progress line)
+
+
+def scan_tree(path: Path, options: ScanOptions, settings: RunSettings = RunSettings()
+              ) -> ScanResult:
+    """The analysis of the tree at ``path`` without the outputs' parts and without a gate:
+    what ``depgraph verify`` reads of a pruned tree."""
+    if settings.stage is not None:
+        settings.stage("discover")
+    return analyze_inputs(gather_inputs(path, options, cache_dir=settings.cache_dir,
+                                        pruned=True), options, settings, report=False)
+
+
+def analyze_inputs(inputs: ScanInputs, options: ScanOptions,
+                   settings: RunSettings = RunSettings(), *, report: bool = True,
+                   gate: Gate | None = None) -> ScanResult:
+    """Extract -> resolve -> decide -> graph -> liveness -> plan over inputs already read,
+    then ``gate`` (a plan it rejects is planned again with what it blames kept).
+    ``report=False``: what only the outputs read is not computed -- the features each
+    deletion goes with (unless ``--scope features`` plans by them), the features' report,
+    blockers, anchors and why each root is one (what ``depgraph verify`` needs is the
+    rest)."""
+    with gc_paused():
+        return _analyze(inputs, options, settings, report, gate)
+
+
+def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
+             report: bool, gate: Gate | None) -> ScanResult:
+    timer = StageTimer(inputs.timings, settings.stage)
+    use = profile_use(inputs.profile, merge_drops(inputs.profile, options.drop, options.keep))
+    found = inputs.discovery
+    with timer("extract"):
+        reads = inputs.reads()
+        demand = None if options.parse_all else demand_for(
+            found, reads, options.roots, use.profile, inputs.entry_point_files,
+            NeedleCache(settings.cache_dir, found.root))
+    # the files' bytes go to the first pass's extraction and are dropped after it (the
+    # stages after read the few files they need again: SourceBytes); a later pass reads anew
+    handed = [reads]
+    del reads
+    cache = FactsCache(settings.cache_dir) if settings.cache_dir is not None else None
+    reparsed: set[str] = set()
+    extracted: dict[int, ExtractedFile] = {}  # what a pass parsed, for the next one
+    while True:
+        result = _analyze_extracted(inputs, options, settings, use, handed, cache, demand,
+                                    timer, extracted, report, gate, frozenset(reparsed))
+        if demand is None:
+            return result
+        touched = _counted_reached(result)
+        if not touched:
+            return result
+        # a counted file the analysis turned out to depend on (the closure cannot see it):
+        # parse it, and analyse again
+        reparsed.update(found.files[i].path for i in touched)
+        demand = dataclasses.replace(demand, seeds=demand.seeds | touched)
+
+
+def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
+                       use: ProfileUse, handed: list[list[ReadFile]],
+                       cache: FactsCache | None, demand: Demand | None, timer: StageTimer,
+                       extracted: dict[int, ExtractedFile], report: bool,
+                       gate: Gate | None, reparsed: frozenset[str]) -> ScanResult:
+    found = inputs.discovery
+    with timer("extract"):
+        reads = handed.pop() if handed else inputs.reads()
+        if demand is None:
+            files = extract_all(found.root, list(found.files), jobs=settings.jobs,
+                                cache=cache, progress=settings.progress, read=reads)
+            counted: frozenset[str] = frozenset()
+        else:
+            got = extract_on_demand(found.root, list(found.files), reads, found.python_roots,
+                                    demand, jobs=settings.jobs, cache=cache,
+                                    progress=settings.progress, extracted=extracted)
+            files = got.files
+            counted = frozenset(found.files[i].path for i in got.counted)
+        sources = SourceBytes(found.root, {f.path: r.digest for f, r in zip(
+            found.files, reads, strict=True) if r.data is not None})
+        del reads
+    with timer("resolve"):
+        tree = build_tree(found, files, effective_cmake_options(use.profile, use.drops),
+                          cache, sources)
+        scope = deletion_scope(tree, use.profile.test_paths if use.profile else ())
+    sims = CheckCache(settings.cache_dir, found.root, settings.jobs)
+    edge_store = EdgeStore(settings.cache_dir, found.root)
+    with timer("graph"):
+        edge_key = index_key(tree.index, tree.files, counted)
+        edges = edge_store.load(edge_key)
+    # the open graph is asked for after the rounds (what each deletion goes with)
+    wants_open = bool(use.features) and (report or options.scope == "features")
+    rounds = Rounds(inputs, options, use, tree, scope, sources, timer, sims, edges, cache,
+                    edge_key.digest(), open_graph=wants_open,
+                    tree_version=TreeVersion(edge_key.shape, edge_key.modules),
+                    jobs=settings.jobs)
+    state: Retained | None = None
+    while True:  # the rounds, then the gate: until the plan's applied tree verifies
+        last = rounds.run(state)
+        result = _planned_result(inputs, options, settings, rounds, last, tree, scope, sources,
+                                 sims, timer, counted, wants_open, report)
+        result.reparsed = reparsed
+        if gate is None or (demand is not None and _counted_reached(result)):
+            break  # (no gate; or the analysis runs again with more files parsed: gated then)
+        with timer("gate"):
+            problems, baseline = gate(result)
+        if not problems:
+            result.verified = baseline
+            break
+        conflicts = gate_conflicts(rounds, last, problems)
+        state = gate_state(rounds.settled, conflicts, last)
+        if state == rounds.settled:
+            raise unsettled(problems)
+    rounds.module_breaks.clear()  # (the last check ran: each module's breaks go)
+    sims.save()
+    with timer("graph"):
+        edge_store.save(edge_key, edges)
+    return result
+
+
+def _planned_result(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
+                    rounds: Rounds, last: Planned, tree: Tree, scope: Scope,
+                    sources: SourceBytes, sims: CheckCache, timer: StageTimer,
+                    counted: frozenset[str], wants_open: bool, report: bool) -> ScanResult:
+    """The scan's result from the rounds' last plan: what each deletion goes with, the
+    scope, and (``report``) the features' reports."""
+    found = inputs.discovery
+    with timer("plan"):
+        graph, live, plan, use = last.graph, last.liveness, last.plan, last.use
+        native_summary = last.native_summary
+        attribute_deletions(plan, graph, use.features, last.native.project)
+    # what each deletion goes with (apply --feature): the open graph's uses
+    if wants_open:
+        open_graph = rounds.open_graph()
+
+        def check_one(share: list[Deletion]) -> Breaks:
+            return [(c.path, c.line, c.deletion, c.root) for c in check_plan(
+                Plan(share), last.index, sources, rounds.baseline, sims.simulation,
+                per_module=rounds.module_breaks)
+            ] + rounds.native_share_breaks(last, share)
+
+        def check(shares: list[list[Deletion]]) -> list[Breaks]:
+            # the files' simulations of every share first, in worker processes (one pool)
+            sims.prefetch_all([edits_by_path(Plan(share)) for share in shares], sources)
+            return [check_one(share) for share in shares]
+
+        with timer("plan"):
+            assign_features(plan, open_graph, [f.name for f in use.features], check,
+                            last.liveness.roots,
+                            sources.only(counted),  # (read only where asked)
+                            {m.path: m.name for m in last.index.modules.values()})
+        open_graph.clear()
+    if options.scope == "features":  # only what the dropped features take (pipeline/scope)
+        native_summary = scope_to_features(plan, native_summary, graph,
+                                           frozenset(f.name for f in use.features))
+    with timer("plan"):
+        plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
+    features: list[FeatureReport] = []
+    columns: dict[str, FeatureColumns] = {}
+    blockers: dict[str, list[Blocker]] = {}
+    anchors: list[FeatureAnchors] = []
+    reasons: dict[str, str] = {}
+    if report:
+        with timer("plan"):
+            features = analyze_features(graph, live, use.features, feature_nodes(
+                graph, use.features, use.kept_features), plan)
+            columns = {f.name: feature_columns(graph, live, f) for f in features}
+            blockers = {f.name: _blockers(graph, live, f, use, sources, scope.tests)
+                        for f in features}
+            anchors = feature_anchors(use.profile, use.features, tree.index,
+                                      list(tree.files), last.native.project)
+            reasons = root_reasons(graph, live.roots, list(options.roots), found.root,
+                                   last.default_roots, use.profile, scope.tests,
+                                   scope.in_scope, scope.unparsed, plan.kept)
+    return ScanResult(found.root, found, tree.files, last.index, graph, last.roots,
+                      list(options.roots), last.default_roots, live, plan, last.native,
+                      native_summary, list(last.keep_targets), use, features,
+                      set(scope.in_scope), tree.problems, last.unresolved, timer.seconds,
+                      sources, options=options, conflicts=last.conflicts,
+                      lint_before=last.lint_before, breaks_before=last.breaks_before,
+                      native_before=last.native_before, anchors=anchors,
+                      feature_columns=columns, blockers=blockers, counted=counted,
+                      root_reasons=reasons)
+
+
+def _blockers(graph: Graph, live: Liveness, feature: FeatureReport, use: ProfileUse,
+              sources: Mapping[str, bytes], tests: frozenset[str]) -> list[Blocker]:
+    """A feature's blockers as the outputs show them (analysis/blockers.py): the defaults
+    that select its dropped keys first, then live code, then tests."""
+    return present(graph, live, feature, feature_blockers(graph, live, feature),
+                   feature_keys(use.features, feature.name, use.blocked_keys), sources, tests)
+
+
+def _counted_reached(result: ScanResult) -> frozenset[int]:
+    """Files counted without a parse that the analysis resolved through anyway (an edge into
+    one, or an unresolved name inside one): their contents may matter after all."""
+    if not result.counted:
+        return frozenset()
+    counted = {m.name: m.path for m in result.index.modules.values()
+               if m.path in result.counted}
+    graph = result.graph
+    hit: set[str] = set()
+    for module, path in counted.items():  # a counted module has no nodes but its own
+        node = module_node(module)
+        if node in graph and any(graph.nodes[src].get("module") not in counted
+                                 for src in graph.predecessors(node)):
+            hit.add(path)
+    for entry in result.unresolved:
+        parts = str(entry["name"]).split(".")
+        for i in range(1, len(parts) + 1):
+            if (prefix := ".".join(parts[:i])) in counted \
+                    and entry["path"] not in result.counted:
+                hit.add(counted[prefix])
+    needles = _unshown_loader_names(result)
+    answers = may_answer_pattern(result.index.sought_by_name) \
+        if result.index.sought_by_name else None
+    if needles or answers is not None:  # (each counted file read once, for both)
+        for path in counted.values():
+            if path in hit:
+                continue
+            data = result.sources.get(path, b"")
+            if any(n in data for n in needles) \
+                    or (answers is not None and answers.search(data) is not None):
+                hit.add(path)
+    index = {f.path: i for i, f in enumerate(result.discovery.files)}
+    return frozenset(index[p] for p in hit)
+
+
+def _unshown_loader_names(result: ScanResult) -> set[bytes]:
+    """Names of the targets kept because nothing is shown to load them, and of the modules
+    they are installed as: a counted file naming one may be the import that shows it."""
+    graph = result.graph
+    out: set[bytes] = set()
+    for name in result.native.kept_targets:
+        node = target_node(name)
+        if node not in graph:
+            continue
+        out.add(name.encode())
+        for u in graph.predecessors(node):
+            if graph.edges[u, node].get("kind") in ("built_by", "installed_by"):
+                module = graph.nodes[u].get("module") or u.partition(":")[2]
+                out.add(str(module).rpartition(".")[2].encode())
+    out.discard(b"")
+    return out

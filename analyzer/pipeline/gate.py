@@ -1,0 +1,123 @@
+"""Pipeline, the gate: the last step before a manifest exists.
+
+The plan the soundness rounds settled on is written as the manifest it would be, applied to
+a copy of the tree exactly as ``depgraph apply --write`` applies it (``analyzer.codemod``),
+and ``depgraph verify --before`` runs on the copy with that manifest
+(``analyzer.pipeline.verify``: the same code, the same options replayed from the manifest).
+Whatever verify reports is blamed on the deletions that caused it (the plan's own blame,
+``analyzer.plan.check.conflicts.blame_found``; the native half's ``native_blame``); the rounds
+then continue from their settled state with that kept -- the knock-ons are computed again
+under it -- and the gate runs again on the new plan. A plan verify passes is the answer: a
+manifest its own verify would fail is never made (:func:`gated_baseline` is the one way to
+the baseline a written manifest carries).
+
+The copy: every file of the tree is linked into a temporary folder (hard links where the
+filesystem allows, else copied), except the files the plan edits or deletes, which are
+copied: the apply replaces files atomically and never writes into one, so the original is
+never touched either way. Version-control folders, virtual environments and caches the
+discovery never reads are left out.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from analyzer.pipeline.gate_blame import Gate
+
+if TYPE_CHECKING:
+    from analyzer.pipeline.analyze import RunSettings
+    from analyzer.result import ScanResult
+    from analyzer.verify.problem import VerifyProblem
+
+# folders no scan reads (the discovery's default excludes that hold no sources): not copied
+_SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", "venv",
+                           "node_modules", ".tox", ".nox", ".mypy_cache", ".pytest_cache",
+                           ".ruff_cache", "depgraph-out"})
+# the one file of .git a scan reads
+_GIT_EXCLUDE = (".git", "info", "exclude")
+
+
+
+def make_gate(settings: RunSettings) -> Gate:
+    """The gate of a scan run with ``settings``: the manifest of a result applied to a copy
+    of its tree and verified there (the copy's scan shares the facts cache)."""
+    from analyzer.extract.cache import FactsCache
+    from analyzer.verify.baseline import verify_baseline
+
+    quiet = dataclasses.replace(settings, progress=None, stage=None)
+
+    def gate(result: ScanResult) -> tuple[list[VerifyProblem], dict[str, Any]]:
+        facts = FactsCache(settings.cache_dir) if settings.cache_dir is not None else None
+        baseline = verify_baseline(result, facts, settings.jobs)
+        return verify_applied(result, baseline, quiet), baseline
+
+    return gate
+
+
+def verify_applied(result: ScanResult, baseline: dict[str, Any], settings: RunSettings
+                   ) -> list[VerifyProblem]:
+    """What ``depgraph verify --before`` reports on a copy of ``result``'s tree once its
+    manifest (with ``baseline``) is applied with ``--write``."""
+    from analyzer.codemod.apply import run_apply
+    from analyzer.config.options import ScanOptions
+    from analyzer.errors import ApplyError
+    from analyzer.outputs.manifest import manifest_dict
+    from analyzer.pipeline.verify import verify_scan
+    from analyzer.verify.problem import VerifyProblem
+
+    manifest = manifest_dict(result, baseline)
+    if not manifest["deletions"]:
+        return []
+    touched = {d.path for d in result.plan.deletions}
+    with tempfile.TemporaryDirectory(prefix="depgraph-gate-") as work:
+        copy = Path(work) / "tree"
+        mirror(result.root, copy, touched)
+        written = Path(work) / "manifest.json"
+        written.write_text(json.dumps(manifest), encoding="utf-8")
+        try:
+            run_apply(written, copy, write=True, patch_out=Path(work) / "undo.patch")
+        except ApplyError as exc:  # (the plan's own edits: never expected)
+            return [VerifyProblem("<manifest>", 0, f"apply refuses the plan: {exc}")]
+        options = ScanOptions.from_json(manifest["options"])  # what verify replays
+        return verify_scan(copy, options, settings, before=manifest).problems
+
+
+def mirror(root: Path, dest: Path, fresh: set[str]) -> None:
+    """A copy of the tree at ``root`` in ``dest``: each file linked (copied where links
+    cannot be made), the files ``fresh`` names (relative paths) copied; symbolic links
+    copied as links."""
+    root = root.resolve()
+    dest.mkdir(parents=True)
+    exclude = root.joinpath(*_GIT_EXCLUDE)
+    if exclude.is_file():
+        dest.joinpath(*_GIT_EXCLUDE[:-1]).mkdir(parents=True)
+        shutil.copyfile(exclude, dest.joinpath(*_GIT_EXCLUDE))
+    for folder, dirs, files in os.walk(root):
+        rel = os.path.relpath(folder, root)
+        here = dest if rel == "." else dest / rel
+        dirs[:] = [d for d in dirs if d not in _SKIPPED_DIRS]
+        for d in dirs:
+            src = os.path.join(folder, d)
+            if os.path.islink(src):
+                os.symlink(os.readlink(src), here / d)
+            else:
+                (here / d).mkdir()
+        for name in files:
+            src = os.path.join(folder, name)
+            target = here / name
+            rel_file = name if rel == "." else f"{rel}/{name}".replace(os.sep, "/")
+            if os.path.islink(src):
+                os.symlink(os.readlink(src), target)
+            elif rel_file in fresh:
+                shutil.copyfile(src, target)
+            else:
+                try:
+                    os.link(src, target)
+                except OSError:
+                    shutil.copyfile(src, target)
