@@ -31,6 +31,12 @@ class ScanError(InputError):
     """Input the scan cannot work on (missing path, nothing to analyze)."""
 
 
+class NoRootsError(DepgraphError):
+    """A scan with no roots: nothing the user serves is named, so nothing would be live."""
+
+    exit_code = EXIT_USAGE
+
+
 class RootError(DepgraphError):
     """A root name that matches nothing, or more than one module."""
 

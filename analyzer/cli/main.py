@@ -29,7 +29,8 @@ from analyzer.cli.options import (
     DepgraphCommand,
     check_strict,
     close_progress,
-    config_options,
+    config_of,
+    require_roots,
     run_settings,
     scan_options,
     scan_tree,
@@ -121,8 +122,9 @@ def scan(path: Path, demo: bool, out_dir: Path, quiet: bool, verbose: bool,
     started = time.perf_counter()
     if demo:
         options = options if options.roots else options.replace(roots=DEMO_ROOTS)
-    config = config_options(path, options)
-    if config is not None:  # the config's scan-only keys, unless typed on the command line
+    found = config_of(path, options)
+    if found is not None:  # the config's scan-only keys, unless typed on the command line
+        config, base = found
         formats = formats or config.formats
         ctx = click.get_current_context()
 
@@ -130,18 +132,19 @@ def scan(path: Path, demo: bool, out_dir: Path, quiet: bool, verbose: bool,
             source = ctx.get_parameter_source(param)
             return source is not None and source.name == "COMMANDLINE"
         if config.out and not typed("out_dir"):
-            out_dir = Path(config.out) if config.out == "-" else Path(path) / config.out
+            out_dir = Path(config.out) if config.out == "-" else base / config.out
         if config.fail_on_removable is not None and not typed("fail_on_removable"):
             fail_on_removable = config.fail_on_removable
         if config.jobs is not None and jobs is None:
             jobs = config.jobs
         if config.cache_dir and cache_dir is None:
-            cache_dir = Path(path) / config.cache_dir
+            cache_dir = base / config.cache_dir
     settings = run_settings(jobs, cache_dir, no_cache, quiet)
     try:
         if settings.stage is not None:
             settings.stage("discover")
         inputs = gather_inputs(path, options, cache_dir=settings.cache_dir)
+        require_roots(options, path)
         fmts = tuple(dict.fromkeys(formats or DEFAULT_FORMATS))
         cache = (ResultCache(settings.cache_dir)
                  if settings.cache_dir is not None and not no_result_cache else None)
@@ -263,6 +266,7 @@ def why(path: Path, target: str, manifest: Path | None, quiet: bool, verbose: bo
     from analyzer.analysis.roots import resolve_roots
     from analyzer.analysis.why import explain, find_node
 
+    require_roots(options, path)
     result = scan_tree(path, options, run_settings(jobs, cache_dir, no_cache, True))
     node = find_node(result.graph, target, result.root)
     if node is None:

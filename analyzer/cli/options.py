@@ -17,7 +17,7 @@ import click
 
 from analyzer.config.options import ScanOptions
 from analyzer.config.types import SCOPES
-from analyzer.errors import DepgraphError, ProfileError
+from analyzer.errors import DepgraphError, NoRootsError, ProfileError
 
 if TYPE_CHECKING:
     from analyzer.pipeline.scan import RunSettings, ScanResult
@@ -109,12 +109,48 @@ def scan_options(func: Any) -> Any:
 
 def config_options(path: Path | None, options: ScanOptions) -> Any:
     """The scan options of the tree's config (the profile file's), or None."""
+    found = config_of(path, options)
+    return found[0] if found is not None else None
+
+
+def config_of(path: Path | None, options: ScanOptions) -> tuple[Any, Path] | None:
+    """The scan options of the tree's config and the folder its relative paths (``out``,
+    ``cache_dir``) start from: the config file's (it may lie above the scanned folder)."""
     from analyzer.config.profile import select_profile
 
     if path is None or not options.use_profile or not Path(path).is_dir():
         return None
     profile = select_profile(Path(path), options.profile)
-    return profile.options if profile is not None else None
+    if profile is None:
+        return None
+    source = profile.config or profile.source
+    base = Path(source).parent if not source.startswith("builtin:") else Path(path)
+    return profile.options, base
+
+
+def require_roots(options: ScanOptions, path: Path) -> None:
+    """A scan plans what the roots do not reach: with none named -- on the command line, as
+    ``roots`` in a config, or as the ``entry_points`` a profile of the user's own declares
+    (a built-in's serve no model) -- everything but the tree's own entry points would be
+    planned away. ``NoRootsError`` (exit 2), saying how to name them."""
+    from analyzer.config.lookup import find_config
+    from analyzer.config.profile import own_entry_points, select_profile
+    from analyzer.discover.walk import resolve_root
+
+    resolve_root(Path(path))  # (a path that is no folder is that error first: exit 3)
+    if options.roots:
+        return
+    profile = select_profile(Path(path), options.profile) if options.use_profile else None
+    if profile is not None and own_entry_points(profile):
+        return
+
+    where = (f"no depgraph.toml or [tool.depgraph] from {path} up to the repository's top"
+             if find_config(Path(path)) is None
+             else "the config found names none (roots = [...])")
+    raise NoRootsError(f"no roots: name the entry points you serve with --roots NAME "
+                       f"(repeatable: a model module such as deepseek_v2, a dotted module, a "
+                       f"file, module:Symbol) or roots = [...] in depgraph.toml ({where}; "
+                       "`depgraph init` writes one)")
 
 
 def with_config(options: ScanOptions, given: frozenset[str], path: Path | None

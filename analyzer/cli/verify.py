@@ -20,6 +20,7 @@ from analyzer.cli.options import (
     DepgraphCommand,
     check_strict,
     close_progress,
+    require_roots,
     run_settings,
     scan_options,
     verbosity_options,
@@ -70,12 +71,17 @@ def verify_command(path: Path, before: Path | None, quiet: bool, verbose: bool,
     together: live imports, dynamic imports and torch ops resolve, Python compiles, CMake
     sources and includes exist, kept targets are defined; with --before, also what only a
     comparison with the original shows. Exit 8 with one `path:line: what` per problem."""
+    from analyzer.codemod.apply import check_verified_tree
     from analyzer.outputs.manifest import totals
     from analyzer.pipeline.verify import verify_scan
     from analyzer.verify.checks import translation_units
 
     manifest = read_manifest(before) if before is not None else None
+    if manifest is not None:  # the tree it was made for, first (as apply checks)
+        check_verified_tree(manifest, path)
     options = replayed(options, given, manifest)
+    if manifest is None:
+        require_roots(options, path)
     settings = run_settings(jobs, cache_dir, no_cache, quiet)
     try:
         verification = verify_scan(path, options, settings, before=manifest)

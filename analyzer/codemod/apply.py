@@ -479,6 +479,35 @@ def _free_name(root: Path) -> Path:
 
 
 # -- for depgraph verify ------------------------------------------------------------------
+def check_verified_tree(manifest: dict[str, Any], root: Path) -> None:
+    """Refuse, in one line, to verify ``root`` against a manifest made for another tree, as
+    ``apply`` refuses to apply it: none of its top-level packages is there; or, where
+    ``depgraph apply`` recorded its runs, most of the files the manifest names are neither
+    as scanned nor as a recorded run left them (another version of the project)."""
+    state = apply_state.load(root, strict=False)
+    check_tree(manifest, root, apply_state.State())
+    if not state.files:
+        return
+    stale: list[str] = []
+    entries = manifest.get("deletions", [])
+    for rel, group in sorted(_by_path(entries).items()):
+        target = root / rel
+        if not target.is_file():
+            if not target.exists() and {e.get("kind") for e in group} == {"delete_file"}:
+                continue
+            stale.append(f"{rel} is missing")
+            continue
+        expected = str(group[0].get("sha256", ""))
+        current = sha256(target.read_bytes())
+        if current != expected and state.history(rel, expected, current) is None:
+            stale.append(f"{rel} is neither as scanned nor as depgraph apply left it")
+    files = len(_by_path(entries))
+    if stale and len(stale) * 2 > files:
+        raise ApplyError(f"manifest made for another version of this tree: {len(stale)} of "
+                         f"the {files} files it names are not as scanned (first: {stale[0]}); "
+                         "scan this tree again")
+
+
 def unapplied_entries(manifest: dict[str, Any], root: Path) -> list[tuple[str, int, str]]:
     """The entries of ``manifest`` not carried out in ``root``, as (path, line, reason):
     optional entries skipped by an apply, and, once any entry of the manifest was carried

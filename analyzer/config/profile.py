@@ -147,12 +147,15 @@ def builtin_profile(name: str) -> Profile:
 def select_profile(scan_root: Path, explicit: str | None) -> Profile | None:
     """The profile for a scan.
 
-    ``explicit`` (``--profile``) is a file path or a built-in name. Otherwise, in order:
-    ``scan_root/depgraph.toml``, ``[tool.depgraph]`` in ``scan_root/pyproject.toml``, the first
-    built-in (by name) whose ``detect`` globs all match under ``scan_root``; else ``None``.
-    A file extends the built-in that detects ``scan_root`` unless it says otherwise
-    (``extends``).
+    ``explicit`` (``--profile``) is a file path or a built-in name. Otherwise the nearest
+    config from ``scan_root`` up to the repository's top (``depgraph.toml``, else
+    ``[tool.depgraph]`` in ``pyproject.toml``: :func:`analyzer.config.lookup.find_config`),
+    its path globs rebased onto ``scan_root``; else the first built-in (by name) whose
+    ``detect`` globs all match under ``scan_root``; else ``None``. A file extends the
+    built-in that detects ``scan_root`` unless it says otherwise (``extends``).
     """
+    from analyzer.config.lookup import find_config, rebased
+
     root = Path(scan_root)
     if explicit is not None:
         candidate = Path(explicit)
@@ -165,19 +168,23 @@ def select_profile(scan_root: Path, explicit: str | None) -> Profile | None:
         names = builtin_names()
         raise ProfileError(f"{explicit}:0: not a profile file nor a built-in profile"
                            f"{suggest(explicit, names)}; built-ins: {', '.join(names)}")
-    own = root / "depgraph.toml"
-    if own.is_file():
-        return load_profile_file(own, root)
-    pyproject = root / "pyproject.toml"
-    if pyproject.is_file():
-        try:
-            doc = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-            doc = {}
-        if isinstance(doc.get("tool"), dict) and "depgraph" in doc["tool"]:
-            return load_profile_file(pyproject, root)
+    config = find_config(root)
+    if config is not None:
+        prefix = root.resolve().relative_to(config.parent).as_posix()
+        return rebased(load_profile_file(config, root), "" if prefix == "." else prefix)
     name = detected_builtin(root)
     return builtin_profile(name) if name is not None else None
+
+
+def own_entry_points(profile: Profile) -> tuple[str, ...]:
+    """The entry points a profile of the user's declares itself (not those of the built-in
+    it extends)."""
+    if profile.source.startswith("builtin:"):
+        return ()
+    base = profile.extends.removeprefix("builtin:") if profile.extends.startswith(
+        "builtin:") else None
+    inherited = set(builtin_profile(base).entry_points) if base in builtin_names() else set()
+    return tuple(e for e in profile.entry_points if e not in inherited)
 
 
 def detect_glob_exists(root: Path, pattern: str) -> bool:

@@ -54,8 +54,8 @@ from analyzer.extract.python_names import (
 from analyzer.extract.python_nodes import (
     _chain,
     _end_line,
+    _guards_imports,
     _line,
-    _recovers_import_error,
     _string_value,
     literal_prefix,
 )
@@ -407,9 +407,7 @@ class _Extractor:
                     found.add(CONDITIONAL)
             elif parent.type in {"elif_clause", "else_clause"}:
                 found.add(CONDITIONAL)
-            elif parent.type == "try_statement" and child.type == "block" and any(
-                    _recovers_import_error(c) for c in parent.named_children
-                    if c.type == "except_clause"):
+            elif child.type == "block" and _guards_imports(parent):
                 found.add(TRY_IMPORT_ERROR)
             child, parent = parent, parent.parent
         return tuple(sorted(found))

@@ -102,6 +102,35 @@ def _catches_import_error(clause: ts.Node) -> bool:
     return bool(names & IMPORT_ERRORS)
 
 
+def _guards_imports(stmt: ts.Node) -> bool:
+    """An import in ``stmt``'s body block may fail and the code carries on: a ``try`` one of
+    whose handlers catches ImportError without raising, or ``with suppress(ImportError)``."""
+    if stmt.type == "try_statement":
+        return any(_recovers_import_error(c) for c in stmt.named_children
+                   if c.type == "except_clause")
+    return stmt.type == "with_statement" and _suppresses_import_error(stmt)
+
+
+def _suppresses_import_error(with_stmt: ts.Node) -> bool:
+    """A ``with`` statement one of whose items is ``suppress(...)`` (``contextlib.suppress``)
+    of ImportError or anything broader: an import in its body may fail and is skipped."""
+    for clause in with_stmt.named_children:
+        if clause.type != "with_clause":
+            continue
+        for item in clause.named_children:
+            call = item.child_by_field_name("value")
+            if call is None or call.type != "call":
+                continue
+            func = call.child_by_field_name("function")
+            args = call.child_by_field_name("arguments")
+            if func is None or args is None \
+                    or tsu.text(func).rpartition(".")[2] != "suppress":
+                continue
+            if {tsu.text(a).rpartition(".")[2] for a in args.named_children} & IMPORT_ERRORS:
+                return True
+    return False
+
+
 def _has_raise(node: ts.Node) -> bool:
     """A ``raise`` anywhere in ``node``'s own code (not in nested definitions)."""
     stack = list(node.named_children)

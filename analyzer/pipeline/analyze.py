@@ -37,7 +37,7 @@ from analyzer.graph.edge_store import EdgeStore, index_key
 from analyzer.model import Deletion, Plan
 from analyzer.nodes import Graph, module_node, target_node
 from analyzer.pipeline.gate_blame import Gate, gate_conflicts, gate_state, unsettled
-from analyzer.pipeline.inputs import ScanError, ScanInputs, gather_inputs
+from analyzer.pipeline.inputs import ChosenProfile, ScanError, ScanInputs, gather_inputs
 from analyzer.pipeline.rounds import Planned, Retained, Rounds
 from analyzer.pipeline.scope import scope_to_features
 from analyzer.pipeline.timing import StageTimer
@@ -63,14 +63,16 @@ class RunSettings:
     stage: Callable[[str], None] | None = None  # each stage entered (the progress line)
 
 
-def scan_tree(path: Path, options: ScanOptions, settings: RunSettings = RunSettings()
-              ) -> ScanResult:
+def scan_tree(path: Path, options: ScanOptions, settings: RunSettings = RunSettings(),
+              chosen: ChosenProfile | None = None) -> ScanResult:
     """The analysis of the tree at ``path`` without the outputs' parts and without a gate:
-    what ``depgraph verify`` reads of a pruned tree."""
+    what ``depgraph verify`` reads of a pruned tree (``chosen``: its profile, chosen
+    already)."""
     if settings.stage is not None:
         settings.stage("discover")
     return analyze_inputs(gather_inputs(path, options, cache_dir=settings.cache_dir,
-                                        pruned=True), options, settings, report=False)
+                                        pruned=True, chosen=chosen), options, settings,
+                          report=False)
 
 
 def analyze_inputs(inputs: ScanInputs, options: ScanOptions,
@@ -195,7 +197,7 @@ def _planned_result(inputs: ScanInputs, options: ScanOptions, settings: RunSetti
         def check_one(share: list[Deletion]) -> Breaks:
             return [(c.path, c.line, c.deletion, c.root) for c in check_plan(
                 Plan(share), last.index, sources, rounds.baseline, sims.simulation,
-                per_module=rounds.module_breaks)
+                rounds.share_unbuilt(last, share), rounds.module_breaks)
             ] + rounds.native_share_breaks(last, share)
 
         def check(shares: list[list[Deletion]]) -> list[Breaks]:

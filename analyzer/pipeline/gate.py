@@ -68,6 +68,7 @@ def verify_applied(result: ScanResult, baseline: dict[str, Any], settings: RunSe
     from analyzer.config.options import ScanOptions
     from analyzer.errors import ApplyError
     from analyzer.outputs.manifest import manifest_dict
+    from analyzer.pipeline.inputs import ChosenProfile
     from analyzer.pipeline.verify import verify_scan
     from analyzer.verify.problem import VerifyProblem
 
@@ -85,7 +86,9 @@ def verify_applied(result: ScanResult, baseline: dict[str, Any], settings: RunSe
         except ApplyError as exc:  # (the plan's own edits: never expected)
             return [VerifyProblem("<manifest>", 0, f"apply refuses the plan: {exc}")]
         options = ScanOptions.from_json(manifest["options"])  # what verify replays
-        return verify_scan(copy, options, settings, before=manifest).problems
+        # the original's profile (a config above the original tree is not above the copy)
+        chosen = ChosenProfile(result.profile.profile if options.use_profile else None)
+        return verify_scan(copy, options, settings, before=manifest, chosen=chosen).problems
 
 
 def mirror(root: Path, dest: Path, fresh: set[str]) -> None:

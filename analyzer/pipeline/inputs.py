@@ -66,19 +66,29 @@ class ScanInputs:
         return out
 
 
+@dataclass(frozen=True)
+class ChosenProfile:
+    """A profile chosen already (the gate's copy of a tree is scanned with the profile its
+    original was: a config above the original is not above the copy)."""
+
+    profile: Profile | None
+
+
 def gather_inputs(path: Path, options: ScanOptions, *,
-                  cache_dir: Path | None = None, pruned: bool = False) -> ScanInputs:
+                  cache_dir: Path | None = None, pruned: bool = False,
+                  chosen: ChosenProfile | None = None) -> ScanInputs:
     """Discover, choose the profile and fingerprint every file (stages 1 and 2's input).
 
     With ``cache_dir``, files whose stat signature is unchanged since they were last hashed
     are not read (:class:`analyzer.discover.digests.DigestIndex`). A tree without Python
     files is an error, unless it is ``pruned`` (what ``depgraph verify`` reads: a plan may
-    delete every Python file)."""
+    delete every Python file). ``chosen``: the profile, instead of selecting one."""
     excludes, profile, use_profile = options.excludes, options.profile, options.use_profile
     t0 = time.perf_counter()
     found = (discover_cached(path, excludes, cache_dir) if cache_dir is not None
              else discover(path, extra_excludes=excludes))
-    chosen = select_profile(found.root, profile) if use_profile else None
+    picked = (chosen.profile if chosen is not None
+              else select_profile(found.root, profile) if use_profile else None)
     if not pruned and not any(f.language == "python" for f in found.files):
         raise ScanError(f"no Python files under {path}")
     timings = {"discover": time.perf_counter() - t0}
@@ -112,7 +122,7 @@ def gather_inputs(path: Path, options: ScanOptions, *,
         except OSError as exc:
             entry_files[rel] = str(exc)
     timings["fingerprint"] = time.perf_counter() - t0
-    return ScanInputs(found, chosen, use_profile, digests, errors, entry_files, timings, data)
+    return ScanInputs(found, picked, use_profile, digests, errors, entry_files, timings, data)
 
 
 def _entry_point_candidates(found: Discovery) -> list[str]:

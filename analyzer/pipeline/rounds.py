@@ -66,7 +66,8 @@ from analyzer.plan.check import (
 )
 from analyzer.plan.check.module_memo import ModuleBreaks
 from analyzer.plan.check.native import NativeState, native_baseline, native_breaks, op_reads
-from analyzer.plan.check.native_view import Build, native_plan_breaks
+from analyzer.plan.check.native_view import Build, native_plan_breaks, planned_native
+from analyzer.plan.check.view import planned_view
 from analyzer.plan.check_cache import CheckCache
 from analyzer.plan.native import NativeSummary, plan_native
 from analyzer.plan.python import PlanMemo, build_plan, kept_roots, plan_folded, plan_peripheral
@@ -318,9 +319,15 @@ class Rounds:
         after = self._conflicts(last, state)
         if after != state:
             return last, after
-        # conflicts no round can settle: their deletions are dropped (and the rounds go on
-        # to the fixpoint all the same: a round that frees more meets them again)
-        last = _acquitted(last, list(after.log[len(state.log):]))
+        # conflicts no other rule settles: their deletions are cancelled in the state, so
+        # the next round plans without them and checks what that leaves (their knock-ons
+        # are planned under them); what still cannot be settled is dropped from this plan
+        unsettled = list(after.log[len(state.log):])
+        more = {deletion_key(c.deletion) for c in unsettled
+                if c.deletion is not None} - state.cancelled
+        if more:
+            return last, dataclasses.replace(after, cancelled=state.cancelled | more)
+        last = _acquitted(last, unsettled)
         return last, self._freed(last, after)
 
     def _unused_roots(self, last: Planned, state: Retained) -> Retained:
@@ -415,6 +422,22 @@ class Rounds:
     def native_build(self) -> Build:
         """The build of the settled state, as the native checks and their blame read it."""
         return self._build(self.settled)
+
+    def share_unbuilt(self, last: Planned, share: list[Deletion]) -> dict[str, Unbuilt]:
+        """Extension modules the tree leaves unbuilt once ``share`` alone is applied: those
+        no target makes with the forced options (as for the whole plan), and those whose
+        target the share's CMake edits remove (``depgraph verify`` compares the targets the
+        pruned build defines with the original's)."""
+        whole = unbuilt(last)
+        plan = Plan(share)
+        state = planned_native(plan, self._build(self.settled), last.index,
+                               planned_view(plan, last.index, {}))
+        defined = {t.name for t in state.native.project.targets}
+        out = {ext: fate for ext, fate in whole.items() if fate.options}
+        for ext, target in sorted(last.index.extensions.items()):
+            if ext not in out and target not in defined:
+                out[ext] = Unbuilt(target)
+        return out
 
     def native_share_breaks(self, last: Planned, share: list[Deletion]
                             ) -> list[tuple[str, int, Deletion | None, str | None]]:

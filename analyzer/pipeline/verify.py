@@ -11,6 +11,7 @@ from typing import Any
 from analyzer.config.options import ScanOptions
 from analyzer.errors import RootError
 from analyzer.pipeline.analyze import RunSettings, ScanResult, scan_tree
+from analyzer.pipeline.inputs import ChosenProfile
 from analyzer.plan.check.breaks import Break
 from analyzer.util.gc_pause import gc_paused
 from analyzer.verify.checks import (
@@ -35,23 +36,25 @@ class Verification:
 
 
 def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None = None, *,
-                before: dict[str, Any] | None = None) -> Verification:
+                before: dict[str, Any] | None = None, chosen: ChosenProfile | None = None
+                ) -> Verification:
     """Re-scan ``path`` and check it. A ``--keep-target`` naming no target is a problem of
     the tree (the pruning removed it), not a usage error: the scan is retried without it.
     Other scan errors (``ScanError``, ``RootError`` for roots, ``ProfileError``) propagate.
     Against a manifest every Python file is parsed: the imports of every remaining file are
     checked, also of one that nothing remaining names any more; the files the pruning edited
     are linted and compiled in worker processes while the scan runs, from the end of its
-    extraction on (:class:`~analyzer.verify.edited.EditedFiles`)."""
+    extraction on (:class:`~analyzer.verify.edited.EditedFiles`). ``chosen``: the profile,
+    chosen already (the gate's copy: the original's)."""
     with gc_paused():  # (the checks too: a full collection over the scan's objects is slow)
-        return _verify(path, options, settings or RunSettings(), before)
+        return _verify(path, options, settings or RunSettings(), before, chosen)
 
 
 def _verify(path: Path, options: ScanOptions, settings: RunSettings,
-            before: dict[str, Any] | None) -> Verification:
+            before: dict[str, Any] | None, chosen: ChosenProfile | None) -> Verification:
     missing: list[str] = []
     if before is None:
-        problems = check(result := _scan(path, options, settings, missing))
+        problems = check(result := _scan(path, options, settings, missing, chosen))
     else:  # only what the pruning broke: baseline problems were there already, and only
         #    files the manifest edited can have stopped compiling
         edited = {d["path"] for d in before.get("deletions", []) if d["kind"] != "delete_file"}
@@ -62,7 +65,7 @@ def _verify(path: Path, options: ScanOptions, settings: RunSettings,
             if p.endswith((".py", ".pyi"))), settings.jobs)
         try:
             result = _scan(path, options.replace(parse_all=True),
-                           _starting_after_extraction(settings, reading), missing)
+                           _starting_after_extraction(settings, reading), missing, chosen)
             now = reading.results()
         finally:
             reading.close()
@@ -95,14 +98,14 @@ def _starting_after_extraction(settings: RunSettings, reading: EditedFiles) -> R
     return dataclasses.replace(settings, stage=stage)
 
 
-def _scan(path: Path, options: ScanOptions, settings: RunSettings, missing: list[str]
-          ) -> ScanResult:
+def _scan(path: Path, options: ScanOptions, settings: RunSettings, missing: list[str],
+          chosen: ChosenProfile | None = None) -> ScanResult:
     """The scan of ``path``; a kept target no CMake file defines is left out (and added to
     ``missing``) and the scan retried."""
     kept = list(options.keep_targets)
     while True:
         try:
-            return scan_tree(path, options.replace(keep_targets=tuple(kept)), settings)
+            return scan_tree(path, options.replace(keep_targets=tuple(kept)), settings, chosen)
         except RootError as exc:
             m = _UNKNOWN_TARGET.search(str(exc))
             if m is None or m.group(1) not in kept:

@@ -16,6 +16,8 @@ GOOD = {
     "python/app/main.py": "from app.util import helper\n\n\ndef run():\n    return helper()\n",
     "python/app/util.py": "def helper():\n    return 1\n\n\ndef unused():\n    return 2\n",
     "python/pyproject.toml": '[project]\nname = "app"\n[project.scripts]\napp = "app.main:run"\n',
+    # the roots a scan needs (a scan without any is an error): the config names them
+    "depgraph.toml": 'roots = ["app.main"]\n',
 }
 
 
@@ -34,7 +36,7 @@ def test_scan_writes_manifest_and_report(tmp_path):
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["schema_version"] == 1
     assert manifest["root"] == str(repo.resolve())
-    assert manifest["roots"] == []
+    assert manifest["roots"] == ["app.main"]
     assert manifest["deletions"] == [{
         "kind": "delete_range", "path": "python/app/util.py",
         "sha256": manifest["deletions"][0]["sha256"], "start_line": 5, "end_line": 6,
@@ -155,8 +157,9 @@ def test_bad_files_are_listed_and_the_scan_completes(tmp_path):
     planned = {(d["path"], d.get("symbol")) for d in manifest["deletions"]}
     assert not any(path == "python/app/broken.py" for path, _ in planned)
     assert ("python/app/util.py", "app.util:helper") not in planned
-    kept = {k["path"] for k in manifest["profile"]["kept"]} if manifest["profile"] else set()
-    assert "python/app/broken.py" in kept or manifest["profile"] is None
+    # (it is a root: what it imports stays, and why says so)
+    why = invoke("why", "--manifest", str(out / "manifest.json"), "app.broken")
+    assert why.exit_code == 0 and "is live" in why.output, why.output
 
 
 def test_why_prints_a_chain(tmp_path):

@@ -18,6 +18,8 @@ TREE = {
     "python/app/main.py": "from app.util import helper\n\n\ndef run():\n    return helper()\n",
     "python/app/util.py": "def helper():\n    return 1\n\n\ndef unused():\n    return 2\n",
     "python/pyproject.toml": '[project]\nname = "app"\n[project.scripts]\napp = "app.main:run"\n',
+    # the roots a scan needs (a scan without any is an error): the config names them
+    "depgraph.toml": 'roots = ["app.main"]\n',
 }
 REUSED = "results reused"
 
@@ -122,7 +124,8 @@ def test_reused_results_keep_exit_codes_and_strictness(tmp_path):
     assert REUSED in second.output
     # a stale profile entry fails --strict whether the result is computed or reused
     (repo / "depgraph.toml").write_text(
-        'name = "t"\n[[never_delete]]\npath = "nothing/here.py"\nreason = "gone"\n')
+        'name = "t"\nroots = ["app.main"]\n[[never_delete]]\npath = "nothing/here.py"\n'
+        'reason = "gone"\n')
     strict = ["scan", str(repo), "--out", str(tmp_path / "o"), "--cache-dir",
               str(tmp_path / "c"), "--strict"]
     assert CliRunner().invoke(main, strict).exit_code == 6
