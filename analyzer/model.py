@@ -38,7 +38,7 @@ DeletionKind: TypeAlias = Literal[
 DeletionCategory: TypeAlias = Literal[
     "python-file", "python-symbol", "python-import", "python-branch", "registry-entry",
     "test-file", "native-file", "cmake-file", "cmake-block", "op-registration",
-    "python-type-test",
+    "python-type-test", "test-entry",
 ]
 # how a folded branch keeps the code valid (decide/guards.py chooses, codemod applies)
 FoldRewrite: TypeAlias = Literal[

@@ -35,7 +35,7 @@ NodeKind: TypeAlias = Literal[
 PyEdgeKind: TypeAlias = Literal[
     "import", "optional_import", "reference", "parent_package", "defined_in", "registered",
     "string_ref", "dynamic_import", "plugin_family", "star_import", "exported", "type_checking",
-    "member", "attribute_read", "module_value", "subclasses", "type_test",
+    "member", "attribute_read", "module_value", "subclasses", "type_test", "names_test",
 ]
 NativeEdgeKind: TypeAlias = Literal[
     "torch_op", "built_by", "registered_in", "implemented_in", "compiled_by", "compiles",

@@ -16,6 +16,7 @@ from pathlib import Path
 from analyzer.analysis.liveness import Liveness
 from analyzer.analysis.roots import resolve_roots
 from analyzer.config.types import Profile
+from analyzer.discover.test_files import is_test_module
 from analyzer.errors import RootError
 from analyzer.model import Kept
 from analyzer.nodes import Graph, describe, module_node, symbol_node
@@ -73,6 +74,11 @@ def root_reasons(graph: Graph, roots: list[str], named: list[str], scan_root: Pa
                          "and what it compiles and registers")
         elif path in unparsed:
             out[node] = "a file depgraph could not parse: it stays, and what it imports too"
+        elif path and path in tests and (path.rpartition("/")[2] == "conftest.py"
+                                         or not is_test_module(path)):
+            out[node] = ("test infrastructure (a conftest.py, or a runner or suite list "
+                         "naming tests by path): it stays while tests do, so what it uses "
+                         "must remain; an entry naming a test that goes goes with the test")
         elif path and path in tests:
             out[node] = "a test that stays (it uses live code), so what it uses must remain"
         elif kind in ("module", "symbol", "method") and path and path not in in_scope:

@@ -13,6 +13,13 @@ from analyzer.config.globs import path_matches
 _TEST_DIR = re.compile(r"^(tests?|testing|e2e_tests?|\w+_tests?)$")
 
 
+def is_test_module(path: str) -> bool:
+    """A file pytest collects tests from (``test_*.py``, ``*_test.py``): a test, where
+    other files under a test folder are its support (fixtures, runners, utilities)."""
+    name = PurePosixPath(path).name
+    return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
+
+
 def is_test_path(path: str, globs: tuple[str, ...] = ()) -> bool:
     """Test files by convention, or by the profile's ``test_paths`` globs."""
     p = PurePosixPath(path)

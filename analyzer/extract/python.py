@@ -64,6 +64,7 @@ from analyzer.extract.python_shapes import (
     _arm,
     _call_arg,
     _call_of,
+    _element_of,
     _is_type_checking_test,
     _main_guard,
     _named_attribute,
@@ -555,7 +556,7 @@ class _Extractor:
                                      _call_of(node)))
             elif value and _PY_PATH.match(value):
                 out.append(StringRef(value, "path", self._scope_of(node), _line(node),
-                                     _call_of(node)))
+                                     _call_of(node), _element_of(node)))
         return out
 
     def _attr_assigns(self, caps: dict[str, list[ts.Node]]) -> list[AttrAssign]:

@@ -132,6 +132,11 @@ class StringRef(Fact):
     scope: str
     line: int
     call: str | None = None  # dotted callee when the string is a positional call argument
+    # a path string inside an element of a collection literal (the string itself, a call
+    # holding it such as ``TestFile("cpu/test_x.py", 30)``, or a dict item): the element's
+    # first line and its name as ``remove_list_element`` matches it (a string element or
+    # dict key: its value; anything else: its code as written); None elsewhere
+    element: tuple[int, str] | None = None
 
 
 @dataclass(frozen=True, slots=True)

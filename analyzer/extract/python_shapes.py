@@ -91,6 +91,35 @@ def _arm(node: ts.Node) -> tuple[int, int]:
     return parent.start_byte, arms.index(child)
 
 
+# what may hold a string between it and the collection element it is in
+_ELEMENT_WRAPPERS = frozenset({"argument_list", "call", "keyword_argument",
+                               "parenthesized_expression"})
+
+
+def _element_of(node: ts.Node) -> tuple[int, str] | None:
+    """The element of a collection literal ``node`` (a string) is in -- the string itself, a
+    call whose arguments hold it (``TestFile("cpu/test_x.py", 30)``), or a dict item (by its
+    key) -- as (first line, name as ``remove_list_element`` matches it); None when the
+    string is not in one."""
+    child, parent = node, node.parent
+    while parent is not None:
+        if parent.type in ("list", "tuple", "set"):
+            if child.type == "string":
+                value = _string_value(child)
+                return None if value is None else (child.start_point[0] + 1, value)
+            return child.start_point[0] + 1, tsu.text(child)
+        if parent.type == "pair":
+            key = parent.child_by_field_name("key")
+            if key is None or parent.parent is None or parent.parent.type != "dictionary":
+                return None
+            value = _string_value(key) if key.type == "string" else tsu.text(key)
+            return None if value is None else (key.start_point[0] + 1, value)
+        if parent.type not in _ELEMENT_WRAPPERS:
+            return None
+        child, parent = parent, parent.parent
+    return None
+
+
 def _call_of(node: ts.Node) -> str | None:
     """Dotted callee if ``node`` is a positional argument of a call."""
     parent = node.parent

@@ -63,6 +63,7 @@ import networkx as nx
 
 from analyzer.config.globs import identifier_matches
 from analyzer.decide.options import GraphOptions
+from analyzer.discover.test_files import is_test_module
 from analyzer.extract.python_facts import TRY_IMPORT_ERROR, TYPE_CHECKING, Definition, ImportFact
 from analyzer.nodes import (
     EdgeData,
@@ -81,7 +82,7 @@ from analyzer.resolve.python import ModuleIndex, PyModule, Target
 from analyzer.util.parallel import forked_map
 from analyzer.util.pickling import shared as share
 
-NOT_FOLLOWED = frozenset({"type_checking", "type_test"})
+NOT_FOLLOWED = frozenset({"type_checking", "type_test", "names_test"})
 # module-level functions the interpreter calls by name (PEP 562): live with their module
 MODULE_HOOKS = frozenset({"__getattr__", "__dir__"})
 # decorators that change how a method is called, not whether it is: the method stays gated
@@ -909,6 +910,13 @@ class _ModuleEdges:
                 named = index.module_at(s.value)
                 if named is not None and not self.dead(s.line):
                     src = self.owner(s.scope, s.line)
+                    path = index.modules[named].path
+                    if is_test_module(path) and path != mod.path \
+                            and not is_test_module(mod.path):
+                        # a test a runner or suite list names: it runs the test, and loses
+                        # the entry when the test goes (plan.python.plan_peripheral)
+                        self.edge(src, Target("module", named), "names_test", s.line)
+                        continue
                     self.edge(src, Target("module", named), "string_ref", s.line)
                     self._public_definitions(src, named, "string_ref", s.line)
                 continue

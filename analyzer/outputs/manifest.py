@@ -61,6 +61,8 @@ def manifest_dict(result: ScanResult, baseline: dict[str, Any] | None = None) ->
         "verify_baseline_breaks": baseline.get("verify_baseline_breaks", []),
         # the extension modules the original's build makes
         "verify_baseline_extensions": baseline.get("verify_baseline_extensions", []),
+        # [importer, module as written, the file beside it]: bare imports of scripts
+        "verify_baseline_siblings": baseline.get("verify_baseline_siblings", []),
         "verify_baseline_unparsed": baseline.get("verify_baseline_unparsed", []),
         # what `depgraph why --manifest` answers from (analyzer/outputs/why_index.py): the
         # live tree with each root's reason, and the module of each Python file deleted whole

@@ -51,6 +51,7 @@ CATEGORIES: dict[str, str] = {
     "cmake-block": "CMake block left with no live command",
     "op-registration": "Registration of a dead torch op",
     "python-type-test": "A class nothing live constructs, added to a list only isinstance reads",
+    "test-entry": "A runner's or suite list's entry naming a test that goes",
 }
 _GROUP_RULE = {"default": "blocked-by-default", "code": "blocked-by-code",
                "test": "blocked-by-test"}

@@ -45,7 +45,7 @@ from analyzer.decide.guards_eval import GuardContext
 from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_context, profile_use
 from analyzer.decide.registries import RegistryOutcome, decide_registries, module_entries
 from analyzer.discover import entry_points
-from analyzer.discover.test_files import is_test_path
+from analyzer.discover.test_files import is_test_module, is_test_path
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.graph.native import NativeIndex, add_native_graph
@@ -238,6 +238,9 @@ class Rounds:
         self.own_modules = frozenset(
             m.name for m in tree.modules
             if feature_of_node({"kind": "module", "path": m.path}, use.features) is not None)
+        # the test infrastructure (conftests, runners): roots, whatever the tests do
+        self.infrastructure = test_infrastructure(tree.index, scope.peripheral,
+                                                  self.own_modules)
         # the open graph's folds, made with the first ones (a module's branches are
         # unpacked once for both)
         self._open_regions: dict[str, list[DeadRegion]] | None = None
@@ -295,10 +298,12 @@ class Rounds:
             if settled:
                 break
         else:  # out of rounds: the plan is checked once more, and whatever breaks is dropped
+            #    (and kept in the state the rounds settle on: the gate continues from it)
             assert last is not None
-            last = _acquitted(last, check_plan(last.plan, last.index, self.sources,
-                                               self.baseline, self.sims.simulation,
-                                               unbuilt(last), self.module_breaks))
+            conflicts = check_plan(last.plan, last.index, self.sources, self.baseline,
+                                   self.sims.simulation, unbuilt(last), self.module_breaks)
+            last = _acquitted(last, conflicts)
+            state = state.absorbing(conflicts, last.index)
         assert last is not None
         self.settled = state
         before = {path: dict(lint.undefined) for path, lint in self.sims.originals().items()
@@ -424,20 +429,15 @@ class Rounds:
         return self._build(self.settled)
 
     def share_unbuilt(self, last: Planned, share: list[Deletion]) -> dict[str, Unbuilt]:
-        """Extension modules the tree leaves unbuilt once ``share`` alone is applied: those
-        no target makes with the forced options (as for the whole plan), and those whose
-        target the share's CMake edits remove (``depgraph verify`` compares the targets the
-        pruned build defines with the original's)."""
-        whole = unbuilt(last)
+        """Extension modules whose target the CMake edits of ``share`` alone remove: what
+        ``depgraph verify`` finds gone once only the share is applied (it compares the
+        targets the pruned build defines with the original's)."""
         plan = Plan(share)
         state = planned_native(plan, self._build(self.settled), last.index,
                                planned_view(plan, last.index, {}))
         defined = {t.name for t in state.native.project.targets}
-        out = {ext: fate for ext, fate in whole.items() if fate.options}
-        for ext, target in sorted(last.index.extensions.items()):
-            if ext not in out and target not in defined:
-                out[ext] = Unbuilt(target)
-        return out
+        return {ext: Unbuilt(target) for ext, target in sorted(last.index.extensions.items())
+                if target not in defined}
 
     def native_share_breaks(self, last: Planned, share: list[Deletion]
                             ) -> list[tuple[str, int, Deletion | None, str | None]]:
@@ -725,7 +725,7 @@ class Rounds:
         if self._named is None:
             self._named = resolve_roots(list(options.roots), graph, found.root)
         named = list(self._named)
-        rest = (resolve_targets(kept, graph, native)
+        rest = (resolve_targets(kept, graph, native) + list(self.infrastructure)
                 + without_dropped(all_family_modules(use, index), graph, use)
                 + never + unparsed_roots(index, self.scope.unparsed) + native.kept_roots)
         rest = _public_methods(graph, named + default_roots) + rest
@@ -760,6 +760,25 @@ def unbuilt(last: Planned) -> dict[str, Unbuilt]:
         elif not last.liveness.is_live(target_node(target)):
             out[ext] = Unbuilt(target)
     return out
+
+
+def test_infrastructure(index: ModuleIndex, peripheral: frozenset[str],
+                        own: frozenset[str]) -> tuple[str, ...]:
+    """The files that run tests rather than being one: ``conftest.py`` (pytest loads it for
+    every test below it) and the peripheral files naming a test of the tree by its path
+    (runners, suite lists, CI scripts), less the dropped features' own. Their nodes: roots
+    whatever the tests do (what they import stays); a test they name that goes costs them the
+    entry naming it, not themselves (``analyzer.plan.python.plan_test_entries``)."""
+    out: list[str] = []
+    for name in sorted(index.modules):
+        mod = index.modules[name]
+        if mod.path not in peripheral or name in own or is_test_module(mod.path):
+            continue
+        if mod.path.rpartition("/")[2] == "conftest.py" or any(
+                s.kind == "path" and is_test_module(s.value)
+                and index.module_at(s.value) is not None for s in mod.facts.strings):
+            out.append(module_node(name))
+    return tuple(out)
 
 
 def _never_edited(use: ProfileUse, tree: Tree) -> frozenset[str]:

@@ -30,6 +30,7 @@ from weakref import WeakKeyDictionary
 
 from analyzer.analysis.liveness import Liveness, node_data, successors
 from analyzer.decide.guards import DeadRegion
+from analyzer.discover.test_files import is_test_module
 from analyzer.extract.python_facts import TRY_IMPORT_ERROR, ImportFact
 from analyzer.model import Deletion, FileInfo, Kept, Plan, Ranges
 from analyzer.nodes import Graph, module_node, symbol_node
@@ -196,12 +197,14 @@ def plan_peripheral(graph: Graph, live: Liveness, index: ModuleIndex,
                     files: dict[str, FileInfo], peripheral: set[str], plan: Plan,
                     unparsed: frozenset[str] = frozenset(),
                     selectors: dict[str, str] | None = None) -> list[str]:
-    """Files outside the deletion scope (tests, scripts, benchmarks, examples) are never
-    edited: each goes whole or stays whole. One that nothing live imports and that uses code
-    the plan deletes, or selects a dropped registry key (``selectors``: path -> why), goes
-    with it (a test or script of dead code or of a dropped feature), and so does one that
-    uses such a file (a test naming a plugin folder of tests that go); every other one
-    stays, so it is returned as a root: what remaining code uses must remain."""
+    """Files outside the deletion scope (tests, scripts, benchmarks, examples) go whole or
+    stay whole. One that nothing live imports and that uses code the plan deletes, or selects
+    a dropped registry key (``selectors``: path -> why), goes with it (a test or script of
+    dead code or of a dropped feature), and so does one that uses such a file (a test naming
+    a plugin folder of tests that go); every other one stays, so it is returned as a root:
+    what remaining code uses must remain. A file that stays and names a test that goes by
+    its path (a runner's suite list: ``TestFile("cpu/test_x.py")``) loses that entry of its
+    collection literal (:func:`plan_test_entries`): the one edit of a file out of scope."""
     selectors = selectors or {}
     roots: list[str] = []
     waiting: list[tuple[PyModule, list[tuple[str, object]]]] = []  # not live, nothing
@@ -241,7 +244,43 @@ def plan_peripheral(graph: Graph, live: Liveness, index: ModuleIndex,
             grew = True
         waiting = still
     roots.extend(module_node(mod.name) for mod, _used in waiting)
+    roots.extend(plan_test_entries(index, files, peripheral, gone, plan))
     return sorted(roots)
+
+
+def plan_test_entries(index: ModuleIndex, files: dict[str, FileInfo], peripheral: set[str],
+                      gone: set[str], plan: Plan) -> list[str]:
+    """Entries naming a test that goes, in the collection literals of the peripheral files
+    that stay (runners, suite lists, CI scripts): each removed (``remove_list_element``). A
+    test named where no entry can go (a plain assignment, an argument) stays after all: its
+    deletion is taken back, and its module is returned as a root."""
+    kept: list[str] = []
+    for name in sorted(index.modules):
+        mod = index.modules[name]
+        if mod.path not in peripheral or mod.path in gone:
+            continue
+        entries: dict[tuple[int, str], str] = {}
+        for s in mod.facts.strings:
+            if s.kind != "path" or not is_test_module(s.value):
+                continue
+            named = index.module_at(s.value)
+            test = index.modules[named].path if named is not None else None
+            if test is None or test not in gone or test == mod.path:
+                continue
+            if s.element is None:
+                kept.append(test)
+                continue
+            entries.setdefault(s.element, test)
+        for (line, element), test in sorted(entries.items()):
+            plan.deletions.append(Deletion(
+                "remove_list_element", mod.path, files[mod.path].sha256, 0,
+                f"names test {test}, which goes", start_line=line, end_line=line,
+                names=(element,), category="test-entry"))
+    if not kept:
+        return []
+    plan.deletions[:] = [d for d in plan.deletions
+                         if not (d.kind == "delete_file" and d.path in kept)]
+    return [module_node(index.by_path[p]) for p in sorted(set(kept))]
 
 
 def _delete_peripheral(plan: Plan, info: FileInfo, path: str, reason: str) -> None:
@@ -299,9 +338,10 @@ def _uses_in(graph: Graph, mod: PyModule) -> list[tuple[str, object]]:
 _USED_KINDS = frozenset({"module", "symbol", "method"})
 _USED_HEADS_KEPT = 4  # variants of a module's read names kept (the rounds' dead ranges)
 # edges that are no use of their target by the file: a definition's own module, the packages
-# a module is in, typing-only imports, a class's methods, a module used as a value
+# a module is in, typing-only imports, a class's methods, a module used as a value, a test
+# a runner names (the runner loses the entry when the test goes)
 _NOT_USES = frozenset({"defined_in", "parent_package", "type_checking", "member",
-                       "module_value"})
+                       "module_value", "names_test"})
 
 
 def plan_folded(live: Liveness, index: ModuleIndex, files: dict[str, FileInfo],

@@ -326,13 +326,18 @@ class ModuleIndex:
         file beside it (``from test_ocr import Case`` in ``tests/xpu/``). A top-level
         namespace package of that name (a folder ``utils/`` without ``__init__.py`` under a
         source root) loses to the file: Python takes a namespace package only when no entry
-        of ``sys.path`` has a module of the name."""
+        of ``sys.path`` has a module of the name. A module of a regular package that runs as
+        a script (``if __name__ == "__main__":``, run as ``python dir/script.py``: its folder
+        is ``sys.path[0]``) finds the file beside it too."""
         head = module.partition(".")[0]
         package = importer.rpartition(".")[0]
         if not package or head in self.modules or head in self.extensions:
             return None
         parts = package.split(".")
-        if any(".".join(parts[:i]) in self.modules for i in range(1, len(parts) + 1)):
+        own = self.modules.get(importer)
+        runs = own is not None and own.facts.main_guard_line is not None
+        if not runs and any(".".join(parts[:i]) in self.modules
+                            for i in range(1, len(parts) + 1)):
             return None  # inside a regular package (a folder of one without __init__.py is
             #              a namespace package of it): imported by its dotted name, not run
         sibling = f"{package}.{module}"

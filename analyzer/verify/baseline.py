@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from analyzer.plan.check.view import sibling_imports
 from analyzer.verify.checks import check
 from analyzer.verify.members import enumerated_subclasses, member_baseline
 from analyzer.verify.native import baseline_of
@@ -32,6 +33,9 @@ def verify_baseline(result: ScanResult, cache: FactsCache | None = None,
         "verify_baseline_members": member_baseline(result),
         "verify_baseline_subclasses": enumerated_subclasses(result),
         "verify_baseline_extensions": sorted(result.index.extensions),
+        # [importer, module as written, the file beside it]: bare imports of scripts
+        "verify_baseline_siblings": [[i, w, a] for (i, w), a in sorted(
+            sibling_imports(result.index).items())],
         "verify_baseline_breaks": [list(k) for k, n in sorted(result.breaks_before.items())
                                    for _ in range(n)],
         # Python files the scan did not parse (no import of a parsed file can name them: they

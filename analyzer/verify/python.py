@@ -104,8 +104,10 @@ def check_python(result: ScanResult, manifest: dict[str, Any], jobs: int = 1,
     # the compile check reports it)
     after = {path: lint for path in sorted(before)
              if (now := edited.get(path)) is not None and (lint := now.lint) is not None}
+    siblings = {(importer, written): absolute for importer, written, absolute
+                in manifest.get("verify_baseline_siblings", ())}
     view = pruned_view(result.index, before, after,
-                       frozenset(manifest.get("verify_baseline_extensions", ())))
+                       frozenset(manifest.get("verify_baseline_extensions", ())), siblings)
     members = manifest.get("verify_baseline_members")
     methods_before = {name: [c for c in where if ":" in c]
                       for name, where in (members or {}).items()}

@@ -274,3 +274,23 @@ def test_member_uses_by_source_scope_and_line() -> None:
     assert [(u.name, u.scope, u.lines) for u in facts.member_uses] == [
         ("*", "A", (5,)), ("*", "A", (3,)), ("*", "g", (7,)), ("alias", "A", (4,)),
         ("names", "A", (5,)), ("obj", "A", (3,)), ("run", "A", (4,)), ("size", "g", (7,))]
+
+
+def test_an_import_under_suppress_import_error_may_fail():
+    # `with contextlib.suppress(ImportError):` skips a failing import, as a try whose handler
+    # carries on does; suppress of another error, or a plain `with`, does not
+    src = (b"import contextlib\n"
+           b"from contextlib import suppress\n"
+           b"with contextlib.suppress(ImportError):\n"
+           b"    import pkg._rocm_C\n"
+           b"with suppress(ModuleNotFoundError, AttributeError):\n"
+           b"    import pkg._xpu_C\n"
+           b"with suppress(ValueError):\n"
+           b"    import pkg.values\n"
+           b"with open('f'):\n"
+           b"    import pkg.opened\n")
+    contexts = {i.module: i.context for i in extract("m.py", src).imports}
+    assert contexts["pkg._rocm_C"] == (TRY_IMPORT_ERROR,)
+    assert contexts["pkg._xpu_C"] == (TRY_IMPORT_ERROR,)
+    assert contexts["pkg.values"] == ()
+    assert contexts["pkg.opened"] == ()

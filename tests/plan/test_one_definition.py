@@ -359,3 +359,16 @@ def test_a_cmake_file_whose_include_another_feature_folds_waits_for_it(tmp_path:
     out = apply_and_verify(tmp_path, tree, result, feature="cpu")
     assert (tree / "cmake" / "cpu_extension.cmake").is_file()
     assert out.exit_code == 0, out.output
+
+
+# -- 12. an extension one feature's CMake edits remove, imported by code two features take ---
+def test_an_extension_a_feature_s_build_edits_remove_waits_for_its_importer(
+        tmp_path: Path) -> None:
+    tree, result = scanned(tmp_path, "share_extension")
+    # the ROCm block (CMakeLists.txt 9-12) is rocm's, but kern/platforms/rocm.py, which
+    # imports the extension it builds, goes only with rocm and cpu: so does the block
+    features = {(d.path, d.start_line): d.features for d in result.plan.deletions}
+    assert features[("CMakeLists.txt", 9)] == ("rocm", "cpu")
+    assert features[("kern/platforms/rocm.py", None)] == ("rocm", "cpu")
+    out = apply_and_verify(tmp_path, tree, result, feature="rocm")
+    assert out.exit_code == 0, out.output

@@ -214,7 +214,8 @@ def import_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[
         if gone is not None and gone.covers(fact.start_line, fact.end_line):
             continue
         kind = "typing-import" if TYPE_CHECKING in fact.context else "import"
-        absolute = index.absolute(mod.name, fact)
+        absolute = (view.siblings.get((mod.name, fact.module)) if fact.level == 0 else None) \
+            or index.absolute(mod.name, fact)
         if absolute is None:
             out.append(Break(kind, mod.path, fact.start_line, f"relative import "
                              f"{'.' * fact.level + fact.module} goes above the top package"))

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from analyzer.model import Deletion, Plan
-from analyzer.nodes import module_node
+from analyzer.nodes import module_node, target_node
 from analyzer.plan.check.breaks import (
     Break,
     ModuleChecks,
@@ -184,7 +184,8 @@ def blame(b: Break, plan: Plan, view: PythonView,
         fate = (unbuilt or {}).get(b.module)
         if fate is not None and fate.options:
             return [Conflict(b.path, b.line, what, option=o) for o in fate.options]
-        return [Conflict(b.path, b.line, what, root=module_node(b.module))]
+        return [Conflict(b.path, b.line, what, root=target_node(fate.target) if fate is not None
+                         else module_node(b.module))]
 
     def cancel(ds: list[Deletion]) -> list[Conflict]:
         return [Conflict(b.path, b.line, what, d) for d in ds]

@@ -333,6 +333,17 @@ def _squeeze(text: str) -> str:
     return "".join(text.split())
 
 
+def _code_of(element: str) -> str | None:
+    """An element's name as ``ast.unparse`` writes it, when it is a call (else None)."""
+    if "(" not in element:
+        return None
+    try:
+        node = ast.parse(element.strip(), mode="eval").body
+    except SyntaxError:
+        return None
+    return ast.unparse(node) if isinstance(node, ast.Call) else None
+
+
 def _remove_elements(tree: ast.Module, edits: list[Deletion]) -> None:
     """Registry entries the plan removes from a collection (a dict entry on lines of its
     own, an element sharing its line): gone from the simulated tree too."""
@@ -342,6 +353,8 @@ def _remove_elements(tree: ast.Module, edits: list[Deletion]) -> None:
                 for n in d.names}
     if not spans and not elements:
         return
+    # an element written as code (a call holding a test's path): matched as Python reads it
+    written = {(line, code) for line, n in elements if (code := _code_of(n)) is not None}
 
     def gone(first: ast.AST, last: ast.AST) -> bool:
         start, end = getattr(first, "lineno", 0), getattr(last, "end_lineno", 0) or 0
@@ -350,6 +363,8 @@ def _remove_elements(tree: ast.Module, edits: list[Deletion]) -> None:
     def named(node: ast.AST) -> bool:
         if isinstance(node, ast.Attribute):  # a member in a display of chains
             return (node.lineno, ast.unparse(node)) in elements
+        if isinstance(node, ast.Call):
+            return (node.lineno, ast.unparse(node)) in written
         return isinstance(node, ast.Constant) and isinstance(node.value, str) and \
             (node.lineno, node.value) in elements
 

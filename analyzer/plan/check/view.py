@@ -10,6 +10,7 @@ the same questions; only where the answers come from differs.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -46,6 +47,10 @@ class PythonView:
     sims: dict[str, FileSim] = field(default_factory=dict)
     # extension modules the original tree builds that the remaining build does not
     extensions_gone: frozenset[str] = frozenset()
+    # (importer, module as written) -> the file beside the importer a bare import of a script
+    # named in the original (a pruned tree read back from disk: the file may be gone, and the
+    # name would then read as a third-party module)
+    siblings: dict[tuple[str, str], str] = field(default_factory=dict)
     _namespaces: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
     # name -> module_exists(name): a function of the index, ``deleted`` and
     # ``extensions_gone``, fixed when the view is made
@@ -138,6 +143,7 @@ def planned_view(plan: Plan, index: ModuleIndex, sims: dict[str, FileSim],
         if d.kind == "remove_list_element" and d.start_line:
             view.gone_elements.setdefault(d.path, set()).update(
                 (d.start_line, n) for n in d.names)
+            view.gone_elements[d.path].update(_strings_in(d.start_line, d.names))
         elif d.rewrite == "compare" and d.start_line and len(d.names) == 3:
             view.gone_elements.setdefault(d.path, set()).add((d.start_line, d.names[2]))
     for path, sim in sims.items():
@@ -156,13 +162,16 @@ def planned_view(plan: Plan, index: ModuleIndex, sims: dict[str, FileSim],
 
 
 def pruned_view(index: ModuleIndex, before: dict[str, FileLint],
-                after: dict[str, FileLint], extensions_before: frozenset[str] = frozenset()
-                ) -> PythonView:
+                after: dict[str, FileLint], extensions_before: frozenset[str] = frozenset(),
+                siblings: dict[tuple[str, str], str] | None = None) -> PythonView:
     """A pruned tree read back from disk (``index``: its re-scan) and the lints the manifest
     recorded of the original edited files (``before``) beside those of the files now
-    (``after``); ``extensions_before``: the extension modules the original built."""
+    (``after``); ``extensions_before``: the extension modules the original built;
+    ``siblings``: the bare imports of scripts the original resolved to the file beside them
+    (:func:`sibling_imports`)."""
     view = PythonView(index, before=before, after=after,
-                      extensions_gone=extensions_before - frozenset(index.extensions))
+                      extensions_gone=extensions_before - frozenset(index.extensions),
+                      siblings=dict(siblings or {}))
     for path, now in after.items():
         module = index.by_path.get(path)
         was = before.get(path)
@@ -174,6 +183,34 @@ def pruned_view(index: ModuleIndex, before: dict[str, FileLint],
         for cls, attrs in lost_attrs(was, now).items():
             view.lost_attrs[(module, cls)] = attrs
     return view
+
+
+def _strings_in(line: int, elements: tuple[str, ...]) -> set[tuple[int, str]]:
+    """(line, value) of the string literals inside elements written as code (a call holding
+    a test's path, from ``line`` on): gone with the element."""
+    out: set[tuple[int, str]] = set()
+    for element in elements:
+        if "(" not in element:
+            continue
+        try:
+            tree = ast.parse(element.strip(), mode="eval")
+        except SyntaxError:
+            continue
+        out.update((line + node.lineno - 1, node.value) for node in ast.walk(tree)
+                   if isinstance(node, ast.Constant) and isinstance(node.value, str))
+    return out
+
+
+def sibling_imports(index: ModuleIndex) -> dict[tuple[str, str], str]:
+    """(importer, module as written) -> the module a bare import of a script names in
+    ``index``: the file beside it (``from case_parser import ...`` in a script)."""
+    out: dict[tuple[str, str], str] = {}
+    for name in sorted(index.modules):
+        for fact in index.modules[name].facts.imports:
+            if fact.level == 0 and (absolute := index.absolute(name, fact)) is not None \
+                    and absolute != fact.module:
+                out[(name, fact.module)] = absolute
+    return out
 
 
 def lost_names(before: FileLint, after: FileLint, sim: FileSim | None) -> set[str]:

@@ -1,0 +1,1 @@
+int common() { return 0; }

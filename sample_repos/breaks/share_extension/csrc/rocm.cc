@@ -1,0 +1,1 @@
+int rocm() { return 0; }

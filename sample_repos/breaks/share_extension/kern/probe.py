@@ -1,0 +1,6 @@
+def is_rocm():
+    return False
+
+
+def is_cpu():
+    return False

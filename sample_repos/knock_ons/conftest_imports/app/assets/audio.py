@@ -1,0 +1,3 @@
+class AudioAsset:
+    def __init__(self, name):
+        self.name = name

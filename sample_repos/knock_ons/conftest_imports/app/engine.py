@@ -1,0 +1,5 @@
+from app.multimodal.utils import load_text
+
+
+def run():
+    return load_text("prompt")

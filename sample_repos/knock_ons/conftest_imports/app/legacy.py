@@ -1,0 +1,2 @@
+def old_run():
+    return 0

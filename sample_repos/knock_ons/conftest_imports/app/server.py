@@ -1,0 +1,5 @@
+from app.engine import run
+
+
+def serve():
+    return run()

@@ -1,0 +1,2 @@
+def bgmv_expand(x):
+    return x

@@ -1,0 +1,2 @@
+class XPUModelRunner:
+    pass

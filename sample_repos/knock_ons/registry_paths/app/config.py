@@ -1,0 +1,3 @@
+class AttentionConfig:
+    def __init__(self):
+        self.attention_backend = "CPU_ATTN"

@@ -1,0 +1,2 @@
+class FlashBackend:
+    name = "flash"

@@ -1,0 +1,2 @@
+class BigModel:
+    pass

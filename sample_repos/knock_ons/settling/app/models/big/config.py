@@ -1,0 +1,2 @@
+class BigConfig:
+    layers = 2

@@ -1,0 +1,4 @@
+class LlamaModel:
+    def __init__(self, backend, config):
+        self.backend = backend
+        self.config = config

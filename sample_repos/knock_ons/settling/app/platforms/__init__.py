@@ -1,0 +1,6 @@
+class Platform:
+    def is_rocm(self):
+        return False
+
+
+current_platform = Platform()

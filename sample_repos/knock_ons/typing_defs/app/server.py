@@ -1,0 +1,5 @@
+from app.models.interfaces import SupportsEncoderGraphs, budget
+
+
+def serve(model: SupportsEncoderGraphs):
+    return budget(), model

@@ -1,0 +1,2 @@
+def old_serve():
+    return "old"

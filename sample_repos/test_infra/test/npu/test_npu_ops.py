@@ -1,0 +1,5 @@
+from app.npu_backend import NpuBackend
+
+
+def test_backend():
+    assert NpuBackend()

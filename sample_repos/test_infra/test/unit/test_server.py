@@ -1,0 +1,5 @@
+from app.server import serve
+
+
+def test_serve():
+    assert serve() == "ok"
