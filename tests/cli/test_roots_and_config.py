@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -82,12 +83,18 @@ def test_globs_rebased_onto_a_subfolder() -> None:
     assert rebase_glob("python/", "python") == "python/"  # the folder itself
 
 
-def test_verify_refuses_a_manifest_of_another_tree_first(tmp_path) -> None:
+def scanned_mini(tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the mini SGLang sample and the folder of its scan's outputs."""
     tree = tmp_path / "mini"
     shutil.copytree(MINI_SGLANG, tree)
     out = tmp_path / "out"
     assert invoke("scan", str(tree), "--roots", "deepseek_v2", "--out", str(out),
                   "--no-cache").exit_code == 0
+    return tree, out
+
+
+def test_verify_refuses_a_manifest_of_another_tree_first(tmp_path) -> None:
+    _tree, out = scanned_mini(tmp_path)
     other = write_tree(tmp_path / "other", APP)
     result = invoke("verify", str(other), "--before", str(out / "manifest.json"),
                     "--no-cache")
@@ -98,11 +105,7 @@ def test_verify_refuses_a_manifest_of_another_tree_first(tmp_path) -> None:
 
 
 def test_verify_refuses_a_manifest_of_another_version_of_the_tree(tmp_path) -> None:
-    tree = tmp_path / "mini"
-    shutil.copytree(MINI_SGLANG, tree)
-    out = tmp_path / "out"
-    assert invoke("scan", str(tree), "--roots", "deepseek_v2", "--out", str(out),
-                  "--no-cache").exit_code == 0
+    tree, out = scanned_mini(tmp_path)
     manifest = out / "manifest.json"
     assert invoke("apply", str(manifest), "--write").exit_code == 0
     # another version of the project: every file the manifest edits changed since
