@@ -36,7 +36,7 @@ from analyzer.extract.source_bytes import SourceBytes
 from analyzer.graph.edge_store import EdgeStore, index_key
 from analyzer.model import Deletion, Plan
 from analyzer.nodes import Graph, module_node, target_node
-from analyzer.pipeline.gate_blame import Gate, gate_conflicts, gate_state, unsettled
+from analyzer.pipeline.gate_blame import Gate, gate_conflicts, unsettled
 from analyzer.pipeline.inputs import ChosenProfile, ScanError, ScanInputs, gather_inputs
 from analyzer.pipeline.rounds import Planned, Retained, Rounds
 from analyzer.pipeline.scope import scope_to_features
@@ -168,8 +168,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         if not problems:
             result.verified = baseline
             break
-        conflicts = gate_conflicts(rounds, last, problems)
-        state = gate_state(rounds.settled, conflicts, last)
+        state = rounds.settled.keeping(gate_conflicts(rounds, last, problems), last.index)
         if state == rounds.settled:
             raise unsettled(problems)
     rounds.module_breaks.clear()  # (the last check ran: each module's breaks go)

@@ -43,7 +43,6 @@ _SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "__pycache__", ".venv", "venv"
 _GIT_EXCLUDE = (".git", "info", "exclude")
 
 
-
 def make_gate(settings: RunSettings) -> Gate:
     """The gate of a scan run with ``settings``: the manifest of a result applied to a copy
     of its tree and verified there (the copy's scan shares the facts cache)."""

@@ -4,7 +4,6 @@ it kept. The analysis (``analyzer.pipeline.analyze``) continues its rounds from 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +15,7 @@ from analyzer.plan.check.native_view import native_blame
 from analyzer.plan.check.view import planned_view
 
 if TYPE_CHECKING:
-    from analyzer.pipeline.rounds import Planned, Retained, Rounds
+    from analyzer.pipeline.rounds import Planned, Rounds
     from analyzer.result import ScanResult
     from analyzer.verify.problem import VerifyProblem
 
@@ -49,23 +48,6 @@ def gate_conflicts(rounds: Rounds, last: Planned, problems: list[VerifyProblem]
                      for k in native_blame(b, build)]
         out.extend(found or blame_found(b, plan, view, gone))
     return list(dict.fromkeys(out))
-
-
-def gate_state(state: Retained, conflicts: list[Conflict], last: Planned) -> Retained:
-    """``state`` with what ``conflicts`` ask kept; a deletion no rule of the state can keep
-    (its code is no graph node, no import, fold or entry the state knows) is cancelled
-    itself. The same state when nothing new can be kept."""
-    from analyzer.pipeline.rounds import deletion_key
-
-    after = state.absorbing(conflicts, last.index)
-    if after != state:
-        return after
-    more = {deletion_key(c.deletion) for c in conflicts if c.deletion is not None}
-    more -= state.cancelled
-    if not more:
-        return state
-    return dataclasses.replace(state, cancelled=state.cancelled | frozenset(more),
-                               log=(*state.log, *conflicts))
 
 
 def unsettled(problems: list[VerifyProblem]) -> GateError:

@@ -172,6 +172,18 @@ class Retained:
             imports=frozenset(imports), roots=frozenset(roots), unforced=frozenset(unforced),
             cmake_lines=frozenset(cmake_lines), log=(*self.log, *conflicts))
 
+    def keeping(self, conflicts: list[Conflict], index: ModuleIndex) -> Retained:
+        """The state with what ``conflicts`` ask kept (:meth:`absorbing`); when that keeps
+        nothing new, with their deletions cancelled instead: the next plan is made without
+        them, and what they removed is checked again. The same state (the conflicts logged)
+        when both are done already."""
+        after = self.absorbing(conflicts, index)
+        if after != self:
+            return after
+        more = {deletion_key(c.deletion) for c in conflicts
+                if c.deletion is not None} - self.cancelled
+        return dataclasses.replace(after, cancelled=self.cancelled | more) if more else after
+
 
 @dataclass(frozen=True)
 class _GraphStage:
@@ -324,15 +336,9 @@ class Rounds:
         after = self._conflicts(last, state)
         if after != state:
             return last, after
-        # conflicts no other rule settles: their deletions are cancelled in the state, so
-        # the next round plans without them and checks what that leaves (their knock-ons
-        # are planned under them); what still cannot be settled is dropped from this plan
-        unsettled = list(after.log[len(state.log):])
-        more = {deletion_key(c.deletion) for c in unsettled
-                if c.deletion is not None} - state.cancelled
-        if more:
-            return last, dataclasses.replace(after, cancelled=state.cancelled | more)
-        last = _acquitted(last, unsettled)
+        # conflicts neither kept nor cancelled in the state (kept or cancelled already):
+        # their deletions are dropped from this plan, and the rounds go on
+        last = _acquitted(last, list(after.log[len(state.log):]))
         return last, self._freed(last, after)
 
     def _unused_roots(self, last: Planned, state: Retained) -> Retained:
@@ -396,7 +402,7 @@ class Rounds:
         if not conflicts:
             with self.timer("check"):
                 conflicts = self._native_conflicts(last, state)
-        return state.absorbing(conflicts, last.index)
+        return state.keeping(conflicts, last.index)
 
     @staticmethod
     def _freed(last: Planned, state: Retained) -> Retained:
