@@ -37,7 +37,10 @@ def _main_guard(root: ts.Node) -> int | None:
 
 def _receiver(node: ts.Node) -> tuple[str, str] | None:
     """(kind, target) of where a string literal's value goes, or None (compared, indexed,
-    printed ...): through conditional-expression arms, tuples and parentheses."""
+    printed, an element of a collection ...): through conditional-expression arms,
+    parentheses and the tuples of an unpacking assignment (``a, b = "fa3", x``). A tuple
+    assigned whole to one name is a collection, as a list is (``supported = ("fa3",
+    "triton")``, then ``x in supported``): its elements are not that name's value."""
     child, parent = node, node.parent
     index = None
     while parent is not None:
@@ -61,7 +64,9 @@ def _receiver(node: ts.Node) -> tuple[str, str] | None:
         left = parent.child_by_field_name("left")
         if left is None:
             return None
-        if index is not None and left.type in ("pattern_list", "tuple_pattern"):
+        if index is not None:
+            if left.type not in ("pattern_list", "tuple_pattern"):
+                return None
             elems = [c for c in left.named_children if c.type != "comment"]
             left = elems[index] if index < len(elems) else left
         return "assign", tsu.text(left)

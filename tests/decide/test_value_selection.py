@@ -110,3 +110,14 @@ def test_behaviour_decisions_are_their_own_group(result: ScanResult) -> None:
     assert "### Behaviour decisions" in md and "- `pkg/args.py:11`: else: folded" in md
     html = render_html(result)
     assert '<section id="decisions-section">' in html and "pkg/args.py:11" in html
+
+
+def test_a_membership_tuple_selects_nothing() -> None:
+    # sample_repos/membership_tuple: `supported_draft_backends = ("flashinfer", "fa3", "fa4",
+    # "triton")` is only tested with `not in` and printed: no producer of "fa4". The fa4 key
+    # is not blocked, its registration (backends.py 9-13) goes, and the backend module only
+    # it imported goes too; `draft_backend = "fa3"` selects a key nobody drops
+    result = run_scan(SAMPLES / "membership_tuple", [])
+    assert result.profile.blocked_keys == {}
+    assert {(d.path, d.start_line, d.end_line) for d in result.plan.deletions} == {
+        ("app/backends.py", 9, 13), ("app/fa4_backend.py", None, None)}

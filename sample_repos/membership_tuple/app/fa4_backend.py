@@ -1,0 +1,2 @@
+class FA4Backend:
+    pass
