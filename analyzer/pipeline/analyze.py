@@ -40,6 +40,7 @@ from analyzer.pipeline.gate_blame import Gate, gate_conflicts, unsettled
 from analyzer.pipeline.inputs import ChosenProfile, ScanError, ScanInputs, gather_inputs
 from analyzer.pipeline.rounds import Planned, Retained, Rounds
 from analyzer.pipeline.scope import scope_to_features
+from analyzer.pipeline.shares import feature_shares
 from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.check import check_plan, edits_by_path
 from analyzer.plan.check_cache import CheckCache
@@ -204,11 +205,12 @@ def _planned_result(inputs: ScanInputs, options: ScanOptions, settings: RunSetti
             sims.prefetch_all([edits_by_path(Plan(share)) for share in shares], sources)
             return [check_one(share) for share in shares]
 
+        shares = feature_shares(rounds, last)
         with timer("plan"):
             assign_features(plan, open_graph, [f.name for f in use.features], check,
                             last.liveness.roots,
                             sources.only(counted),  # (read only where asked)
-                            {m.path: m.name for m in last.index.modules.values()})
+                            {m.path: m.name for m in last.index.modules.values()}, shares)
         open_graph.clear()
     if options.scope == "features":  # only what the dropped features take (pipeline/scope)
         native_summary = scope_to_features(plan, native_summary, graph,

@@ -208,10 +208,13 @@ class Rounds:
                  sims: CheckCache | None = None, edges: EdgeMemo | None = None,
                  cache: FactsCache | None = None, tree_key: str = "",
                  open_graph: bool = False, tree_version: TreeVersion | None = None,
-                 jobs: int = 1) -> None:
+                 jobs: int = 1,
+                 baseline: Counter[tuple[str, str, str]] | None = None) -> None:
         """``open_graph``: :meth:`open_graph` will be asked for (its folds are made beside
         the rounds' first ones, in the same pass over the modules); ``jobs``: worker
-        processes a fresh graph may resolve the modules' edges in."""
+        processes a fresh graph may resolve the modules' edges in; ``baseline``: the
+        tree's breaks before any pruning, when known already (another use of the profile
+        on the same tree)."""
         self.jobs = jobs
         self.inputs, self.options, self.scope = inputs, options, scope
         self.sources, self.timer = sources, timer
@@ -268,8 +271,10 @@ class Rounds:
         self.module_breaks = ModuleBreaks()
         # what the tree breaks before any pruning (optional packages, strings naming
         # nothing): no break of a plan
-        with timer("check"):
-            self.baseline = original_breaks(tree.index)
+        if baseline is None:
+            with timer("check"):
+                baseline = original_breaks(tree.index)
+        self.baseline = baseline
         # the original build: its baseline and breaks (made by the first native check)
         self._native_original: tuple[dict[str, Any], Counter[tuple[str, str, str]]] | None \
             = None
@@ -324,6 +329,17 @@ class Rounds:
         return dataclasses.replace(last, conflicts=list(state.log), lint_before=before,
                                    breaks_before=self.baseline + native_breaks_before,
                                    native_before=native_before)
+
+    @property
+    def edge_memo(self) -> EdgeMemo:
+        """Each module's edges, replayed while their inputs hold (shared with the rounds of
+        another use of the profile on the same tree)."""
+        return self._edges
+
+    def plan_of(self, state: Retained) -> Planned:
+        """One round's plan from ``state``, no rule asked (a counterfactual plan: the same
+        state under another use of the profile, ``analyzer.pipeline.shares``)."""
+        return self._round(state)
 
     def _rules(self, last: Planned, state: Retained) -> tuple[Planned, Retained]:
         """The rules, in order, on one round's outcome: the state the first rule that keeps
@@ -494,7 +510,7 @@ class Rounds:
         Options are only ever unforced more: each evaluation starts from the last one."""
         unforced, tree = self._trees
         if state.unforced != unforced:
-            tree = _evaluated(tree, {k: v for k, v in tree.project.forced
+            tree = evaluated(tree, {k: v for k, v in tree.project.forced
                                      if k not in state.unforced}, self.cache)
             self._trees = (state.unforced, tree)
         return tree
@@ -556,7 +572,7 @@ class Rounds:
             ctx = self._open_context()
             regions = fold_all(self.tree.index, ctx, self.cache, self.tree_key) \
                 if ctx is not None else {}
-        tree = _evaluated(self._tree(self.settled), {}, self.cache)
+        tree = evaluated(self._tree(self.settled), {}, self.cache)
         with self.timer("graph"):
             return self._build_graph(use, tree, regions, Retained()).graph
 
@@ -742,7 +758,7 @@ class Rounds:
                                              *self.stale_patterns], tiers
 
 
-def _evaluated(tree: Tree, forced: Mapping[str, bool | str], cache: FactsCache | None) -> Tree:
+def evaluated(tree: Tree, forced: Mapping[str, bool | str], cache: FactsCache | None) -> Tree:
     """``tree`` with its CMake project evaluated with ``forced`` options (the others as the
     tree sets them), and op namespaces resolved against it."""
     project = evaluate_cmake(tree.cmake_facts, tree.files, forced, cache)

@@ -93,7 +93,8 @@ class _Locator:
 def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
                     check: Checker | None = None, roots: Sequence[str] = (),
                     unparsed: Mapping[str, bytes] | None = None,
-                    modules: Mapping[str, str] | None = None) -> None:
+                    modules: Mapping[str, str] | None = None,
+                    share_of: Mapping[str, frozenset[Deletion]] | None = None) -> None:
     """Set ``features`` and ``with_features`` of every deletion of ``plan`` (see the module
     docstring). ``order``: the dropped features, in the profile's order; ``check``: the
     plan's soundness check of a share of the plan, to learn what the graph does not show;
@@ -103,7 +104,13 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
     feature's deletions to go). ``unparsed``: the bytes of the files the plan deletes that
     were never parsed (nothing the analysis reads names them), ``modules``: path -> module
     name of every Python file: such a file that mentions a module the plan edits or deletes
-    may import it, so it goes with it."""
+    may import it, so it goes with it. ``share_of``: each feature's share of the plan
+    (``analyzer.pipeline.shares``: the deletions the plan keeping it does not make, as
+    :func:`bare` deletions; under ``""`` those the plan keeping every feature makes too): a
+    deletion's own features are those whose share holds it (instead of its feature, its
+    fold's and what the open graph shows the drops freed); one in no share that is no other
+    dead code goes with any of the features its own decision names (its feature, its
+    fold's)."""
     deletions = plan.deletions
     where = _Locator(deletions)
     needs: dict[int, set[int]] = defaultdict(set)
@@ -111,7 +118,8 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
     for i, d in enumerate(deletions):
         if d.category == "op-registration" and d.symbol:
             registrations[f"op:{d.symbol}"].append(i)
-    freed = _freed(open_graph, where, roots, registrations) if roots else None
+    freed = _freed(open_graph, where, roots, registrations) \
+        if roots and share_of is None else None
     removed: dict[str, list[int]] = {}  # node -> the deletions removing it (once a node)
     nodes = open_graph.nodes
     for _u, v, data in open_graph.edges(data=True):
@@ -131,32 +139,39 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
     for x, ys in _unparsed_uses(deletions, unparsed or {}, modules or {}).items():
         needs[x].update(ys)
     everything = set(order)
-    # a deletion's own features: its feature, or those a fold relied on together
-    own = [{f for f in (d.feature, *d.features) if f in everything} for d in deletions]
+    anyof: list[set[str]] = [set() for _ in deletions]
+    if share_of is not None:  # the features whose share holds it
+        own = [{f for f in order if bare(d) in share_of.get(f, ())} for d in deletions]
+        anyway = share_of.get("", frozenset())
+        anyof = [{f for f in (d.feature, *d.features) if f in everything}
+                 if not own[i] and bare(d) not in anyway else set()
+                 for i, d in enumerate(deletions)]
+    else:  # its feature, or those a fold relied on together
+        own = [{f for f in (d.feature, *d.features) if f in everything} for d in deletions]
     full_only: set[int] = set()  # needs what no share of the plan can give: the whole plan
     checked: dict[tuple[Deletion, ...], Breaks] = {}
     for _round in range(MAX_REFINEMENTS):
         _apply_sets(deletions, needs, order, [everything if i in full_only else s
-                                              for i, s in enumerate(own)], own, freed)
+                                              for i, s in enumerate(own)], own, freed, anyof)
         if check is None:
             return
         learned = False
         # (a simulation from the cache names equal deletions, not the same objects)
-        position = {_bare(d): i for i, d in enumerate(deletions)}
+        position = {bare(d): i for i, d in enumerate(deletions)}
         # each share's deletions (the sets just applied decide them for the whole
         # refinement); the check reads the edits, not what features they carry: a share
         # that is the same edits as in an earlier refinement has the same breaks
         shares = [[d for d in deletions if selected(d, share)]
                   for share in [*(frozenset({f}) for f in order), frozenset(everything)]]
         asked = {edits: chosen for chosen in shares
-                 if (edits := tuple(_bare(d) for d in chosen)) not in checked}
+                 if (edits := tuple(bare(d) for d in chosen)) not in checked}
         if asked:
             checked.update(zip(asked, check(list(asked.values())), strict=True))
         for chosen in shares:
             picked = set(chosen)
-            for path, line, deletion, node in checked[tuple(_bare(d) for d in chosen)]:
-                culprits = ([position[_bare(deletion)]] if deletion is not None
-                            and _bare(deletion) in position else [] if deletion is not None else
+            for path, line, deletion, node in checked[tuple(bare(d) for d in chosen)]:
+                culprits = ([position[bare(deletion)]] if deletion is not None
+                            and bare(deletion) in position else [] if deletion is not None else
                             where.removing(open_graph.nodes[node])
                             if node is not None and node in open_graph else [])
                 users = [y for y in where.covering(path, line) if deletions[y] not in picked]
@@ -212,8 +227,9 @@ def _word_finder(tails: Collection[bytes]) -> Callable[[bytes], set[bytes]]:
     return lambda data: {m.group(1) for m in pattern.finditer(data)}
 
 
-def _bare(d: Deletion) -> Deletion:
-    """A deletion without what feature_sets sets on it: the same edit, whatever its features."""
+def bare(d: Deletion) -> Deletion:
+    """A deletion without what the attribution sets on it: the same edit in any plan,
+    whatever its features."""
     return dataclasses.replace(d, feature="", features=(), with_features=())
 
 
@@ -231,7 +247,7 @@ def _freed(open_graph: Graph, where: _Locator, roots: Sequence[str],
 
 def _apply_sets(deletions: list[Deletion], needs: dict[int, set[int]], order: Sequence[str],
                 own: list[set[str]], owned: list[set[str]] | None = None,
-                freed: set[int] | None = None) -> None:
+                freed: set[int] | None = None, anyof: list[set[str]] | None = None) -> None:
     rank = {f: i for i, f in enumerate(order)}
     # features: own features of everything needed, transitively (a fixpoint over the needs)
     req = [set(s) for s in own]
@@ -243,8 +259,9 @@ def _apply_sets(deletions: list[Deletion], needs: dict[int, set[int]], order: Se
                 if not req[y] <= req[x]:
                     req[x] |= req[y]
                     changed = True
-    # with_features: for deletions of no feature, the features of what needs them
-    trig: list[set[str]] = [set() for _ in deletions]
+    # with_features: for deletions of no feature, the features of what needs them (and of
+    # the decision that makes them dead once any of several features is dropped)
+    trig: list[set[str]] = [set(s) for s in anyof] if anyof else [set() for _ in deletions]
     changed = True
     while changed:
         changed = False

@@ -16,7 +16,11 @@ from tests.helpers import MINI_SGLANG, write_tree
 
 APP = {
     "python/app/__init__.py": "",
-    "python/app/main.py": "from app.util import helper\n\n\ndef run():\n    return helper()\n",
+    "python/app/main.py": ("from app.platform import is_npu\nfrom app.util import helper\n\n\n"
+                           "def run():\n    if is_npu():\n"
+                           "        from app.npu.backend import NpuBackend\n\n"
+                           "        return NpuBackend()\n    return helper()\n"),
+    "python/app/platform.py": "def is_npu():\n    return False\n",
     "python/app/util.py": "def helper():\n    return 1\n\n\ndef unused():\n    return 2\n",
     "python/app/npu/__init__.py": "",
     "python/app/npu/backend.py": "class NpuBackend:\n    pass\n",
@@ -27,7 +31,8 @@ TOP_CONFIG = ('roots = ["app.main:run"]\n'
               'default_drops = ["npu"]\n'
               '[features.npu]\n'
               'description = "An NPU backend"\n'
-              'paths = ["python/app/npu/**"]\n')
+              'paths = ["python/app/npu/**"]\n'
+              'constants = { "app.platform.is_npu" = false }\n')
 
 
 def invoke(*args: str):
@@ -59,7 +64,8 @@ def test_the_config_above_the_scanned_folder_is_found_and_named(tmp_path) -> Non
     # out = "reports" is the config's folder's, not the scanned folder's
     manifest = json.loads((repo / "reports" / "manifest.json").read_text())
     assert manifest["roots"] == ["app.main:run"]
-    # python/app/npu/** seen from python/ is app/npu/**: the npu feature's files
+    # python/app/npu/** seen from python/ is app/npu/**: the npu feature's files (its share:
+    # with npu kept, run() would use the backend)
     by_path = {d["path"]: d for d in manifest["deletions"]}
     assert by_path["app/npu/backend.py"]["features"] == ["npu"]
     assert by_path["app/util.py"]["symbol"] == "app.util:unused"

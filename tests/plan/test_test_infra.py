@@ -39,12 +39,16 @@ def applied_and_verified(tmp_path: Path, tree: Path, manifest: dict[str, object]
 
 def test_the_runner_stays_and_loses_the_entries_of_tests_that_go(tmp_path: Path) -> None:
     tree, result = scanned(tmp_path)
-    # the NPU test (the npu feature's path) and the test of the dead app/legacy.py go, and
-    # with them their entries in test/run_suite.py (lines 8 and 11); the runner, the CI helper
-    # it imports and the debug helper that one uses stay
+    # npu's fold of serve()'s `if is_npu():` (5-8) frees the NPU backend and the probe (and
+    # its import); the NPU test (the npu feature's path) and the test of the dead
+    # app/legacy.py go, and with them their entries in test/run_suite.py (lines 8 and 11);
+    # the runner, the CI helper it imports and the debug helper that one uses stay
     assert {(d.path, d.kind, d.start_line, d.names) for d in result.plan.deletions} == {
         ("app/legacy.py", "delete_file", None, ()),
         ("app/npu_backend.py", "delete_file", None, ()),
+        ("app/platform.py", "delete_file", None, ()),
+        ("app/server.py", "delete_range", 1, ()),
+        ("app/server.py", "fold_branch", 5, ()),
         ("test/npu/test_npu_ops.py", "delete_file", None, ()),
         ("test/unit/test_legacy.py", "delete_file", None, ()),
         ("test/run_suite.py", "remove_list_element", 8, ('TestFile("npu/test_npu_ops.py", 30)',)),
