@@ -159,9 +159,11 @@ def analyze_features(graph: Graph, live: Liveness, features: list[Feature],
         if status == "blocked":
             item.chain = chain_steps(graph, live, node)
         reports[members[node]].items.append(item)
-    for d in plan.deletions:
-        if d.feature in reports:
-            reports[d.feature].lines_removable += d.lines
-            if d.kind == "delete_file":
-                reports[d.feature].files_removable += 1
+    for d in plan.deletions:  # a feature's share: what goes once it is applied (an item in
+        #                          several shares counts in each)
+        for name in d.features or ((d.feature,) if d.feature and not d.with_features else ()):
+            if name in reports:
+                reports[name].lines_removable += d.lines
+                if d.kind == "delete_file":
+                    reports[name].files_removable += 1
     return [reports[f.name] for f in features]

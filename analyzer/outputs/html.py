@@ -126,7 +126,7 @@ def feature_totals(result: ScanResult) -> list[dict[str, Any]]:
     for f in result.features:
         targets = {i.node.split(":", 1)[1] for i in f.items if i.kind == "target"}
         tus = sum(t.tus_fetched for t in summary.dead_targets if t.name in targets)
-        tus += sum(1 for d in result.plan.deletions if d.feature == f.name
+        tus += sum(1 for d in result.plan.deletions if f.name in d.features
                    and d.kind == "delete_file" and d.category == "native-file" and is_tu(d.path))
         fetches = sorted(i.node.split(":", 1)[1] for i in f.items if i.kind == "fetch"
                          and i.node.split(":", 1)[1] in dead_fetches)
