@@ -90,7 +90,9 @@ class Cell:
 
 COLUMNS = ("removable files/lines", "apply / again", "verify problems", "import regressions",
            "new undefined names", "unresolved imports (runtime + typing-only)", "cmake refs",
-           "re-scan plans (deletions / lines)")
+           "re-scan plans (deletions / lines)", "share = all - keep F")
+# what makes a manifest entry the same edit in two plans (not what the attribution sets)
+ATTRIBUTION = ("feature", "features", "with_features")
 # verify --before: what a scan of the pruned tree still plans (the whole plan applied: how far
 # one pass is from the plan's fixpoint; not a break, so never counted as a non-zero cell)
 STILL = re.compile(r"still removable: (\d+) deletions, (\d+) lines")
@@ -156,6 +158,28 @@ class Runner:
         logs.mkdir(parents=True)
         return folder, logs
 
+    def share_cell(self, config: Config, copy: Path, logs: Path, manifest: Path) -> Cell:
+        """Issue 49's one definition: the feature's share in the manifest (the deletions whose
+        ``features`` hold it) equals the plan of every default drop less the plan that keeps
+        it (a scan of the unpruned copy with ``--keep F``)."""
+        out = self.folder(config) / "keep"
+        code, _, stdout = run([*DEPGRAPH, "scan", str(copy), *self.scan_options(config),
+                               "--keep", config.feature, "--out", str(out), "--format",
+                               "json", *self.cache(config)], logs / "0-scan-keep.txt")
+        kept = out / "manifest.json"
+        if code != 0 or not kept.is_file():
+            return Cell(f"scan exit {code}", True, stdout.strip().splitlines()[-5:])
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        share = {json.dumps({k: v for k, v in d.items() if k not in ATTRIBUTION},
+                            sort_keys=True)
+                 for d in data.get("deletions", []) if config.feature in d.get("features", ())}
+        diff = set(entries(manifest)) - set(entries(kept))
+        if share == diff:
+            return Cell(f"= ({len(share)})")
+        details = [f"only in the share: {e}" for e in sorted(share - diff)[:4]] + \
+            [f"only in all - keep: {e}" for e in sorted(diff - share)[:4]]
+        return Cell(f"{len(share - diff)} / {len(diff - share)} differ", True, details)
+
     def scan_only(self, config: Config) -> Path | None:
         """The default configuration's manifest, when that configuration itself is not run."""
         _, logs = self.prepare(config)
@@ -202,6 +226,9 @@ class Runner:
             if manifest is None:
                 return None
             apply = [*DEPGRAPH, "apply", str(manifest), "--root", str(copy), "--write"]
+
+        if config.kind == "feature" and manifest is not None:
+            cells[COLUMNS[8]] = self.share_cell(config, copy, logs, manifest)
 
         # apply, then the same again: "already applied", no byte changed
         code, _, stdout = run(apply, logs / "2-apply.txt")
@@ -302,11 +329,17 @@ class Runner:
 
 
 def features_of(manifest: Path) -> tuple[str | None, list[str]]:
-    """(profile name, features the deletions name) of a manifest."""
+    """(profile name, the features it dropped) of a manifest."""
     data = json.loads(manifest.read_text(encoding="utf-8"))
     profile = data.get("profile") or {}
-    features = sorted({d.get("feature") or "" for d in data.get("deletions", [])} - {""})
-    return profile.get("name"), features
+    return profile.get("name"), list(profile.get("dropped") or [])
+
+
+def entries(manifest: Path) -> list[str]:
+    """The manifest's deletions as the same edit reads in any plan (without attribution)."""
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    return [json.dumps({k: v for k, v in d.items() if k not in ATTRIBUTION}, sort_keys=True)
+            for d in data.get("deletions", [])]
 
 
 def revision() -> str:
