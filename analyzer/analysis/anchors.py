@@ -7,6 +7,12 @@ matching nothing: then the profile's knowledge of that feature is out of date, a
 may miss what the feature holds. ``feature_anchors`` counts, per feature, the anchors that
 match and lists those that do not; a feature whose anchors mostly miss is flagged ahead of
 everything else in the terminal, the report and the manifest.
+
+Paths are hints; what a feature is shows in its code: the identifiers it defines, the
+packages it imports (``flash_attn.cute``). Where a path or a name goes stale, the files of
+the tree showing those are named as candidates (the file a rename moved the code to):
+``stale: path **/jit_kernel/flash_attention/cute (candidates:
+python/sglang/jit_kernel/flash_attention_v4.py)``.
 """
 
 from __future__ import annotations
@@ -23,15 +29,24 @@ from analyzer.resolve.python import ModuleIndex
 FLAG_BELOW = 0.5
 
 
+# candidates named per stale anchor
+CANDIDATES = 3
+
+
 @dataclass(frozen=True)
 class Anchor:
     kind: str  # path | identifier | target | fetch | cmake_option | extension_module |
     #            registry_key | constant
     value: str
     matched: bool
+    # stale: files that show the feature (register its keys, define its identifiers, import
+    # its packages) outside its matched paths -- where the code may have moved
+    candidates: tuple[str, ...] = ()
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.value}"
+        text = f"{self.kind} {self.value}"
+        return f"{text} (candidates: {', '.join(self.candidates)})" if self.candidates \
+            else text
 
 
 @dataclass(frozen=True)
@@ -73,25 +88,32 @@ def feature_anchors(profile: Profile | None, features: Iterable[Feature], index:
     names: set[str] = set()
     strings: set[str] = set()
     imported: set[str] = set()  # what the tree imports: a package the build installs too
+    # path -> what the file shows: the names it defines, imports and spells as values
+    shown: dict[str, tuple[set[str], set[str], set[str]]] = {}
     for mod in index.modules.values():
         facts = mod.facts
+        mine: tuple[set[str], set[str], set[str]] = (set(), set(), set())
         for fact in facts.imports:
             absolute = index.absolute(mod.name, fact)
             if absolute:
                 parts = absolute.split(".")
-                imported.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-        names.update(d.name for d in facts.definitions)
-        names.update(facts.methods)
-        names.update(mod.bindings)
-        strings.update(p.value for p in facts.produced)
-        strings.update(v for lit in facts.literals for e in lit.entries
+                mine[1].update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+        mine[0].update(d.name for d in facts.definitions)
+        mine[0].update(facts.methods)
+        mine[0].update(mod.bindings)
+        mine[2].update(p.value for p in facts.produced)
+        mine[2].update(v for lit in facts.literals for e in lit.entries
                        for v in (e.key, e.value) if v)
-        strings.update(v for d in facts.displays for e in d.entries
+        mine[2].update(v for d in facts.displays for e in d.entries
                        for v in (e.key, e.value) if v)
-        strings.update(a for d in facts.definitions for dec in d.decorators
+        mine[2].update(a for d in facts.definitions for dec in d.decorators
                        for a in dec.string_args)
-        strings.update(a for c in facts.calls for a in c.string_args if a)
-        strings.update(v for c in facts.calls for _k, v in c.keyword_args)
+        mine[2].update(a for c in facts.calls for a in c.string_args if a)
+        mine[2].update(v for c in facts.calls for _k, v in c.keyword_args)
+        names |= mine[0]
+        imported |= mine[1]
+        strings |= mine[2]
+        shown[mod.path] = mine
     targets = {t.name for t in project.targets}
     fetches = {f.name for f in project.fetches}
     options = {o.name for o in project.options}
@@ -101,6 +123,7 @@ def feature_anchors(profile: Profile | None, features: Iterable[Feature], index:
     out: list[FeatureAnchors] = []
     for f in features:
         anchors: list[Anchor] = []
+        evidence = _evidence(f, shown)
         anchors.extend(Anchor("path", " | ".join(g), any_path_matches(paths, tuple(g)))
                        for g in f.anchors_of("paths"))
         anchors.extend(Anchor("identifier", " | ".join(g),
@@ -124,5 +147,29 @@ def feature_anchors(profile: Profile | None, features: Iterable[Feature], index:
                      else index.resolve_dotted(c).kind not in ("unresolved", "external")
                      or (index.is_module(head) and last in names))
             anchors.append(Anchor("constant", c, found))
-        out.append(FeatureAnchors(f.name, tuple(anchors)))
+        out.append(FeatureAnchors(f.name, tuple(
+            a if a.matched or a.kind not in _RENAMED else
+            Anchor(a.kind, a.value, False, tuple(p for p in evidence
+                                                 if not any_path_matches([p], f.paths))
+                   [:CANDIDATES])
+            for a in anchors)))
     return out
+
+
+# kinds of anchor a rename makes stale: what moved may show in another file
+_RENAMED = frozenset({"path", "identifier", "extension_module"})
+
+
+def _evidence(feature: Feature, shown: dict[str, tuple[set[str], set[str], set[str]]]
+              ) -> list[str]:
+    """The files that show ``feature`` -- import one of its packages (extension modules),
+    or define one of its identifiers -- the files importing a package first; by path."""
+    idents = tuple(i for g in feature.anchors_of("identifiers") for i in g)
+    packages = {m for g in feature.anchors_of("extension_modules") for m in g}
+    ranked: list[tuple[int, str]] = []
+    for path, (defined, imports, _spelled) in shown.items():
+        if packages & imports:
+            ranked.append((0, path))
+        elif idents and any_identifier_matches(defined, idents):
+            ranked.append((1, path))
+    return [p for _rank, p in sorted(ranked)]

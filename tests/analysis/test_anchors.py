@@ -133,3 +133,48 @@ def test_a_moved_name_found_under_one_spelling_is_no_stale_warning(tmp_path: Pat
     stale = [s for s in result.profile.stale if "feature fast" in s]
     # only app/gone.py: the old spellings of the moved interface and renamed function are not
     assert len(stale) == 1 and "path app/gone.py matches no file" in stale[0]
+
+
+def test_builtin_fa4_anchors_on_the_pip_layout() -> None:
+    # 2026-04: FA4 from pip (flash-attn-4, `flash_attn.cute`) behind jit_kernel's wrapper; no
+    # vendored CuTe folder: that one path stays stale, every other path anchor holds
+    fa4 = builtin_profile("sglang").features["fa4"]
+    files = ["sgl-kernel/python/sgl_kernel/flash_attn.py",
+             "python/sglang/srt/layers/attention/flashattention_backend.py",
+             "python/sglang/jit_kernel/flash_attention_v4.py",
+             "python/sglang/jit_kernel/flash_attention.py"]
+    stale = [g for g in fa4.anchors_of("paths") if not any(path_matches(f, g) for f in files)]
+    assert stale == [("**/sglang/jit_kernel/flash_attention/cute",
+                      "**/sglang/kernels/ops/attention/flash_attn/cute")]
+    assert any("flash_attn.cute" in g for g in fa4.anchors_of("extension_modules"))
+
+
+CANDIDATES = """\
+name = "candidates"
+entry_points = ["app.main"]
+default_drops = ["fast"]
+
+[features.fast]
+paths = ["app/fast.py", "app/vendored/cute"]
+identifiers = ["fast_attention", "fast_varlen_v4"]
+extension_modules = ["fast_kernels.cute"]
+"""
+
+
+def test_a_stale_anchor_names_the_files_showing_the_feature(tmp_path: Path) -> None:
+    # the vendored CuTe folder and the v4 entry point are gone: the code now comes from a
+    # package, imported by app/wrapper.py (outside the feature's paths: the first candidate),
+    # and app/legacy.py still defines fast_attention; app/fast.py is the feature's own path,
+    # so no candidate
+    result = run_scan(write_tree(tmp_path / "t", {
+        "depgraph.toml": CANDIDATES,
+        "app/__init__.py": "",
+        "app/main.py": "import app.legacy\nimport app.wrapper\n",
+        "app/fast.py": "def fast_attention():\n    return 1\n",
+        "app/wrapper.py": "from fast_kernels.cute import attention\n",
+        "app/legacy.py": "def fast_attention():\n    return 2\n",
+    }), [])
+    (fast,) = result.anchors
+    assert [str(a) for a in fast.stale] == [
+        "path app/vendored/cute (candidates: app/wrapper.py, app/legacy.py)",
+        "identifier fast_varlen_v4 (candidates: app/wrapper.py, app/legacy.py)"]
