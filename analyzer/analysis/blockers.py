@@ -145,8 +145,9 @@ def present(graph: Graph, live: Liveness, feature: FeatureReport, code: list[Blo
             ) -> list[Blocker]:
     """A feature's blockers (``feature_blockers``) as every output shows them: one
     ``default`` per key of ``keys`` (the feature's dropped keys live code still produces,
-    key -> ``"path:line: what"``) first, then live code (those live only through a key marked
-    ``behind`` it; most freeing first, those freeing nothing alone last), then the tests
+    key -> ``"path:line: what"``) and the places in live code (those live only through a key
+    marked ``behind`` it), ordered by what changing each alone frees -- most first, a default
+    before a place freeing as much, those freeing nothing alone last -- then the tests
     (``tests``: their paths), which go with the feature once nothing else keeps it: they are
     not counted as keeping anything when ``frees`` is computed."""
     split: dict[str, list[bytes]] = {}
@@ -178,7 +179,6 @@ def present(graph: Graph, live: Liveness, feature: FeatureReport, code: list[Blo
     rest = [dataclasses.replace(b, behind=behind[i]) if i in behind else b
             for i, b in enumerate(rest)]
     rest = [dataclasses.replace(b, frees=_alone(b, rest)) for b in rest]
-    rest.sort(key=lambda b: (not b.frees, -len(b.frees), -len(b.blocks), b.file, b.line))
     defaults: list[Blocker] = []
     for key, where in sorted(keys.items()):
         path, _, after = where.partition(":")
@@ -193,7 +193,9 @@ def present(graph: Graph, live: Liveness, feature: FeatureReport, code: list[Blo
             f"change the default at {path}:{line}:{what} (it selects the dropped key "
             f"{key!r}; removing the registration instead would break the runs that select "
             "it)", group="default", behind=key))
-    return [*defaults, *rest, *sorted(in_tests, key=lambda b: (b.file, b.line))]
+    ordered = sorted([*defaults, *rest], key=lambda b: (
+        not b.frees, -len(b.frees), b.group != "default", -len(b.blocks), b.file, b.line))
+    return [*ordered, *sorted(in_tests, key=lambda b: (b.file, b.line))]
 
 
 def _alone(b: Blocker, among: list[Blocker]) -> tuple[str, ...]:

@@ -119,24 +119,34 @@ def profile_origin(profile: Profile) -> str:
 
 
 def blocker_lines(blockers: list[Blocker], indent: str, shown: int = 2) -> list[str]:
-    """A feature's blockers on the terminal: every default that selects a dropped key (the
-    true edit), the ``shown`` most freeing places in live code, the rest counted, the tests
-    that import the feature grouped on one line."""
+    """A feature's blockers on the terminal, by what changing each alone frees: every
+    default that selects a dropped key and frees something, the ``shown`` most freeing places
+    in live code among them, then every default that frees nothing alone (said so: other
+    places keep the key's code too), the rest counted, the tests that import the feature
+    grouped on one line."""
     out: list[str] = []
-    defaults = [b for b in blockers if b.group == "default"]
     code = [b for b in blockers if b.group == "code"]
+    first = {id(b) for b in [b for b in code if b.frees][:shown]}
+    freeing = [b for b in blockers if b.frees and (b.group == "default" or id(b) in first)]
     tests = [b for b in blockers if b.group == "test"]
-    for b in defaults:
-        out.append(f"{indent}{b.edit.split(' (it selects')[0]} (selects the dropped key "
-                   f"{b.behind!r}; frees {len(b.frees)})")
-    for b in [b for b in code if b.frees][:shown]:
+    for b in freeing:
+        if b.group == "default":
+            out.append(f"{indent}{b.edit.split(' (it selects')[0]} (selects the dropped key "
+                       f"{b.behind!r}; frees {len(b.frees)})")
+            continue
         where = f"{b.file or 'the build'}{':' + str(b.line) if b.line else ''}"
         behind = f"; live only through the key {b.behind!r}" if b.behind else ""
         out.append(f"{indent}blocked at {where}: {b.edit.split(' at ')[0]} "
                    f"(frees {len(b.frees)}{behind})")
-    rest = len(code) - min(shown, sum(1 for b in code if b.frees))
+    for b in blockers:
+        if b.group == "default" and not b.frees:
+            out.append(f"{indent}{b.edit.split(' (it selects')[0]} selects the dropped key "
+                       f"{b.behind!r}: changing it alone frees nothing (other places keep "
+                       "what the key selects)")
+    rest = len(code) - len(first)
     if rest:
-        alone = "" if any(b.frees for b in code[shown:]) else " (freeing nothing alone)"
+        alone = "" if any(b.frees for b in code if id(b) not in first) \
+            else " (freeing nothing alone)"
         out.append(f"{indent}+ {rest} more place{'s' if rest != 1 else ''} in live code"
                    f"{alone}: the report lists them")
     if tests:

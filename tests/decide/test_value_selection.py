@@ -121,3 +121,34 @@ def test_a_membership_tuple_selects_nothing() -> None:
     assert result.profile.blocked_keys == {}
     assert {(d.path, d.start_line, d.end_line) for d in result.plan.deletions} == {
         ("app/backends.py", 9, 13), ("app/fa4_backend.py", None, None)}
+
+
+def test_a_version_parameter_folds_once_no_live_code_passes_it(tmp_path) -> None:
+    # sample_repos/impl_version: only fa4's own code passes fa_impl_ver=4 (its registration,
+    # the draft factory's fa4 method), so `self.fa_impl_ver == 4` (backend.py 8-11) and
+    # `elif ver == 4` (dispatch.py 4-7) fold, and the FA4 kernels module goes with them
+    result = run_scan(SAMPLES / "impl_version", [])
+    assert result.profile.blocked_keys == {}
+    assert {(d.path, d.start_line, d.end_line, d.rewrite) for d in result.plan.deletions} == {
+        ("app/backend.py", 8, 11, "delete"),
+        ("app/backends.py", 10, 12, ""),
+        ("app/dispatch.py", 4, 7, "delete_clause"),
+        ("app/draft.py", 11, 11, ""),
+        ("app/draft.py", 21, 22, ""),
+        ("app/fa4_kernels.py", None, None, ""),
+    }
+    # live code passing 4 selects it: the key is blocked (with its line), nothing folds
+    import shutil
+
+    tree = tmp_path / "tree"
+    shutil.copytree(SAMPLES / "impl_version", tree)
+    server = tree / "app" / "server.py"
+    server.write_text(server.read_text().replace(
+        "    return backend.forward(1), draft.forward(2)\n",
+        "    fast = FlashAttentionBackend(runner, fa_impl_ver=4)\n"
+        "    return backend.forward(1), draft.forward(2), fast\n").replace(
+        "import app.backends", "from app.backend import FlashAttentionBackend\n"
+        "import app.backends"))
+    selected = run_scan(tree, [])
+    assert selected.profile.blocked_keys == {"4": "app/server.py:10: fa_impl_ver = 4"}
+    assert not any(d.kind == "fold_branch" for d in selected.plan.deletions)

@@ -1,0 +1,2 @@
+def fa4_varlen(q):
+    return ("fa4", q)
