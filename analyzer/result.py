@@ -72,6 +72,8 @@ class ScanResult:
     blockers: dict[str, list[Blocker]] = field(default_factory=dict)
     # root -> why it is one (analysis.why.root_reasons): the first step of every chain
     root_reasons: dict[str, str] = field(default_factory=dict)
+    # module path -> the test keeping it live (only tests reach it: analysis.why.kept_by_tests)
+    kept_by_tests: dict[str, str] = field(default_factory=dict)
     # what the soundness rounds kept, and why (plan_check.Conflict)
     conflicts: list[Conflict] = field(default_factory=list)
     # Python modules counted without a parse (no parsed file can name them: dead whatever is

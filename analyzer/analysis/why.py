@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from analyzer.analysis.liveness import Liveness
+from analyzer.analysis.liveness import Liveness, node_data
 from analyzer.analysis.roots import resolve_roots
 from analyzer.config.types import Profile
 from analyzer.discover.test_files import is_test_module
@@ -130,6 +130,25 @@ def find_node(graph: Graph, text: str, scan_root: Path) -> str | None:
     return None
 
 
+def kept_by_tests(graph: Graph, live: Liveness, tests: frozenset[str]) -> dict[str, str]:
+    """Module path -> the test keeping it live: the modules no root but a test that stays
+    reaches (a model a test of live code imports). Chains start at the most preferred root
+    that reaches a node (the named roots and entry points before the tests), so a chain that
+    starts at a test means only tests reach it."""
+    out: dict[str, str] = {}
+    nodes = node_data(graph)
+    for node, data in nodes.items():
+        path = data.get("path")
+        if data.get("kind") != "module" or not isinstance(path, str) or path in tests \
+                or not live.is_live(node):
+            continue
+        root = live.chain(node)[0]
+        test = nodes[root].get("path") if root in nodes else None
+        if isinstance(test, str) and test in tests:
+            out[path] = test
+    return dict(sorted(out.items()))
+
+
 def explain(graph: Graph, live: Liveness, node: str, feature: str | None = None,
             edits: list[str] | None = None, reasons: dict[str, str] | None = None,
             shown: int | None = 5) -> str:
@@ -145,8 +164,13 @@ def explain(graph: Graph, live: Liveness, node: str, feature: str | None = None,
             lines.append(f"(blocked: it belongs to dropped feature {feature})")
         return "\n".join(lines)
     if live.is_live(node):
-        lines = [f"{describe(graph, node)} is live:",
-                 *chain_steps(graph, live, node, reasons)]
+        root = live.chain(node)[0]
+        kept = (reasons or {}).get(root, "").startswith(("a test that stays",
+                                                          "test infrastructure"))
+        head = (f"{describe(graph, node)} is live: kept by {graph.nodes[root].get('path')}, "
+                "a test of live code or its infrastructure (only tests reach it):" if kept
+                else f"{describe(graph, node)} is live:")
+        lines = [head, *chain_steps(graph, live, node, reasons)]
         if feature:
             lines.append(f"(blocked: it belongs to dropped feature {feature})")
             if edits:

@@ -98,6 +98,9 @@ def view_model(result: ScanResult) -> dict[str, Any]:
         "feature_names": sorted({d.feature for d in deletions if d.feature}),
         "categories": sorted({d.category for d in deletions}),
         "kept": result.plan.kept,
+        "kept_by_tests": [{"path": p, "test": t, "lines": result.files[p].lines
+                           if p in result.files else 0}
+                          for p, t in result.kept_by_tests.items()],
         "decided": [d for d in result.plan.deletions if is_behaviour_decision(d)],
         "problems": result.problems,
         "unresolved": result.unresolved[:500],

@@ -46,6 +46,8 @@ def manifest_dict(result: ScanResult, baseline: dict[str, Any] | None = None) ->
         "profile": profile_summary(result),
         # deletions the soundness check cancelled (remaining code still needs them)
         "kept_for_soundness": kept_for_soundness(result),
+        # modules only a test that stays reaches (a model a test of live code imports)
+        "kept_by_tests": [{"path": p, "test": t} for p, t in result.kept_by_tests.items()],
         # problems the tree has before pruning: `verify --before` reports only new ones;
         # the original of every Python file the plan edits and of the build, as verify
         # compares them

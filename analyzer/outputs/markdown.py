@@ -167,6 +167,16 @@ def _summary(result: ScanResult, shown: int, listed: int) -> str:
     _share, other = feature_part(result)
     if other:
         lines += _other_dead_code(other, listed)
+    if result.kept_by_tests:
+        kept = result.kept_by_tests
+        lines += [f"### Kept by tests ({len(kept)} files)", "",
+                  "Only a test of live code reaches these (it stays, so what it imports "
+                  "stays):", ""]
+        lines += [f"- `{p}`: kept: imported by `{t}` (a test of live code)"
+                  for p, t in list(kept.items())[:listed]]
+        if len(kept) > listed:
+            lines.append(f"- ... and {len(kept) - listed} more: report.html (kept by tests)")
+        lines.append("")
     lines += _build(result, listed)
     lines += ["### Details", ""]
     if result.profile.drops:
@@ -187,8 +197,8 @@ def _feature_table(result: ScanResult, t: dict[str, int]) -> list[str]:
              "|---|---:|---:|---:|---:|---|"]
     for f in result.features:
         blockers = result.blockers.get(f.name, [])
-        top = next((b for b in blockers if b.group == "default"), None) or next(
-            (b for b in blockers if b.group == "code"), None)
+        # the first by what changing it frees (analysis.blockers.present orders them)
+        top = next((b for b in blockers if b.group in ("default", "code")), None)
         first = (f"{_code(_where(top))}: {_cell(top.edit.split(' at ')[0])}" if top else "")
         lines.append(f"| {_cell(f.name)} | {_n(f.files_removable)} | {_n(f.lines_removable)} | "
                      f"{feature_tus(result, f)} | {len(f.blocked)} | {first} |")

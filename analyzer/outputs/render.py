@@ -205,6 +205,11 @@ def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
                        f"{sum(d.lines for d in along):>8}")
     out.append(
         f"{t['python_files']} Python files, {t['modules']} modules, {t['live_modules']} live")
+    if result.kept_by_tests:
+        kept = result.kept_by_tests
+        lines = sum(result.files[p].lines for p in kept if p in result.files)
+        out.append(f"  kept by tests: {len(kept)} file{'s' if len(kept) != 1 else ''}, "
+                   f"{lines} lines only a test of live code reaches (`depgraph why` names it)")
     out.append(f"removable: {t['files_removable']} files, {t['lines_removable']} lines in "
                f"{t['deletions']} deletions ({{elapsed}})")
     if result.profile.drops:

@@ -22,7 +22,7 @@ from analyzer.analysis.blockers import Blocker, feature_blockers, feature_keys, 
 from analyzer.analysis.feature_columns import FeatureColumns, feature_columns
 from analyzer.analysis.features import FeatureReport, analyze_features, feature_nodes
 from analyzer.analysis.liveness import Liveness
-from analyzer.analysis.why import root_reasons
+from analyzer.analysis.why import kept_by_tests, root_reasons
 from analyzer.config.options import ScanOptions
 from analyzer.config.profile import effective_cmake_options, merge_drops
 from analyzer.decide.fold_reuse import TreeVersion
@@ -222,6 +222,7 @@ def _planned_result(inputs: ScanInputs, options: ScanOptions, settings: RunSetti
     blockers: dict[str, list[Blocker]] = {}
     anchors: list[FeatureAnchors] = []
     reasons: dict[str, str] = {}
+    by_tests: dict[str, str] = {}
     if report:
         with timer("plan"):
             features = analyze_features(graph, live, use.features, feature_nodes(
@@ -231,6 +232,7 @@ def _planned_result(inputs: ScanInputs, options: ScanOptions, settings: RunSetti
                         for f in features}
             anchors = feature_anchors(use.profile, use.features, tree.index,
                                       list(tree.files), last.native.project)
+            by_tests = kept_by_tests(graph, live, scope.tests)
             reasons = root_reasons(graph, live.roots, list(options.roots), found.root,
                                    last.default_roots, use.profile, scope.tests,
                                    scope.in_scope, scope.unparsed, plan.kept)
@@ -242,7 +244,7 @@ def _planned_result(inputs: ScanInputs, options: ScanOptions, settings: RunSetti
                       lint_before=last.lint_before, breaks_before=last.breaks_before,
                       native_before=last.native_before, anchors=anchors,
                       feature_columns=columns, blockers=blockers, counted=counted,
-                      root_reasons=reasons)
+                      root_reasons=reasons, kept_by_tests=by_tests)
 
 
 def _blockers(graph: Graph, live: Liveness, feature: FeatureReport, use: ProfileUse,

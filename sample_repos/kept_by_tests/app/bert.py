@@ -1,0 +1,3 @@
+class BertModel:
+    def run(self):
+        return "bert"

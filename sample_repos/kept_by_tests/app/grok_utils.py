@@ -1,0 +1,2 @@
+def expert_count():
+    return 8

@@ -1,0 +1,3 @@
+class LlamaModel:
+    def run(self):
+        return "llama"

@@ -1,0 +1,5 @@
+from app.llama import LlamaModel
+
+
+def serve():
+    return LlamaModel().run()

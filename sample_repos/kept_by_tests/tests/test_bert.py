@@ -1,0 +1,5 @@
+from app.bert import BertModel
+
+
+def test_bert():
+    assert BertModel().run() == "bert"

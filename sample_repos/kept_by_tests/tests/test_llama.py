@@ -1,0 +1,5 @@
+from app.llama import LlamaModel
+
+
+def test_llama():
+    assert LlamaModel().run() == "llama"
