@@ -79,6 +79,20 @@ def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: 
         click.echo(f"warning: {s}", err=True)
     if not quiet:
         click.echo(result.summary(write), err=True)
+        if feature is not None and result.changes:
+            click.echo("  " + _share_of(manifest, feature, root), err=True)
+
+
+def _share_of(manifest_path: Path, feature: str, root: Path | None) -> str:
+    """The share line (``git_commit.share_line``) of ``--feature`` applied now."""
+    from analyzer.codemod import apply_state, git_commit
+    from analyzer.codemod.apply import load_manifest, selected
+
+    manifest = load_manifest(manifest_path)
+    tree = Path(manifest["root"]) if root is None else root
+    done = apply_state.load(tree, strict=False).applied_features or frozenset()
+    entries = [e for e in manifest["deletions"] if selected(e, done | {feature})]
+    return git_commit.share_line(manifest, feature, entries, done - {feature})
 
 
 def _commit_steps(manifest_path: Path, root: Path | None, feature: str | None,
@@ -114,7 +128,8 @@ def _commit_steps(manifest_path: Path, root: Path | None, feature: str | None,
             continue
         deleted = sum(1 for c in result.changes if c.deleted)
         text = git_commit.message(manifest, step, entries, sum(int(e["lines"]) for e in entries),
-                                   deleted, len(result.changes) - deleted, result.patch_path)
+                                   deleted, len(result.changes) - deleted, result.patch_path,
+                                   done)
         sha = git_commit.commit(tree, [c.path for c in result.changes], text)
         if not quiet:
             click.echo(f"committed {sha}: {text.splitlines()[0]}", err=True)

@@ -83,8 +83,33 @@ def commit(root: Path, paths: list[str], message: str) -> str:
     return _git(root, "rev-parse", "--short", "HEAD").stdout.strip()
 
 
+def share_line(manifest: dict[str, Any], feature: str, entries: list[dict[str, Any]],
+               done: frozenset[str]) -> str:
+    """What applying ``feature`` after the features ``done`` carries out, in the figures the
+    scan shows: the lines of its share (the entries whose ``features`` hold it) it carries
+    out, the other dead code it takes along (``with_features``), and the lines of its share
+    that wait for another feature (an item in several shares goes with the last of them)."""
+    mine = sum(int(e["lines"]) for e in entries if feature in e.get("features", ()))
+    along = sum(int(e["lines"]) for e in entries if not e.get("features"))
+    applied = done | {feature}
+    waiting: dict[str, int] = {}
+    for e in manifest.get("deletions", []):
+        features = set(e.get("features", ()))
+        if feature in features and not features <= applied:
+            for other in sorted(features - applied):
+                waiting[other] = waiting.get(other, 0) + int(e["lines"])
+    text = f"{feature}: its share, {mine} lines"
+    if along:
+        text += f"; other dead code that uses it, taken along: {along} lines"
+    if waiting:
+        text += "; shared with " + ", ".join(f"{f} ({n} lines, going with {f})"
+                                             for f, n in sorted(waiting.items()))
+    return text
+
+
 def message(manifest: dict[str, Any], feature: str | None, entries: list[dict[str, Any]],
-            lines: int, deleted: int, edited: int, patch: Path | None) -> str:
+            lines: int, deleted: int, edited: int, patch: Path | None,
+            done: frozenset[str] = frozenset()) -> str:
     """The commit message of one step: a subject, the feature's description, what went and
     why (``MAX_LISTED`` deletions, the rest counted), what stays blocked, provenance."""
     profile = manifest.get("profile") or {}
@@ -99,7 +124,10 @@ def message(manifest: dict[str, Any], feature: str | None, entries: list[dict[st
         subject = f"depgraph: remove other dead code ({counts})"
         about = ("Code the roots do not reach for other reasons than the dropped features "
                  "(models not served, unused helpers).")
-    out = [subject, "", about, "", "What went and why:"]
+    out = [subject, "", about]
+    if feature is not None:
+        out += ["", share_line(manifest, feature, entries, done) + "."]
+    out += ["", "What went and why:"]
     for e in entries[:MAX_LISTED]:
         where = e["path"] if e.get("start_line") is None else f"{e['path']}:{e['start_line']}" \
             + (f"-{e['end_line']}" if e.get("end_line") not in (None, e["start_line"]) else "")

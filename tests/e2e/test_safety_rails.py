@@ -119,6 +119,8 @@ def test_commit_makes_one_commit_per_feature_then_the_rest(repo: tuple[Path, Pat
                                            flashmla).splitlines()
     body = git(root, "log", "-1", "--format=%B", flashmla)
     assert "What went and why:" in body
+    # the figures of the scan's table (one definition: issue 49): flashmla's share, 101 lines
+    assert "flashmla: its share, 101 lines." in body.splitlines()
     assert f"- {FLASHMLA_BACKEND}: unreachable from roots" in body.splitlines()
     rest = git(root, "log", "-1", "--format=%H", "--grep", "other dead code").strip()
     assert f"D\t{LLAMA}" in git(root, "show", "--name-status", "--format=", rest).splitlines()
@@ -135,6 +137,17 @@ def test_commit_of_one_feature(repo: tuple[Path, Path]) -> None:
     assert git(root, "log", "-1", "--format=%s").startswith("depgraph: drop feature flashmla (")
     assert len(git(root, "log", "--format=%s").splitlines()) == 2
     assert (root / LLAMA).exists()  # other dead code is not part of it
+
+
+def test_one_feature_applied_says_its_share(repo: tuple[Path, Path]) -> None:
+    # mini_sglang's table: fa3 51 lines, ascend 13 (tests/cli/test_scan_terminal.py)
+    _root, manifest = repo
+    code, _, err = run_apply(manifest, "--feature", "fa3")
+    assert code == 0, err
+    assert "  fa3: its share, 51 lines" in err.splitlines()
+    code, _, err = run_apply(manifest, "--feature", "ascend", "--write")
+    assert code == 0, err
+    assert "  ascend: its share, 13 lines" in err.splitlines()
 
 
 def test_commit_refuses_outside_a_work_tree(scanned: tuple[Path, Path]) -> None:
