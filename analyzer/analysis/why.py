@@ -11,6 +11,7 @@ depgraph could not parse, or code the plan's soundness check found still needed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from analyzer.analysis.liveness import Liveness, node_data
@@ -18,7 +19,7 @@ from analyzer.analysis.roots import resolve_roots
 from analyzer.config.types import Profile
 from analyzer.discover.test_files import is_test_module
 from analyzer.errors import RootError
-from analyzer.model import Kept
+from analyzer.model import Deletion, Kept
 from analyzer.nodes import Graph, describe, module_node, symbol_node
 
 _PREFIXES = ("py:", "ext:", "file:", "cmake:", "target:", "fetch:", "op:")
@@ -130,6 +131,38 @@ def find_node(graph: Graph, text: str, scan_root: Path) -> str | None:
     return None
 
 
+def planned_lines(data: Mapping[str, object], deletions: Sequence[Deletion]) -> list[str]:
+    """What the plan does with a dead node's code (the node's ``path`` and lines): the
+    deletion that removes it, its reason, and whose share it is -- a dropped feature's (the
+    plan keeping that feature keeps it), taken along by one, or other dead code."""
+    path, start = data.get("path"), data.get("start_line")
+    end = data.get("end_line") or start
+    whole = not isinstance(start, int) or data.get("kind") in ("module", "native_file",
+                                                                 "cmake_file")
+    for d in deletions:
+        if d.path != path:
+            continue
+        if not (d.kind == "delete_file" or (not whole and d.start_line is not None
+                                            and isinstance(start, int)
+                                            and isinstance(end, int)
+                                            and d.start_line <= start
+                                            and end <= (d.end_line or d.start_line))):
+            continue
+        where = f"{d.path}:{d.start_line}" if d.start_line else d.path
+        line = f"The plan deletes it ({d.kind} {where}): {d.reason}."
+        if d.features:
+            share = (f"{', '.join(d.features)}'s share: with {' or '.join(d.features)} "
+                     "kept, it would stay")
+            line += f" It goes with {' and '.join(d.features)} ({share})."
+        elif d.with_features:
+            line += (f" Other dead code, taken along by {' or '.join(d.with_features)} "
+                     "(it uses what their share removes).")
+        else:
+            line += " Other dead code: it goes with the whole plan, whatever is dropped."
+        return [line]
+    return []
+
+
 def kept_by_tests(graph: Graph, live: Liveness, tests: frozenset[str]) -> dict[str, str]:
     """Module path -> the test keeping it live: the modules no root but a test that stays
     reaches (a model a test of live code imports). Chains start at the most preferred root
@@ -151,12 +184,13 @@ def kept_by_tests(graph: Graph, live: Liveness, tests: frozenset[str]) -> dict[s
 
 def explain(graph: Graph, live: Liveness, node: str, feature: str | None = None,
             edits: list[str] | None = None, reasons: dict[str, str] | None = None,
-            shown: int | None = 5) -> str:
+            shown: int | None = 5, deletions: Sequence[Deletion] = ()) -> str:
     """``edits``: for a blocked item, the edits of the blockers that keep it (a default that
     selects a dropped key first, then most freeing first): the answer ends with them.
     ``reasons``: why each root is one (a root says so; a chain names its root's reason).
     ``shown``: how many profile decisions (twice as many dead predecessors) a dead node
-    lists; None: all."""
+    lists; None: all. ``deletions``: the plan's: a dead node says which of them removes it
+    and whose share that is."""
     if live.is_live(node) and len(live.chain(node)) == 1:
         why = (reasons or {}).get(node, "a root of this scan")
         lines = [f"{describe(graph, node)} is live: it is a root: {why}."]
@@ -180,6 +214,7 @@ def explain(graph: Graph, live: Liveness, node: str, feature: str | None = None,
     lines = [f"{describe(graph, node)} is dead."]
     if feature:
         lines.append(f"It belongs to dropped feature {feature}.")
+    lines += planned_lines(graph.nodes[node], deletions)
     label = node.split(":", 1)[1] if ":" in node else node
     decisions = [d for d in graph.graph.get("decisions", [])
                  if d["what"] == label or label.startswith(d["what"] + ".")]

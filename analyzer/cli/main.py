@@ -278,7 +278,8 @@ def why(path: Path, target: str, manifest: Path | None, quiet: bool, verbose: bo
                               result.profile.kept_features)
     edits = [b.edit for b in result.blockers.get(feature or "", []) if node in b.blocks]
     click.echo(explain(result.graph, result.liveness, node, feature, edits,
-                       result.root_reasons, shown=None if verbose else 5))
+                       result.root_reasons, shown=None if verbose else 5,
+                       deletions=result.plan.deletions))
 
 
 def _register_commands() -> None:

@@ -217,3 +217,19 @@ def test_scan_says_what_comes_next(tmp_path) -> None:
     assert result.output.splitlines()[-1] == (
         f"next: depgraph apply {out / 'manifest.json'} --stat   (review; then --write, or "
         "--write --commit: a git commit per feature)")
+
+
+def test_why_says_what_the_plan_does_with_a_dead_item() -> None:
+    # mini_sglang: flashmla_backend.py goes with flashmla (only the dropped flashmla key's
+    # registration imported it: with flashmla kept, it stays); llama.py no root serves
+    result = invoke("why", str(MINI_SGLANG), "flashmla_backend", "--roots", "deepseek_v2",
+                    "--no-cache")
+    assert result.exit_code == 0, result.output
+    assert "The plan deletes it (delete_file python/minisgl/srt/layers/attention/" \
+        "flashmla_backend.py): unreachable from roots. It goes with flashmla (flashmla's " \
+        "share: with flashmla kept, it would stay)." in result.output.splitlines()
+    result = invoke("why", str(MINI_SGLANG), "minisgl.srt.models.llama", "--roots",
+                    "deepseek_v2", "--no-cache")
+    assert "The plan deletes it (delete_file python/minisgl/srt/models/llama.py): unreachable " \
+        "from roots. Other dead code: it goes with the whole plan, whatever is dropped." \
+        in result.output.splitlines()
