@@ -91,8 +91,9 @@ class Cell:
 COLUMNS = ("removable files/lines", "apply / again", "verify problems", "import regressions",
            "new undefined names", "unresolved imports (runtime + typing-only)", "cmake refs",
            "re-scan plans (deletions / lines)", "share = all - keep F")
-# what makes a manifest entry the same edit in two plans (not what the attribution sets)
-ATTRIBUTION = ("feature", "features", "with_features")
+# what makes a manifest entry the same edit in two plans: not what the attribution sets, nor
+# the reason (it names what else the plan deletes)
+ATTRIBUTION = ("feature", "features", "with_features", "reason")
 # verify --before: what a scan of the pruned tree still plans (the whole plan applied: how far
 # one pass is from the plan's fixpoint; not a break, so never counted as a non-zero cell)
 STILL = re.compile(r"still removable: (\d+) deletions, (\d+) lines")

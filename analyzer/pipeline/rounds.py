@@ -336,11 +336,6 @@ class Rounds:
         another use of the profile on the same tree)."""
         return self._edges
 
-    def plan_of(self, state: Retained) -> Planned:
-        """One round's plan from ``state``, no rule asked (a counterfactual plan: the same
-        state under another use of the profile, ``analyzer.pipeline.shares``)."""
-        return self._round(state)
-
     def _rules(self, last: Planned, state: Retained) -> tuple[Planned, Retained]:
         """The rules, in order, on one round's outcome: the state the first rule that keeps
         more gives, or ``state`` (with the conflicts no round can settle logged, and ``last``

@@ -228,9 +228,9 @@ def _word_finder(tails: Collection[bytes]) -> Callable[[bytes], set[bytes]]:
 
 
 def bare(d: Deletion) -> Deletion:
-    """A deletion without what the attribution sets on it: the same edit in any plan,
-    whatever its features."""
-    return dataclasses.replace(d, feature="", features=(), with_features=())
+    """A deletion as the edit it makes: without what the attribution sets on it and without
+    its reason (which names what else the plan deletes): the same edit in any plan."""
+    return dataclasses.replace(d, feature="", features=(), with_features=(), reason="")
 
 
 def _freed(open_graph: Graph, where: _Locator, roots: Sequence[str],
