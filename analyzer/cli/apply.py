@@ -1,7 +1,9 @@
 """Codemod stage, command line: ``depgraph apply MANIFEST [--root DIR] [--write] ...``.
 
 Registered by ``analyzer.cli.main`` as ``main.add_command(apply_command, "apply")``. Dry run by
-default (unified diff on stdout, or with ``--stat`` one line per file; summary on stderr);
+default, answered from the manifest's entries (every check made, no edit computed: one line per
+file on stdout, ``--stat`` the same as a table; the tree and a summary on stderr); ``--diff``
+computes the edits and prints the unified diff;
 ``--feature NAME`` applies one dropped feature's deletions; ``--write`` edits the tree, saves a
 reverse patch and records the run in ``ROOT/.depgraph-apply.json``; ``--commit`` (with
 ``--write``) makes one git commit per dropped feature, then one for the other dead code
@@ -31,28 +33,39 @@ from analyzer.errors import ProfileError, suggest
 @click.argument("manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Tree to edit (default: the manifest's root).")
-@click.option("--write", is_flag=True, help="Apply the edits (default: print the diff only).")
+@click.option("--write", is_flag=True,
+              help="Apply the edits (default: a dry run listing what would change).")
+@click.option("--diff", "diff", is_flag=True,
+              help="Dry run: compute the edits and print the unified diff.")
 @click.option("--feature", default=None, metavar="NAME",
               help="Apply only the deletions of this dropped feature.")
 @click.option("--stat", is_flag=True,
-              help="Instead of the diff: one line per file (lines removed, deleted or edited).")
+              help="Dry run: one line per file (the plan's lines, deleted or edited), from "
+                   "the manifest alone.")
 @click.option("--patch-out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where --write saves the reverse patch, a new file "
                    "(default: ROOT/depgraph-apply-<timestamp>.patch).")
 @click.option("--commit", "commit", is_flag=True,
               help="With --write: one git commit per dropped feature (then one for the other "
                    "dead code), each message listing what went and why.")
+@click.option("--cache-dir", type=click.Path(path_type=Path), default=None,
+              help="Cache folder of the computed edits (default: $XDG_CACHE_HOME/depgraph or "
+                   "~/.cache/depgraph, where the scan's gate left them).")
+@click.option("--no-cache", is_flag=True, help="Compute every edit again.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing but errors.")
 @click.option("--verbose", "-v", is_flag=True,
-              help="Also list the files a dry run would change (--write always lists them).")
+              help="Also list the files --diff would change (--write always lists them).")
 @version_option
 @click.pass_context
 def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: bool,
-                  feature: str | None, stat: bool, patch_out: Path | None, commit: bool,
-                  quiet: bool, verbose: bool) -> None:
+                  diff: bool, feature: str | None, stat: bool, patch_out: Path | None,
+                  commit: bool, cache_dir: Path | None, no_cache: bool, quiet: bool,
+                  verbose: bool) -> None:
     """Apply MANIFEST (from depgraph scan): delete files, ranges, imports and dead branches."""
     from analyzer.codemod.apply import run_apply
+    from analyzer.util.fingerprint import default_cache_dir
 
+    cache = None if no_cache else (cache_dir or default_cache_dir())
     if feature is not None:
         _check_feature(manifest, feature)
     if commit:
@@ -61,16 +74,20 @@ def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: 
         if patch_out is not None:
             raise click.UsageError("--commit writes a reverse patch per commit in the root: "
                                    "no --patch-out")
-        _commit_steps(manifest, root, feature, quiet)
+        _commit_steps(manifest, root, feature, quiet, cache)
         return
     progress = _progress() if sys.stderr.isatty() and not quiet else None
     result = run_apply(manifest, root, write=write, feature=feature, patch_out=patch_out,
-                       progress=progress)
-    if stat:
-        for c in result.changes:
-            removed = len(c.old.splitlines()) - len((c.new or b"").splitlines())
-            click.echo(f"{removed:>7}  {'deleted' if c.deleted else 'edited '}  {c.path}")
-    elif not write and result.diff:
+                       progress=progress, edit=diff, cache_dir=cache)
+    if not write and not quiet:
+        click.echo(f"tree: {_tree_of(manifest, root)}", err=True)
+    for p in result.previews:
+        if stat:
+            click.echo(f"{p.lines:>7}  {'deleted' if p.deleted else 'edited '}  {p.path}")
+        else:
+            click.echo(f"would {'delete' if p.deleted else 'edit'} {p.path}: {p.lines} lines "
+                       f"by the plan's count ({p.entries} entr{'ies' if p.entries != 1 else 'y'})")
+    if diff and not write and result.diff:
         click.echo(result.diff, nl=False)
     for c in result.changes if (write and not quiet) or verbose else ():
         verb = ("deleted", "edited") if write else ("would delete", "would edit")
@@ -79,8 +96,18 @@ def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: 
         click.echo(f"warning: {s}", err=True)
     if not quiet:
         click.echo(result.summary(write), err=True)
-        if feature is not None and result.changes:
+        if feature is not None and (result.changes or result.previews):
             click.echo("  " + _share_of(manifest, feature, root), err=True)
+
+
+def _tree_of(manifest_path: Path, root: Path | None) -> Path:
+    """The tree a dry run would change: ``--root``, else the manifest's."""
+    if root is not None:
+        return root.resolve()
+    try:
+        return Path(json.loads(manifest_path.read_text(encoding="utf-8"))["root"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return Path("?")
 
 
 def _share_of(manifest_path: Path, feature: str, root: Path | None) -> str:
@@ -96,7 +123,7 @@ def _share_of(manifest_path: Path, feature: str, root: Path | None) -> str:
 
 
 def _commit_steps(manifest_path: Path, root: Path | None, feature: str | None,
-                  quiet: bool) -> None:
+                  quiet: bool, cache: Path | None = None) -> None:
     """--write --commit: the features one commit each (or the one --feature names), then,
     without --feature, the other dead code; git is checked before anything is written."""
     from analyzer.codemod import apply_state, git_commit
@@ -119,7 +146,7 @@ def _commit_steps(manifest_path: Path, root: Path | None, feature: str | None,
         after = None if step is None else done | {step}
         entries = [e for e in manifest["deletions"]
                    if selected(e, after) and not selected(e, done)]
-        result = run_apply(manifest_path, root, write=True, feature=step)
+        result = run_apply(manifest_path, root, write=True, feature=step, cache_dir=cache)
         label = f"feature {step}" if step is not None else "other dead code"
         if not result.changes:
             if not quiet:

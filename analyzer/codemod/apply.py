@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import hashlib
 import json
 import os
 import time
@@ -56,6 +57,7 @@ from analyzer.codemod.text_edits import EditError, delete_lines, split_lines
 from analyzer.errors import ApplyError
 from analyzer.model import goes_with
 from analyzer.util.atomic import atomic_write, exclusive_write
+from analyzer.util.cache_files import read_pickled, write_pickled
 from analyzer.util.parallel import parallel_map
 
 __all__ = ["ApplyError", "ApplyResult", "atomic_write", "entry_id",
@@ -85,9 +87,21 @@ class FileChange:
                     [patch] if patch else [])
 
 
+@dataclass(frozen=True)
+class Preview:
+    """A file a dry run would change, from the manifest's entries alone (no edit computed):
+    deleted or edited, the plan's lines of its entries, how many entries."""
+
+    path: str
+    deleted: bool
+    lines: int
+    entries: int
+
+
 @dataclass
 class ApplyResult:
     changes: list[FileChange] = field(default_factory=list)
+    previews: list[Preview] = field(default_factory=list)  # a preview: no edit computed
     unchanged: list[FileChange] = field(default_factory=list)  # only skipped entries: no edit
     selected: int = 0
     already: int = 0
@@ -99,6 +113,13 @@ class ApplyResult:
     skipped: list[str] = field(default_factory=list)  # optional entries left as they are
 
     def summary(self, written: bool) -> str:
+        if self.previews:
+            deleted = sum(1 for p in self.previews if p.deleted)
+            return (f"would delete {deleted} files, would edit {len(self.previews) - deleted} "
+                    f"files, would remove {sum(p.lines for p in self.previews)} lines by the "
+                    f"plan's count ({self.selected - self.already} entries"
+                    + (f"; {self.already} already applied)" if self.already else ")")
+                    + " (the edits are computed by --diff and --write)")
         deleted = sum(1 for c in self.changes if c.deleted)
         edited = len(self.changes) - deleted
         left = sum(len(c.skipped) for c in self.unchanged)
@@ -170,8 +191,12 @@ def _by_path(entries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
 
 
 def plan(manifest: dict[str, Any], root: Path, feature: str | None, state: State,
-         progress: Callable[[int, int], None] | None = None) -> ApplyResult:
-    """Every file's new content; ApplyError on the first refusal."""
+         progress: Callable[[int, int], None] | None = None, edit: bool = True,
+         cache: EditCache | None = None) -> ApplyResult:
+    """Every file's new content; ApplyError on the first refusal. Without ``edit``: the
+    files it would change as previews (every check made, no edit computed: what ``--stat``
+    and the dry run show). ``cache``: the edits of a file already computed, by its bytes and
+    entries (``EditCache``)."""
     applied = None if feature is None else (state.applied_features or frozenset()) | {feature}
     entries = [e for e in manifest["deletions"] if selected(e, applied)]
     result = ApplyResult(selected=len(entries))
@@ -225,9 +250,18 @@ def plan(manifest: dict[str, Any], root: Path, feature: str | None, state: State
             raise ApplyError(f"stale manifest: {stale[0]}; re-run depgraph scan")
         raise ApplyError(f"stale manifest: {len(stale)} of the {files} files it edits are not "
                          f"as scanned (first: {stale[0]}); re-run depgraph scan")
+    if not edit:
+        result.previews = sorted(
+            [Preview(c.path, True, sum(int(e.get("lines", 0)) for e in every[c.path]
+                                       if entry_id(e) in set(c.entries)), len(c.entries))
+             for c in result.changes]
+            + [Preview(rel, False, sum(int(e.get("lines", 0)) for e in todo), len(todo))
+               for rel, _old, _base, todo, _e in work], key=lambda p: p.path)
+        result.changes = []
+        return result
     for (rel, old, _base, todo, expected), (new, skipped) in zip(
             work, _edit_all([(rel, base, todo) for rel, _old, base, todo, _e in work],
-                            progress),
+                            progress, cache),
             strict=True):
         result.skipped.extend(skipped.values())
         ids = [entry_id(e) for e in todo if entry_id(e) not in skipped]
@@ -256,14 +290,55 @@ def check_tree(manifest: dict[str, Any], root: Path, state: State) -> None:
 
 
 def _edit_all(jobs: list[tuple[str, bytes, list[dict[str, Any]]]],
-              progress: Callable[[int, int], None] | None = None
-              ) -> list[tuple[bytes, dict[str, str]]]:
+              progress: Callable[[int, int], None] | None = None,
+              cache: EditCache | None = None) -> list[tuple[bytes, dict[str, str]]]:
     """``_edit_entries`` of every job, in worker processes when there are many (LibCST
     parsing dominates a large apply); the first refusal is raised, as in a serial run.
-    ``progress(done, total)`` after each file."""
+    ``progress(done, total)`` after each file. ``cache``: the jobs edited before (same bytes,
+    same entries) are read back; the others are stored once edited."""
+    known = [cache.get(rel, old, todo) if cache is not None else None
+             for rel, old, todo in jobs]
+    todo_jobs = [job for job, hit in zip(jobs, known, strict=True) if hit is None]
     # largest files first, one at a time: the workers finish together
-    return parallel_map(_edit_job, jobs, min(os.cpu_count() or 1, 8),
-                        size=lambda job: len(job[1]), min_items=16, progress=progress)
+    done = iter(parallel_map(_edit_job, todo_jobs, min(os.cpu_count() or 1, 8),
+                             size=lambda job: len(job[1]), min_items=16, progress=progress))
+    out: list[tuple[bytes, dict[str, str]]] = []
+    for job, hit in zip(jobs, known, strict=True):
+        if hit is None:
+            hit = next(done)
+            if cache is not None:
+                cache.put(job[0], job[1], job[2], hit)
+        out.append(hit)
+    return out
+
+
+class EditCache:
+    """A file's edits are a pure function of its bytes and its entries (and of depgraph's
+    code): kept under ``<cache folder>/edits/<depgraph's fingerprint>/``, so a scan's gate
+    computes them once for the ``apply`` that follows, and a plan that changed a few files
+    edits only those. Unreadable or corrupted entries are misses."""
+
+    def __init__(self, directory: Path) -> None:
+        from analyzer.util.fingerprint import tool_fingerprint
+
+        self.dir = directory / "edits" / tool_fingerprint()
+
+    def _path(self, rel: str, old: bytes, entries: list[dict[str, Any]]) -> Path:
+        key = hashlib.sha256(rel.encode() + b"\0" + hashlib.sha256(old).digest() + json.dumps(
+            entries, sort_keys=True).encode()).hexdigest()
+        return self.dir / key[:2] / key[2:]
+
+    def get(self, rel: str, old: bytes, entries: list[dict[str, Any]]
+            ) -> tuple[bytes, dict[str, str]] | None:
+        got = read_pickled(self._path(rel, old, entries))
+        if not (isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], bytes)
+                and isinstance(got[1], dict)):
+            return None
+        return got[0], got[1]
+
+    def put(self, rel: str, old: bytes, entries: list[dict[str, Any]],
+            edited: tuple[bytes, dict[str, str]]) -> None:
+        write_pickled(self._path(rel, old, entries), edited)
 
 
 def _edit_job(job: tuple[str, bytes, list[dict[str, Any]]]) -> tuple[bytes, dict[str, str]]:
@@ -401,8 +476,12 @@ def _patch_text(result: ApplyResult) -> str:
 # -- writing ------------------------------------------------------------------------------
 def run_apply(manifest_path: Path, root: Path | None = None, *, write: bool = False,
               feature: str | None = None, patch_out: Path | None = None,
-              progress: Callable[[int, int], None] | None = None) -> ApplyResult:
-    """Check, plan and (with ``write``) apply; ApplyError before anything is written."""
+              progress: Callable[[int, int], None] | None = None, edit: bool = True,
+              cache_dir: Path | None = None) -> ApplyResult:
+    """Check, plan and (with ``write``) apply; ApplyError before anything is written.
+    Without ``edit`` (and ``write``): previews from the manifest's entries, no edit computed
+    (``--stat``, the dry run). ``cache_dir``: the cache folder the edits are kept in
+    (``EditCache``)."""
     manifest = load_manifest(manifest_path)
     root = Path(manifest["root"]) if root is None else root
     if not root.is_dir():
@@ -411,7 +490,10 @@ def run_apply(manifest_path: Path, root: Path | None = None, *, write: bool = Fa
         state = apply_state.load(root, [patch_out] if patch_out is not None else [])
     except StateError as exc:
         raise ApplyError(str(exc)) from exc
-    result = plan(manifest, root, feature, state, progress)
+    cache = EditCache(cache_dir) if cache_dir is not None else None
+    result = plan(manifest, root, feature, state, progress, edit or write, cache)
+    if result.previews:
+        return result
     result.diff = "".join(unified_diff(c) for c in result.changes)
     result.lines_removed = sum(
         len(_text_lines(c.old)) - len(_text_lines(c.new or b"")) for c in result.changes)

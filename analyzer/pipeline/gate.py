@@ -81,7 +81,8 @@ def verify_applied(result: ScanResult, baseline: dict[str, Any], settings: RunSe
         written = Path(work) / "manifest.json"
         written.write_text(json.dumps(manifest), encoding="utf-8")
         try:
-            run_apply(written, copy, write=True, patch_out=Path(work) / "undo.patch")
+            run_apply(written, copy, write=True, patch_out=Path(work) / "undo.patch",
+                      cache_dir=settings.cache_dir)
         except ApplyError as exc:  # (the plan's own edits: never expected)
             return [VerifyProblem("<manifest>", 0, f"apply refuses the plan: {exc}")]
         options = ScanOptions.from_json(manifest["options"])  # what verify replays

@@ -205,7 +205,11 @@ def test_quiet_commands_print_nothing_but_the_answer(tmp_path, monkeypatch) -> N
     assert verified.exit_code == 0 and verified.output == "verify: OK\n"
     applied = invoke("apply", "-q", str(tmp_path / "o" / "manifest.json"))
     assert applied.exit_code == 0 and applied.stderr == ""
-    assert applied.stdout.startswith("--- a/python/app/util.py")  # the diff is the answer
+    # the dry run's answer, from the manifest alone: what would change
+    assert applied.stdout == ("would edit python/app/util.py: 2 lines by the plan's count "
+                              "(1 entry)\n")
+    diffed = invoke("apply", "-q", "--diff", str(tmp_path / "o" / "manifest.json"))
+    assert diffed.stdout.startswith("--- a/python/app/util.py")  # the diff is the answer
     inited = invoke("init", "-q", str(tmp_path))
     assert inited.exit_code == 0 and inited.output == ""
 

@@ -36,9 +36,15 @@ def test_dry_run_changes_nothing(sample: tuple[Path, Path]) -> None:
     before = snapshot(root)
     code, out, err = run_apply(manifest)
     assert code == 0
+    # from the manifest alone: each file, the plan's lines; the tree it would change
+    assert "would delete sgl-kernel/cmake/flashmla.cmake: 24 lines by the plan's count " \
+        "(1 entry)" in out.splitlines()
+    assert f"tree: {root}" in err.splitlines()
+    assert "would delete" in err
+    code, out, err = run_apply(manifest, "--diff")
+    assert code == 0
     assert "--- a/sgl-kernel/cmake/flashmla.cmake\n+++ /dev/null\n" in out
     assert "-    fp8_scaled_mm,\n" in out
-    assert "would delete" in err
     assert snapshot(root) == before
 
 
