@@ -38,7 +38,8 @@ from analyzer.model import Deletion, Plan
 from analyzer.nodes import Graph, module_node, target_node
 from analyzer.pipeline.gate_blame import Gate, gate_conflicts, unsettled
 from analyzer.pipeline.inputs import ChosenProfile, ScanError, ScanInputs, gather_inputs
-from analyzer.pipeline.rounds import Planned, Retained, Rounds
+from analyzer.pipeline.rounds import Rounds
+from analyzer.pipeline.rounds_state import Planned, Retained
 from analyzer.pipeline.scope import scope_to_features
 from analyzer.pipeline.shares import feature_shares
 from analyzer.pipeline.timing import StageTimer

@@ -15,7 +15,8 @@ from analyzer.plan.check.native_view import native_blame
 from analyzer.plan.check.view import planned_view
 
 if TYPE_CHECKING:
-    from analyzer.pipeline.rounds import Planned, Rounds
+    from analyzer.pipeline.rounds import Rounds
+    from analyzer.pipeline.rounds_state import Planned
     from analyzer.result import ScanResult
     from analyzer.verify.problem import VerifyProblem
 
@@ -31,7 +32,7 @@ def gate_conflicts(rounds: Rounds, last: Planned, problems: list[VerifyProblem]
                    ) -> list[Conflict]:
     """What to keep so that each problem the gate found goes away: the plan's blame of the
     break each problem stands for, on the view of the tree ``last``'s plan leaves."""
-    from analyzer.pipeline.rounds import unbuilt
+    from analyzer.pipeline.rounds_state import unbuilt
 
     plan = last.plan
     gone = unbuilt(last)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from analyzer.analysis.features import feature_of_node
@@ -36,7 +36,6 @@ from analyzer.analysis.profile_roots import (
     without_dropped,
 )
 from analyzer.analysis.roots import resolve_roots, resolve_targets
-from analyzer.config.globs import path_matches
 from analyzer.config.options import ScanOptions
 from analyzer.config.types import KeepEntry
 from analyzer.decide.fold_reuse import FoldMemory, TreeVersion
@@ -44,17 +43,33 @@ from analyzer.decide.guards import DeadRegion, fold_all, fold_contexts
 from analyzer.decide.guards_eval import GuardContext
 from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_context, profile_use
 from analyzer.decide.registries import RegistryOutcome, decide_registries, module_entries
-from analyzer.discover import entry_points
-from analyzer.discover.test_files import is_test_module, is_test_path
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.graph.native import NativeIndex, add_native_graph
 from analyzer.graph.profile_edges import add_profile_edges
 from analyzer.graph.python import EdgeMemo, build_python_graph
 from analyzer.graph.rounds_graph import RoundGraph
-from analyzer.model import Deletion, FileInfo, Kept, ParseProblem, Plan, fold_lines
-from analyzer.nodes import Graph, module_node, succ_dicts, symbol_node, target_node
+from analyzer.model import Deletion, FileInfo, Kept, Plan, fold_lines
+from analyzer.nodes import Graph, module_node, succ_dicts, target_node
 from analyzer.pipeline.inputs import ScanInputs
+from analyzer.pipeline.rounds_roots import (
+    declared_entry_points,
+    named_targets_dropped,
+    never_edited,
+    public_methods,
+    test_infrastructure,
+    tree_default_roots,
+    unparsed_roots,
+)
+from analyzer.pipeline.rounds_state import (
+    Planned,
+    Retained,
+    acquitted,
+    deletion_key,
+    exists,
+    freed_imports,
+    unbuilt,
+)
 from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.check import (
     Conflict,
@@ -69,120 +84,13 @@ from analyzer.plan.check.native import NativeState, native_baseline, native_brea
 from analyzer.plan.check.native_view import Build, native_plan_breaks, planned_native
 from analyzer.plan.check.view import planned_view
 from analyzer.plan.check_cache import CheckCache
-from analyzer.plan.native import NativeSummary, plan_native
+from analyzer.plan.native import plan_native
 from analyzer.plan.python import PlanMemo, build_plan, kept_roots, plan_folded, plan_peripheral
-from analyzer.resolve.cmake_cond import condition_options, forced_values, is_false
 from analyzer.resolve.op_namespaces import resolve_op_namespaces
 from analyzer.resolve.python import ModuleIndex
 from analyzer.resolve.tree import Scope, Tree, evaluate_cmake
 
 MAX_ROUNDS = 60
-
-
-@dataclass
-class Planned:
-    """The last round: what the rest of the pipeline reports on."""
-
-    index: ModuleIndex
-    graph: Graph
-    unresolved: list[dict[str, object]]
-    native: NativeIndex
-    roots: list[str]
-    default_roots: list[str]
-    keep_targets: tuple[str, ...]
-    liveness: Liveness
-    plan: Plan
-    use: ProfileUse
-    conflicts: list[Conflict]
-    # path -> pyflakes' undefined names of the original file (per name), for every file the
-    # check simulated: the verify baseline reuses them instead of linting again
-    lint_before: dict[str, dict[str, int]] = field(default_factory=dict)
-    # the breaks of the tree before any pruning (analyzer.plan.check.original_breaks), and
-    # what its build holds (analyzer.plan.check.native.native_baseline)
-    breaks_before: Counter[tuple[str, str, str]] = field(default_factory=Counter)
-    native_before: dict[str, Any] = field(default_factory=dict)
-    native_summary: NativeSummary = field(default_factory=NativeSummary)
-
-
-@dataclass(frozen=True)
-class Retained:
-    """The state of the soundness rounds, a value: what they keep so far -- folded regions
-    and registry entries not deleted after all, import statements kept, nodes made roots,
-    keys blocked and clauses folded for them, options left unforced, CMake commands kept --
-    and the import statements the plans deleted (their edges are left out). A round is a
-    function of it (:meth:`Rounds._round`); each rule returns it with more kept, or itself.
-    Its mappings are never changed in place: a rule builds new ones."""
-
-    regions: frozenset[tuple[str, int, int]] = frozenset()
-    entries: frozenset[tuple[str, int]] = frozenset()
-    imports: frozenset[tuple[str, int]] = frozenset()
-    roots: frozenset[str] = frozenset()
-    # dropped keys live code still produces: blocked (key -> why), added to the profile's
-    blocked: Mapping[str, str] = field(default_factory=dict)
-    arms: Mapping[str, tuple[DeadRegion, ...]] = field(default_factory=dict)  # producer arms
-    # (module, clause line) -> (key, why): clauses that only select dropped keys, folded
-    forced: Mapping[tuple[str, int], tuple[str, str]] = field(default_factory=dict)
-    # peripheral files (tests, examples) that select a dropped key: they go with it
-    selectors: Mapping[str, str] = field(default_factory=dict)
-    # CMake options a dropped feature forces that stay as the tree sets them: an extension
-    # they would turn off is imported by code that stays, where the import may not fail
-    unforced: frozenset[str] = frozenset()
-    # CMake commands (path, start line; 0: the whole file) the native plan must keep
-    cmake_lines: frozenset[tuple[str, int]] = frozenset()
-    # (path, first, last line) of import statements the plans delete: code that goes needs
-    # nothing, so their edges are left out of the next round
-    freed: frozenset[tuple[str, int, int]] = frozenset()
-    # deletions (path, kind, first, last line) the plan leaves out although nothing above
-    # keeps what they remove: what the gate convicted that no other rule can keep (the next
-    # rounds compute the plan without them, and the gate checks it again)
-    cancelled: frozenset[tuple[str, str, int, int]] = frozenset()
-    # the conflicts that asked for what is kept, in the order met (not part of the state's
-    # value: a conflict no round can settle is logged and keeps nothing)
-    log: tuple[Conflict, ...] = field(default=(), compare=False)
-
-    def absorbing(self, conflicts: list[Conflict], index: ModuleIndex) -> Retained:
-        """The state with what ``conflicts`` ask kept (and them logged)."""
-        regions, entries, imports = set(self.regions), set(self.entries), set(self.imports)
-        roots, unforced, cmake_lines = set(self.roots), set(self.unforced), set(self.cmake_lines)
-        for c in conflicts:
-            d = c.deletion
-            if c.option is not None:
-                unforced.add(c.option)
-            elif c.keep_line is not None:
-                cmake_lines.add(c.keep_line)
-            elif c.root is not None:
-                roots.add(c.root)
-            elif d is None:
-                continue
-            elif d.category == "python-branch":
-                regions.add((d.path, d.start_line or 0, d.end_line or 0))
-            elif d.category == "registry-entry":
-                entries.add((d.path, d.start_line or 0))
-            elif d.category == "python-symbol" and d.symbol:
-                roots.add(symbol_node(*d.symbol.split(":", 1)))
-            elif d.category == "python-import":
-                module = index.by_path.get(d.path)
-                facts = index.modules[module].facts.imports if module else ()
-                imports.update((d.path, f.start_line) for f in facts
-                               if (d.start_line or 0) <= f.start_line <= (d.end_line or 0))
-            elif d.kind == "delete_file" and d.path in index.by_path:
-                roots.add(module_node(index.by_path[d.path]))
-        return dataclasses.replace(
-            self, regions=frozenset(regions), entries=frozenset(entries),
-            imports=frozenset(imports), roots=frozenset(roots), unforced=frozenset(unforced),
-            cmake_lines=frozenset(cmake_lines), log=(*self.log, *conflicts))
-
-    def keeping(self, conflicts: list[Conflict], index: ModuleIndex) -> Retained:
-        """The state with what ``conflicts`` ask kept (:meth:`absorbing`); when that keeps
-        nothing new, with their deletions cancelled instead: the next plan is made without
-        them, and what they removed is checked again. The same state (the conflicts logged)
-        when both are done already."""
-        after = self.absorbing(conflicts, index)
-        if after != self:
-            return after
-        more = {deletion_key(c.deletion) for c in conflicts
-                if c.deletion is not None} - self.cancelled
-        return dataclasses.replace(after, cancelled=self.cancelled | more) if more else after
 
 
 @dataclass(frozen=True)
@@ -237,7 +145,7 @@ class Rounds:
         # each module's edges, replayed while their inputs hold (from the last scan of the
         # same tree too: analyzer.graph.edge_store)
         self._edges = edges if edges is not None else EdgeMemo()
-        self.declared = _declared_entry_points(inputs.entry_point_files, tree.problems)
+        self.declared = declared_entry_points(inputs.entry_point_files, tree.problems)
         # feature patterns matching nothing: a question of the tree, asked once per scan
         self.stale_patterns = stale_feature_patterns(use, tree.index, list(tree.files))
         # modules of dropped features: a `try: import` of one takes its `except` path, unless
@@ -247,7 +155,7 @@ class Rounds:
             if feature_of_node({"kind": "module", "path": m.path}, use.features,
                                use.kept_features) is not None)
         # files a never_delete entry names whole (a path glob, or a module): never edited
-        self.never_edited = _never_edited(use, tree)
+        self.never_edited = never_edited(use, tree)
         # modules any dropped feature claims, kept features' claims aside: code there is the
         # feature's own (the NPU platform naming its device selects nothing on CUDA)
         self.own_modules = frozenset(
@@ -319,7 +227,7 @@ class Rounds:
             assert last is not None
             conflicts = check_plan(last.plan, last.index, self.sources, self.baseline,
                                    self.sims.simulation, unbuilt(last), self.module_breaks)
-            last = _acquitted(last, conflicts)
+            last = acquitted(last, conflicts)
             state = state.absorbing(conflicts, last.index)
         assert last is not None
         self.settled = state
@@ -349,7 +257,7 @@ class Rounds:
             return last, after
         # conflicts neither kept nor cancelled in the state (kept or cancelled already):
         # their deletions are dropped from this plan, and the rounds go on
-        last = _acquitted(last, list(after.log[len(state.log):]))
+        last = acquitted(last, list(after.log[len(state.log):]))
         return last, self._freed(last, after)
 
     def _unused_roots(self, last: Planned, state: Retained) -> Retained:
@@ -368,7 +276,7 @@ class Rounds:
             for r in regions:
                 key = (path, r.start_line, r.end_line)
                 if r.needs and r.needs not in unbuilt and key not in state.regions \
-                        and _exists(r.needs, last):
+                        and exists(r.needs, last):
                     new.add(key)
         return dataclasses.replace(state, regions=state.regions | new) if new else state
 
@@ -419,7 +327,7 @@ class Rounds:
     def _freed(last: Planned, state: Retained) -> Retained:
         """The plan's own import deletions: without their edges, more may be dead (the
         fixpoint: a re-scan of the applied tree finds nothing more)."""
-        new = _freed_imports(last.plan) - state.freed
+        new = freed_imports(last.plan) - state.freed
         return dataclasses.replace(state, freed=state.freed | new) if new else state
 
     def _native_conflicts(self, last: Planned, state: Retained) -> list[Conflict]:
@@ -615,10 +523,10 @@ class Rounds:
             graph, index, tree.native_facts, tree.project, tree.cmake_facts,
             {p: f.lines for p, f in tree.files.items()},
             use.profile.system_libraries if use.profile is not None else ())
-        native.kept_roots = _named_targets_dropped(native.kept_roots, graph, use)
+        native.kept_roots = named_targets_dropped(native.kept_roots, graph, use)
         for gone in set(native.kept_targets) - {graph.nodes[n].get("name")
                                                 for n in native.kept_roots}:
-            if _named_targets_dropped([target_node(gone)], graph, use) == []:
+            if named_targets_dropped([target_node(gone)], graph, use) == []:
                 del native.kept_targets[gone]
         stale += add_profile_edges(use, graph, index)
         unresolved = [*built.unresolved, *native.unresolved, *(
@@ -731,7 +639,7 @@ class Rounds:
         options = self.options
         found = self.inputs.discovery
         if self._declared_roots is None:
-            self._declared_roots = (_default_roots(self.declared, graph, self.test_globs)
+            self._declared_roots = (tree_default_roots(self.declared, graph, self.test_globs)
                                     if options.use_default_roots else [])
         declared = list(self._declared_roots)
         profile_entries, stale = entry_point_nodes(use, graph)
@@ -745,7 +653,7 @@ class Rounds:
         rest = (resolve_targets(kept, graph, native) + list(self.infrastructure)
                 + without_dropped(all_family_modules(use, index), graph, use)
                 + never + unparsed_roots(index, self.scope.unparsed) + native.kept_roots)
-        rest = _public_methods(graph, named + default_roots) + rest
+        rest = public_methods(graph, named + default_roots) + rest
         roots = list(dict.fromkeys(named + default_roots + rest))
         tiers = [named, [r for r in default_roots if r in set(profile_entries)],
                  [r for r in default_roots if r not in set(profile_entries)], rest]
@@ -759,98 +667,6 @@ def evaluated(tree: Tree, forced: Mapping[str, bool | str], cache: FactsCache | 
     project = evaluate_cmake(tree.cmake_facts, tree.files, forced, cache)
     return dataclasses.replace(tree, project=project,
                                native_facts=resolve_op_namespaces(tree.native_facts, project))
-
-
-def unbuilt(last: Planned) -> dict[str, Unbuilt]:
-    """Extension modules the plan's build no longer makes: their target is not built with
-    the forced options (with the options that decide so), or nothing live loads it (the
-    native plan deletes it)."""
-    native = last.native
-    forced = forced_values(dict(native.project.forced))
-    out: dict[str, Unbuilt] = {}
-    for ext, target in sorted(last.index.extensions.items()):
-        if target in native.off_targets:
-            options = {o for t in native.project.targets if t.name == target and t.off
-                       for o in condition_options(is_false(t.conditions, forced) or "",
-                                                  forced)}
-            out[ext] = Unbuilt(target, tuple(sorted(options)))
-        elif not last.liveness.is_live(target_node(target)):
-            out[ext] = Unbuilt(target)
-    return out
-
-
-def test_infrastructure(index: ModuleIndex, peripheral: frozenset[str],
-                        own: frozenset[str]) -> tuple[str, ...]:
-    """The files that run tests rather than being one: ``conftest.py`` (pytest loads it for
-    every test below it) and the peripheral files naming a test of the tree by its path
-    (runners, suite lists, CI scripts), less the dropped features' own. Their nodes: roots
-    whatever the tests do (what they import stays); a test they name that goes costs them the
-    entry naming it, not themselves (``analyzer.plan.python.plan_test_entries``)."""
-    out: list[str] = []
-    for name in sorted(index.modules):
-        mod = index.modules[name]
-        if mod.path not in peripheral or name in own or is_test_module(mod.path):
-            continue
-        if mod.path.rpartition("/")[2] == "conftest.py" or any(
-                s.kind == "path" and is_test_module(s.value)
-                and index.module_at(s.value) is not None for s in mod.facts.strings):
-            out.append(module_node(name))
-    return tuple(out)
-
-
-def _never_edited(use: ProfileUse, tree: Tree) -> frozenset[str]:
-    """Paths of the files ``never_delete`` entries name whole: a path glob, or a module
-    (``symbol = "pkg.mod"``)."""
-    if use.profile is None:
-        return frozenset()
-    globs = tuple(e.path for e in use.profile.never_delete if e.path)
-    modules = {e.symbol for e in use.profile.never_delete if e.symbol and ":" not in e.symbol}
-    out = {p for p in tree.files if globs and path_matches(p, globs)}
-    out.update(m.path for m in tree.modules if m.name in modules)
-    return frozenset(out)
-
-
-def _exists(module: str, last: Planned) -> bool:
-    """``module`` (or the package or extension it is in) is live: importing it works."""
-    parts = module.split(".")
-    for i in range(len(parts), 0, -1):
-        node = module_node(".".join(parts[:i]))
-        if node in last.graph:
-            return last.liveness.is_live(node) and (
-                i == len(parts) or last.graph.nodes[node].get("kind") != "module"
-                or ".".join(parts[:i + 1]) not in last.index.modules)
-    return False
-
-
-def deletion_key(d: Deletion) -> tuple[str, str, int, int]:
-    """A deletion as the rounds' state names it (its file, kind and lines): the same in
-    every round's plan."""
-    return (d.path, d.kind, d.start_line or 0, d.end_line or 0)
-
-
-def _freed_imports(plan: Plan) -> set[tuple[str, int, int]]:
-    return {(d.path, d.start_line or 0, d.end_line or 0) for d in plan.deletions
-            if d.kind == "delete_range" and d.category == "python-import" and d.start_line}
-
-
-def unparsed_roots(index: ModuleIndex, unparsed: frozenset[str]) -> list[str]:
-    """Modules depgraph could not read whole stay, and so does what they import."""
-    return [module_node(index.by_path[p]) for p in sorted(unparsed) if p in index.by_path]
-
-
-def _acquitted(last: Planned, conflicts: list[Conflict]) -> Planned:
-    """``last`` with a plan without the deletions ``conflicts`` convict (and the files of
-    the modules they make roots): the last resort for conflicts no round settles."""
-    index = last.index
-    convicted = {c.deletion for c in conflicts if c.deletion is not None}
-    rooted = {index.modules[c.root[3:]].path for c in conflicts
-              if c.root and c.root[3:] in index.modules}
-    if not convicted and not rooted:
-        return last
-    plan = dataclasses.replace(last.plan, deletions=[
-        d for d in last.plan.deletions if d not in convicted
-        and not (d.kind == "delete_file" and d.path in rooted)])
-    return dataclasses.replace(last, plan=plan)
 
 
 def _needed_reexports(stage: _GraphStage, liveness: Liveness, scope: Scope,
@@ -869,64 +685,3 @@ def _needed_reexports(stage: _GraphStage, liveness: Liveness, scope: Scope,
 
     return stage.reexported | frozenset(
         pair for pair, by in stage.reexported_by.items() if any(remains(m) for m in by))
-
-
-def _declared_entry_points(entry_files: dict[str, bytes | str],
-                           problems: list[ParseProblem]) -> list[tuple[str, str]]:
-    """(module, attribute) of every entry point packaging metadata declares; files that
-    cannot be read or parsed are added to ``problems`` (once per scan)."""
-    out: list[tuple[str, str]] = []
-    for rel, data in entry_files.items():
-        if isinstance(data, str):
-            problems.append(ParseProblem(rel, 0, "unreadable", data))
-            continue
-        eps, errs = entry_points.extract(rel, data)
-        problems.extend(errs)
-        for ep in eps:
-            mod, _, attr = ep.value.partition(":")
-            out.append((mod.strip(), attr.split(".")[0].strip()))
-    return out
-
-
-def _public_methods(graph: Graph, roots: list[str]) -> list[str]:
-    """The public methods of the classes among ``roots`` (an entry point ``vllm.engine:LLM``
-    is an API: its users call ``LLM.generate``, which nothing in the tree need name)."""
-    return [m for r in roots if graph.nodes[r].get("symbol_kind") == "class"
-            for m in graph.successors(r)
-            if graph.nodes[m].get("kind") == "method"
-            and not str(graph.nodes[m].get("method", "_")).startswith("_")]
-
-
-def _named_targets_dropped(kept: list[str], graph: Graph, use: ProfileUse) -> list[str]:
-    """The build's kept roots, but a target a dropped feature names in its ``targets``: the
-    profile says what it is, so only a live use keeps it (a target nothing is shown to load
-    is otherwise kept whole)."""
-    named = {t for f in use.features for t in f.targets}
-
-    def dropped(node: str) -> bool:
-        data = graph.nodes[node]
-        return data.get("kind") == "target" and data.get("name") in named \
-            and not without_dropped([node], graph, use)
-
-    return [n for n in kept if not dropped(n)]
-
-
-def _default_roots(declared: list[tuple[str, str]], graph: Graph,
-                   test_globs: tuple[str, ...] = ()) -> list[str]:
-    """Entry points declared by packaging metadata, ``__main__`` modules, modules of regular
-    packages that run as scripts (``if __name__ == "__main__":``) and ``setup.py`` build
-    scripts, tests excepted."""
-    roots: list[str] = []
-    for mod, attr in declared:
-        node = symbol_node(mod, attr) if attr else module_node(mod)
-        if node not in graph:
-            node = module_node(mod)
-        if node in graph:
-            roots.append(node)
-    for node, data in graph.nodes(data=True):
-        if data.get("kind") != "module" or is_test_path(data["path"], test_globs):
-            continue
-        if data["module"].endswith(".__main__") or data.get("main_guard") \
-                or data["path"].rpartition("/")[2] == "setup.py":  # the setuptools build
-            roots.append(node)
-    return sorted(set(roots))

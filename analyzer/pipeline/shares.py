@@ -17,7 +17,8 @@ from __future__ import annotations
 from analyzer.config.profile import effective_cmake_options, merge_drops
 from analyzer.decide.profile_facts import profile_use
 from analyzer.model import Deletion
-from analyzer.pipeline.rounds import Planned, Rounds, evaluated
+from analyzer.pipeline.rounds import Rounds, evaluated
+from analyzer.pipeline.rounds_state import Planned
 from analyzer.plan.feature_sets import bare
 
 

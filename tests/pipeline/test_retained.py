@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.model import Deletion
-from analyzer.pipeline.rounds import Retained
+from analyzer.pipeline.rounds_state import Retained
 from analyzer.plan.check import Conflict
 from tests.helpers import module_index
 
