@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from analyzer.analysis.features import FeatureReport
 from analyzer.analysis.liveness import Liveness
 from analyzer.config.types import Feature
-from analyzer.graph.python import NOT_FOLLOWED
+from analyzer.graph.python_nodes import NOT_FOLLOWED
 from analyzer.nodes import Graph
 
 _EDITS = {

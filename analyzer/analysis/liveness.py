@@ -15,7 +15,7 @@ from weakref import WeakKeyDictionary
 
 import networkx as nx
 
-from analyzer.graph.python import NOT_FOLLOWED
+from analyzer.graph.python_nodes import NOT_FOLLOWED
 from analyzer.nodes import SUPER_ROOT, Graph
 
 

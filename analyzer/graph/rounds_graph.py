@@ -23,15 +23,8 @@ from __future__ import annotations
 from itertools import islice
 
 from analyzer.decide.options import GraphOptions
-from analyzer.graph.python import (
-    EdgeMemo,
-    Layer,
-    PythonGraph,
-    build_layer,
-    layer_key,
-    method_graph,
-    module_layer,
-)
+from analyzer.graph.python import EdgeMemo, Layer, build_layer, layer_key, module_layer
+from analyzer.graph.python_nodes import PythonGraph, method_graph
 from analyzer.nodes import Graph, node_dicts, pred_dicts, succ_dicts
 from analyzer.resolve.python import ModuleIndex
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 import jinja2
 
 from analyzer.graph.native import is_tu
-from analyzer.graph.python import NOT_FOLLOWED
+from analyzer.graph.python_nodes import NOT_FOLLOWED
 from analyzer.model import Deletion, is_behaviour_decision
 from analyzer.nodes import describe
 from analyzer.outputs.manifest import (

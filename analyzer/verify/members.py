@@ -115,7 +115,7 @@ def check_members(result: ScanResult, baseline: dict[str, list[str]] | None
 def enumerated_subclasses(result: ScanResult) -> dict[str, list[str]]:
     """Class node -> its direct subclasses' nodes, for each class that live code enumerates
     with ``Base.__subclasses__()``."""
-    from analyzer.graph.python import subclass_index
+    from analyzer.graph.python_nodes import subclass_index
 
     subclasses = subclass_index(result.index)
     if not subclasses:
@@ -126,7 +126,7 @@ def enumerated_subclasses(result: ScanResult) -> dict[str, list[str]]:
 
 def _enumerations(index: ModuleIndex, live: Liveness) -> list[tuple[str, str, int]]:
     """(class node, path, line) of each ``Base.__subclasses__`` read in live code."""
-    from analyzer.graph.python import enumerated_class
+    from analyzer.graph.python_nodes import enumerated_class
 
     out: list[tuple[str, str, int]] = []
     for name in sorted(index.modules):
