@@ -1,11 +1,11 @@
-"""The fetched repositories' derived variables and mentions (analyzer.plan.native) are found
+"""The fetched repositories' derived variables and mentions (analyzer.plan.cmake_vars) are found
 once per set of CMake facts: the same facts give the memo's answer, other facts of the same
 paths (a build a plan leaves, parsed again) their own."""
 
 from __future__ import annotations
 
 from analyzer.extract.cmake import extract
-from analyzer.plan.native import derived_vars, fetch_derived_vars, mentions_of
+from analyzer.plan.cmake_vars import derived_vars, fetch_derived_vars, mentions_of
 from analyzer.resolve.cmake_model import FetchRepo
 
 CUTLASS = FetchRepo("cutlass", "CMakeLists.txt", 1, 1, "https://example.invalid/cutlass.git",

@@ -43,14 +43,14 @@ from analyzer.extract.cmake import CMakeCommand
 from analyzer.graph.native import NativeIndex, is_external_library, off_targets, torch_ops_reads
 from analyzer.model import Ranges
 from analyzer.plan.check.breaks import Break
-from analyzer.plan.native import (
+from analyzer.plan.cmake_vars import (
     VAR_REF,
     defined_var,
     derived_vars,
     fetch_own_ranges,
-    function_bodies,
     mention_pattern,
 )
+from analyzer.plan.native import function_bodies
 from analyzer.resolve.cmake_model import CMakeTarget
 from analyzer.resolve.python import ModuleIndex
 

@@ -29,7 +29,7 @@ from analyzer.plan.check.breaks import Break
 from analyzer.plan.check.conflicts import new_breaks
 from analyzer.plan.check.native import NativeState, native_breaks, op_reads
 from analyzer.plan.check.view import PythonView, planned_view
-from analyzer.plan.native import defined_var
+from analyzer.plan.cmake_vars import defined_var
 from analyzer.resolve.python import ModuleIndex
 from analyzer.resolve.tree import evaluate_cached
 
