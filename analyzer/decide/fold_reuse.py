@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from analyzer.config.globs import dotted_prefix_regex, identifier_regex
-from analyzer.decide.guards_eval import _GLOB, TAINT, GuardContext, Probe, chain_tails
+from analyzer.decide.guards_eval import _GLOB, TAINT, GuardContext, Probe
+from analyzer.decide.guards_names import chain_tails
 from analyzer.decide.regions import DeadRegion
 
 _K = TypeVar("_K")

@@ -24,9 +24,17 @@ from fnmatch import fnmatchcase
 from typing import Any
 
 from analyzer.config.globs import any_identifier_matches, identifier_regex
+from analyzer.decide.guards_names import (
+    AttrSets,
+    attribute_table,
+    chain_tails,
+    class_tables,
+    closure,
+    domain_chain,
+    qualify,
+)
 from analyzer.extract.python_branches import Cond
-from analyzer.extract.python_facts import AttrAssign
-from analyzer.resolve.python import Dependency, ModuleIndex, Target
+from analyzer.resolve.python import Dependency, ModuleIndex
 
 
 class _Unknown:
@@ -128,26 +136,6 @@ def truth(value: object) -> object:
 
 
 @dataclass
-class _AttrSets:
-    """The assignments that may set one attribute name, in the tree's order, indexed the ways
-    :meth:`Evaluator.instance_attr` asks: by (module, class, target), by class name, and
-    whether any is no ``self.<name> = ...`` in a class body's method (``odd``)."""
-
-    items: list[tuple[str, AttrAssign]] = field(default_factory=list)
-    at: dict[tuple[str, str, str], list[int]] = field(default_factory=dict)
-    in_class: dict[str, list[int]] = field(default_factory=dict)
-    odd: bool = False
-
-    def add(self, module: str, a: AttrAssign, in_a_class: bool) -> None:
-        i = len(self.items)
-        self.items.append((module, a))
-        self.at.setdefault((module, a.scope, a.target), []).append(i)
-        self.in_class.setdefault(a.scope, []).append(i)
-        if not a.target.startswith("self.") or a.target == a.attr or not in_a_class:
-            self.odd = True
-
-
-@dataclass
 class Evaluator:
     """Evaluates conditions against one index and context; memoises module-level names."""
 
@@ -172,7 +160,7 @@ class Evaluator:
         self._assigns: dict[str, dict[str, list[Cond]]] = {}
         self.used: list[str] = []  # constants/domains the current evaluation relied on
         # attribute name -> every assignment that may set it, tree-wide (built on first use)
-        self._attr_sets: dict[str, _AttrSets] | None = None
+        self._attr_sets: dict[str, AttrSets] | None = None
         self._subclasses: dict[str, set[str]] | None = None  # class name -> base names
         self._children: dict[str, set[str]] = {}  # class name -> names of its subclasses
         self._related_memo: dict[str, set[str]] = {}
@@ -287,7 +275,7 @@ class Evaluator:
         if right.kind in ("name", "call") and left.kind in ("str", "const") and op in (
                 "==", "!="):
             left, right = right, left
-        chain = _domain_chain(left)
+        chain = domain_chain(left)
         keys: tuple[str | int, ...]
         if right.kind == "str":
             keys = (right.value,)
@@ -578,14 +566,14 @@ class Evaluator:
             return UNKNOWN, []
         return value, [*notes, f"{module}.{cls}: self.{attr} = {value!r}"]
 
-    def _attribute_sets(self) -> dict[str, _AttrSets]:
+    def _attribute_sets(self) -> dict[str, AttrSets]:
         """Attribute name -> every assignment that may set it, tree-wide (built once for the
         evaluators sharing ``tables``: each ``self.x`` read asks of its own few, not of the
         whole list)."""
         if self._attr_sets is None:
             table = self.tables.get("attributes")
             if table is None:
-                table = self.tables["attributes"] = _attribute_table(self.index)
+                table = self.tables["attributes"] = attribute_table(self.index)
             self._attr_sets = table
         return self._attr_sets
 
@@ -598,11 +586,11 @@ class Evaluator:
         if self._subclasses is None:
             tables = self.tables
             if "bases" not in tables:
-                tables["bases"], tables["children"] = _class_tables(self.index)
+                tables["bases"], tables["children"] = class_tables(self.index)
             self._subclasses = tables["bases"]
             self._children = tables["children"]
-        related = _closure(cls, self._subclasses)  # bases, transitively
-        down = _closure(cls, self._children) | {cls}  # subclasses, transitively
+        related = closure(cls, self._subclasses)  # bases, transitively
+        down = closure(cls, self._children) | {cls}  # subclasses, transitively
         out = self._related_memo[cls] = related | down - {cls}
         return out
 
@@ -617,44 +605,6 @@ class Evaluator:
         return table
 
 
-def _attribute_table(index: ModuleIndex) -> dict[str, _AttrSets]:
-    """Attribute name -> every assignment that may set it, in the tree's order."""
-    table: dict[str, _AttrSets] = {}
-    for name, mod in index.modules.items():
-        for a in getattr(mod.facts, "attr_assigns", ()):
-            sets = table.get(a.attr)
-            if sets is None:
-                sets = table[a.attr] = _AttrSets()
-            sets.add(name, a, mod.defs.get(a.scope) == "class")
-    return table
-
-
-def _class_tables(index: ModuleIndex) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-    """Class name -> the names of its bases, and -> the names of its subclasses."""
-    bases: dict[str, set[str]] = {}
-    for mod in index.modules.values():
-        for d in mod.facts.definitions:
-            if d.kind == "class":
-                bases.setdefault(d.name, set()).update(b.rsplit(".", 1)[-1] for b in d.bases)
-    children: dict[str, set[str]] = {}
-    for name, bs in bases.items():
-        for b in bs:
-            children.setdefault(b, set()).add(name)
-    return bases, children
-
-
-def _closure(start: str, edges: dict[str, set[str]]) -> set[str]:
-    """Names reachable from ``start`` over ``edges`` (``start`` itself only on a cycle)."""
-    out: set[str] = set()
-    todo = [start]
-    while todo:
-        for nxt in edges.get(todo.pop(), ()):
-            if nxt not in out:
-                out.add(nxt)
-                todo.append(nxt)
-    return out
-
-
 def _const(text: str) -> object:
     if text in ("True", "False", "None"):
         return {"True": True, "False": False, "None": None}[text]
@@ -664,78 +614,9 @@ def _const(text: str) -> object:
         return UNKNOWN
 
 
-def qualify(index: ModuleIndex, module: str, scope: str, chain: str
-            ) -> tuple[Target | None, tuple[str, ...], list[str]] | None:
-    """Where a chain read in ``scope`` of ``module`` points: (the in-tree target reached by
-    following modules and re-exports, or None; the attribute parts left after it; qualified
-    names to look constants up by, canonical first, as written second). None for names that
-    are not module-level bindings (locals, builtins)."""
-    parts = chain.split(".")
-    if module not in index.modules or not all(parts):
-        return None
-    found = index.lookup(module, scope, parts[0])
-    if found is None:
-        return None
-    if found == "def":
-        kind = index.modules[module].defs[parts[0]]
-        target: Target = Target("symbol" if kind in ("function", "class") else "attribute",
-                                module, parts[0])
-        literal = f"{module}.{chain}"
-    else:
-        assert isinstance(found, list)
-        binding = found[-1]
-        fact = binding.fact
-        absolute = index.absolute(module, fact)
-        if absolute is None:
-            return None
-        if not fact.is_from:
-            literal = ".".join([absolute, *parts[1:]]) if fact.alias else chain
-            start = absolute if fact.alias else parts[0]
-            target = Target("module", start) if index.is_module(start) else Target(
-                "external", start)
-        else:
-            imported = binding.imported or parts[0]
-            literal = ".".join([absolute, imported, *parts[1:]])
-            if index.is_internal(absolute) and index.is_module(absolute):
-                target = index.resolve_attr(absolute, imported)
-            else:
-                target = Target("external", f"{absolute}.{imported}")
-    i = 1
-    while i < len(parts) and target.kind == "module":
-        nxt = index.resolve_attr(target.module, parts[i])
-        if nxt.kind == "unresolved":
-            break
-        target = nxt
-        i += 1
-    rest = tuple(parts[i:])
-    if target.kind in ("symbol", "attribute", "unresolved") and target.name:
-        base = f"{target.module}.{target.name}"
-    else:
-        base = target.module
-    canonical = ".".join([base, *rest])
-    names = list(dict.fromkeys([canonical, literal]))
-    in_tree = target if target.kind in ("module", "symbol", "attribute") else None
-    return in_tree, rest, names
-
-
 def tree_reads(read: Iterable[Dependency]) -> set[Probe]:
     """The ``("r", module)`` probes of what a :meth:`ModuleIndex.noting` frame noted: the
     modules whose facts were read (directly, or through a re-export)."""
     return {("r", d[1]) for d in read if d[0] in ("module", "reexport")}
 
 
-def chain_tails(chain: str) -> list[str]:
-    """A dotted chain and each of its dotted tails (``a.b.c``, ``b.c``, ``c``): what a domain
-    pattern is matched against."""
-    parts = chain.split(".")
-    return [".".join(parts[i:]) for i in range(len(parts))]
-
-
-def _domain_chain(cond: Cond) -> str | None:
-    """The dotted chain a domain pattern is matched against: a name chain, or ``f()`` for a
-    call without arguments."""
-    if cond.kind == "name":
-        return cond.value
-    if cond.kind == "call" and not cond.args and not cond.children and cond.value:
-        return cond.value + "()"
-    return None

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from analyzer.decide.guards_eval import qualify
+from analyzer.decide.guards_names import qualify
 from analyzer.decide.profile_facts import ProfileUse
 from analyzer.extract.python_literals import LiteralEntry
 from analyzer.model import Deletion, FileInfo
