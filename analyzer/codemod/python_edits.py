@@ -32,6 +32,7 @@ from typing import Any, Literal, TypeAlias, TypeVar
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from analyzer.codemod.python_slices import Region, regions, shifted, source_lines
 from analyzer.codemod.text_edits import EditError
 from analyzer.model import (
     EXPRESSION_REWRITES,
@@ -68,9 +69,44 @@ StmtFix = Callable[[Any], tuple[list[cst.BaseStatement], list[cst.EmptyLine]]]
 
 def edit_python(source: str, edits: Sequence[PyEdit]) -> str:
     """``source`` with every edit applied; EditError when one cannot be located or two
-    overlap."""
+    overlap. LibCST parses only the regions the edits need (``python_slices``); when a
+    region cannot be edited on its own, the whole file is, and says why."""
     if not edits:
         return source
+    found = regions(source, edits)
+    if found is not None:
+        try:
+            return _edit_regions(source, found)
+        except (EditError, cst.ParserSyntaxError):
+            pass
+    return _edit_whole(source, edits)
+
+
+def _edit_regions(source: str, found: list[Region]) -> str:
+    lines = source_lines(source)
+    newline = next((ln[len(ln.rstrip("\r\n")):] for ln in lines
+                    if ln.endswith(("\n", "\r"))), "\n")
+    out: list[str] = []
+    at = 1
+    for r in found:
+        out += lines[at - 1:r.start - 1]
+        head = "class _:" + newline
+        lead = r.indent + "pass" + newline if r.lead else ""
+        trail = r.indent + "pass" + newline if r.trail else ""
+        if not r.indent:  # module level
+            head = ""
+        text = head + lead + "".join(lines[r.start - 1:r.end]) + trail
+        by = r.start - 1 - (head + lead).count(newline)
+        edited = _edit_whole(text, [shifted(e, by) for e in r.edits])
+        if not (edited.startswith(head + lead) and edited.endswith(trail)):
+            raise EditError("a region's stand-ins were edited")
+        out.append(edited[len(head + lead):len(edited) - len(trail)])
+        at = r.end + 1
+    out += lines[at - 1:]
+    return "".join(out)
+
+
+def _edit_whole(source: str, edits: Sequence[PyEdit]) -> str:
     try:
         # freshly parsed: nothing else holds the tree, so the wrapper need not copy it
         wrapper = MetadataWrapper(cst.parse_module(source), unsafe_skip_copy=True)
