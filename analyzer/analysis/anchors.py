@@ -72,8 +72,8 @@ class FeatureAnchors:
         return self.total > 0 and self.matched < FLAG_BELOW * self.total
 
     def summary(self) -> str:
-        """``flashmla: 11/12 anchors; stale: path sgl-kernel/cmake/flashmla.cmake``."""
-        text = f"{self.feature}: {self.matched}/{self.total} anchors"
+        """``flashmla: anchors 11/12; stale: path sgl-kernel/cmake/flashmla.cmake``."""
+        text = f"{self.feature}: anchors {self.matched}/{self.total}"
         if self.stale:
             text += "; stale: " + ", ".join(str(a) for a in self.stale)
         return text

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from analyzer.analysis.liveness import Liveness, node_data
 from analyzer.analysis.roots import resolve_roots
+from analyzer.analysis.why_answer import WhyAnswer
 from analyzer.config.types import Profile
 from analyzer.discover.test_files import is_test_module
 from analyzer.errors import RootError
@@ -185,36 +186,48 @@ def kept_by_tests(graph: Graph, live: Liveness, tests: frozenset[str]) -> dict[s
 def explain(graph: Graph, live: Liveness, node: str, feature: str | None = None,
             edits: list[str] | None = None, reasons: dict[str, str] | None = None,
             shown: int | None = 5, deletions: Sequence[Deletion] = ()) -> str:
+    """The answer of :func:`answer_of` as printed."""
+    return answer_of(graph, live, node, feature, edits, reasons, shown, deletions).text()
+
+
+def answer_of(graph: Graph, live: Liveness, node: str, feature: str | None = None,
+              edits: list[str] | None = None, reasons: dict[str, str] | None = None,
+              shown: int | None = 5, deletions: Sequence[Deletion] = ()) -> WhyAnswer:
     """``edits``: for a blocked item, the edits of the blockers that keep it (a default that
     selects a dropped key first, then most freeing first): the answer ends with them.
     ``reasons``: why each root is one (a root says so; a chain names its root's reason).
     ``shown``: how many profile decisions (twice as many dead predecessors) a dead node
     lists; None: all. ``deletions``: the plan's: a dead node says which of them removes it
     and whose share that is."""
+    item = describe(graph, node)
     if live.is_live(node) and len(live.chain(node)) == 1:
         why = (reasons or {}).get(node, "a root of this scan")
-        lines = [f"{describe(graph, node)} is live: it is a root: {why}."]
+        lines = [f"{item} is live: it is a root: {why}."]
         if feature:
             lines.append(f"(blocked: it belongs to dropped feature {feature})")
-        return "\n".join(lines)
+        return WhyAnswer(item, "root", feature, lines, chain=[item])
     if live.is_live(node):
         root = live.chain(node)[0]
         kept = (reasons or {}).get(root, "").startswith(("a test that stays",
                                                           "test infrastructure"))
-        head = (f"{describe(graph, node)} is live: kept by {graph.nodes[root].get('path')}, "
+        head = (f"{item} is live: kept by {graph.nodes[root].get('path')}, "
                 "a test of live code or its infrastructure (only tests reach it):" if kept
-                else f"{describe(graph, node)} is live:")
-        lines = [head, *chain_steps(graph, live, node, reasons)]
+                else f"{item} is live:")
+        steps = chain_steps(graph, live, node, reasons)
+        lines = [head, *steps]
+        to_free: list[str] = []
         if feature:
             lines.append(f"(blocked: it belongs to dropped feature {feature})")
             if edits:
+                to_free = list(edits)
                 lines.append("to free it: " + edits[0])
                 lines += [f"   and: {e}" for e in edits[1:]]
-        return "\n".join(lines)
-    lines = [f"{describe(graph, node)} is dead."]
+        return WhyAnswer(item, "live", feature, lines, [s.strip() for s in steps], to_free)
+    lines = [f"{item} is dead."]
     if feature:
         lines.append(f"It belongs to dropped feature {feature}.")
-    lines += planned_lines(graph.nodes[node], deletions)
+    planned = planned_lines(graph.nodes[node], deletions)
+    lines += planned
     label = node.split(":", 1)[1] if ":" in node else node
     decisions = [d for d in graph.graph.get("decisions", [])
                  if d["what"] == label or label.startswith(d["what"] + ".")]
@@ -228,4 +241,4 @@ def explain(graph: Graph, live: Liveness, node: str, feature: str | None = None,
             lines.append(f"  <- {describe(graph, p)}  [{e['kind']} at {e['file']}:{e['line']}]")
     elif not decisions:
         lines.append("Nothing in the scanned tree leads to it.")
-    return "\n".join(lines)
+    return WhyAnswer(item, "dead", feature, lines, deletions=planned)

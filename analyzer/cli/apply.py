@@ -25,12 +25,13 @@ from pathlib import Path
 
 import click
 
+from analyzer.cli.manifest_file import readable_manifest
 from analyzer.cli.options import DepgraphCommand, version_option
 from analyzer.errors import ProfileError, suggest
 
 
 @click.command("apply", cls=DepgraphCommand)
-@click.argument("manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("manifest", type=click.Path(path_type=Path))
 @click.option("--root", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Tree to edit (default: the manifest's root).")
 @click.option("--write", is_flag=True,
@@ -43,8 +44,9 @@ from analyzer.errors import ProfileError, suggest
               help="Dry run: one line per file (the plan's lines, deleted or edited), from "
                    "the manifest alone.")
 @click.option("--patch-out", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Where --write saves the reverse patch, a new file "
-                   "(default: ROOT/depgraph-apply-<timestamp>.patch).")
+              help="Where --write saves the undo diff (the diff of its edits: patch -R "
+                   "-p1 undoes them), a new file (default: "
+                   "ROOT/depgraph-apply-<timestamp>.patch).")
 @click.option("--commit", "commit", is_flag=True,
               help="With --write: one git commit per dropped feature (then one for the other "
                    "dead code), each message listing what went and why.")
@@ -65,6 +67,7 @@ def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: 
     from analyzer.codemod.apply import run_apply
     from analyzer.util.fingerprint import default_cache_dir
 
+    readable_manifest(manifest)
     cache = None if no_cache else (cache_dir or default_cache_dir())
     if feature is not None:
         _check_feature(manifest, feature)
@@ -72,7 +75,7 @@ def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: 
         if not write:
             raise click.UsageError("--commit needs --write (a dry run commits nothing)")
         if patch_out is not None:
-            raise click.UsageError("--commit writes a reverse patch per commit in the root: "
+            raise click.UsageError("--commit writes an undo diff per commit in the root: "
                                    "no --patch-out")
         _commit_steps(manifest, root, feature, quiet, cache)
         return

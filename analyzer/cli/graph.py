@@ -40,7 +40,7 @@ from analyzer.outputs.graph_export import FORMATS, focus_subgraph
               help="With --focus: how many edges out.")
 @click.option("--feature", default=None, metavar="NAME",
               help="Only a dropped feature: its items, its blockers and what they enter.")
-@verbosity_options
+@verbosity_options("Also print the node and edge counts on stderr.")
 @version_option
 def graph_command(path: Path, fmt: str, out: Path | None, live_only: bool, focus: str | None,
                   depth: int, feature: str | None, quiet: bool, verbose: bool,

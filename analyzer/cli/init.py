@@ -79,7 +79,7 @@ default_drops = []         # features dropped unless --keep
 @click.option("--full", is_flag=True,
               help="Write a full copy of the detected built-in profile (extends = false) "
                    "instead of a short config that extends it.")
-@verbosity_options
+@verbosity_options("Also print the file written.")
 @version_option
 def init_command(path: Path, full: bool, quiet: bool, verbose: bool) -> None:
     """Write a commented starter depgraph.toml in PATH (default: here)."""

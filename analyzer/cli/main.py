@@ -57,7 +57,7 @@ class DepgraphGroup(click.Group):
     command_class = DepgraphCommand
 
 
-@click.group(cls=DepgraphGroup)
+@click.group(cls=DepgraphGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="depgraph")
 @click.pass_context
 def main(ctx: click.Context) -> None:
@@ -242,14 +242,16 @@ def _why_target(ctx: click.Context, _param: click.Parameter, value: str | None) 
 @main.command()
 @click.argument("path", required=False, type=click.Path(path_type=Path))
 @click.argument("target", required=False, callback=_why_target)
-@click.option("--manifest", "manifest", default=None,
-              type=click.Path(exists=True, dir_okay=False, path_type=Path),
+@click.option("--manifest", "manifest", default=None, type=click.Path(path_type=Path),
               help="Answer from a scan's manifest.json (no re-scan; the scan options it "
                    "recorded apply).")
-@verbosity_options
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="json: the answer as one object (item, status: root, "
+              "live, dead or kept; feature, chain, to_free, deletions, lines).")
+@verbosity_options("List every deletion of a dead TARGET and every chain (not the first few).")
 @version_option
 @scan_options
-def why(path: Path, target: str, manifest: Path | None, quiet: bool, verbose: bool,
+def why(path: Path, target: str, manifest: Path | None, fmt: str, quiet: bool, verbose: bool,
         options: ScanOptions, given: frozenset[str], jobs: int | None,
         cache_dir: Path | None, no_cache: bool) -> None:
     """Print the shortest live chain from a root to TARGET, or why it is dead.
@@ -258,13 +260,16 @@ def why(path: Path, target: str, manifest: Path | None, quiet: bool, verbose: bo
     file path, CMake target name, op (op:ns::name) or any node id. With --manifest, the
     answer comes from what the scan recorded, in well under a second."""
     if manifest is not None:
+        from analyzer.cli.manifest_file import readable_manifest
         from analyzer.cli.why_manifest import answer
 
-        click.echo(answer(manifest, target, shown=None if verbose else 10))
+        readable_manifest(manifest)
+        told = answer(manifest, target, shown=None if verbose else 10)
+        click.echo(told.to_json() if fmt == "json" else told.text(), nl=fmt != "json")
         return
     from analyzer.analysis.features import feature_of_node
     from analyzer.analysis.roots import resolve_roots
-    from analyzer.analysis.why import explain, find_node
+    from analyzer.analysis.why import answer_of, find_node
 
     require_roots(options, path)
     result = scan_tree(path, options, run_settings(jobs, cache_dir, no_cache, True))
@@ -277,9 +282,9 @@ def why(path: Path, target: str, manifest: Path | None, quiet: bool, verbose: bo
     feature = feature_of_node(result.graph.nodes[node], result.profile.features,
                               result.profile.kept_features)
     edits = [b.edit for b in result.blockers.get(feature or "", []) if node in b.blocks]
-    click.echo(explain(result.graph, result.liveness, node, feature, edits,
-                       result.root_reasons, shown=None if verbose else 5,
-                       deletions=result.plan.deletions))
+    told = answer_of(result.graph, result.liveness, node, feature, edits, result.root_reasons,
+                     shown=None if verbose else 5, deletions=result.plan.deletions)
+    click.echo(told.to_json() if fmt == "json" else told.text(), nl=fmt != "json")
 
 
 def _register_commands() -> None:

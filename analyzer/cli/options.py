@@ -180,13 +180,14 @@ def version_option(func: Any) -> Any:
     return click.version_option(__version__, prog_name="depgraph")(func)
 
 
-def verbosity_options(func: Any) -> Any:
-    """``-q/--quiet`` and ``-v/--verbose``, for the commands that have no others: the command
-    receives ``quiet`` and ``verbose``."""
-    func = click.option("--verbose", "-v", is_flag=True, help="Say more (see the README: "
-                        "what each command adds).")(func)
-    return click.option("--quiet", "-q", is_flag=True,
-                        help="Print nothing but errors and the answer.")(func)
+def verbosity_options(verbose_help: str) -> Callable[[Any], Any]:
+    """``-q/--quiet`` and ``-v/--verbose`` (``verbose_help``: what -v adds to this command),
+    for the commands that have no others: the command receives ``quiet`` and ``verbose``."""
+    def add(func: Any) -> Any:
+        func = click.option("--verbose", "-v", is_flag=True, help=verbose_help)(func)
+        return click.option("--quiet", "-q", is_flag=True,
+                            help="Print nothing but errors and the answer.")(func)
+    return add
 
 
 def perf_options(func: Any) -> Any:

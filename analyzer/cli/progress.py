@@ -6,9 +6,10 @@ to. While extracting it shows ``parsing [####....] 1,234 of 2,326 files``: the t
 file discovered, known before the first one is read, so it never jumps (files that cannot
 matter are counted without a parse: the bar ends short of full, and the last line says how
 many). The later stages -- resolving, building the graph, the plan's soundness rounds (their
-number), planning -- show their name and the seconds spent, redrawn each second by a
-background thread. Nothing is drawn for a command that ends within ``delay`` seconds, nothing
-at all off a terminal; no colour codes (``NO_COLOR`` has nothing to turn off).
+number), planning, the gate -- show their name, the seconds spent and the files of the tree,
+redrawn each second by a background thread. Nothing is drawn for a command that ends within
+``delay`` seconds, nothing at all off a terminal; no colour codes (``NO_COLOR`` has nothing
+to turn off).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ STAGES = {
     "liveness": "marking what the roots reach",
     "check": "checking the plan (soundness)",
     "plan": "planning deletions",
+    "gate": "verifying the plan on a copy of the tree",
     "render": "writing the outputs",
 }
 
@@ -95,8 +97,9 @@ class StageProgress:
                     f"{done:,} of {p.files:,} files{cached}  {now - self.started:.0f}s")
         rounds = f" (round {self.rounds})" if self.rounds > 1 and self.stage in (
             "liveness", "check", "plan", "graph", "fold") else ""
+        files = f"{p.files:,} files; " if p is not None and p.files else ""
         return (f"depgraph: {name}{rounds}  {now - self.stage_started:.0f}s "
-                f"(total {now - self.started:.0f}s)")
+                f"({files}total {now - self.started:.0f}s)")
 
     def _draw(self) -> None:
         with self._lock:

@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 
+from analyzer.cli.manifest_file import readable_manifest
 from analyzer.cli.options import (
     DepgraphCommand,
     check_strict,
@@ -36,6 +37,7 @@ _COMPARED = (("Python files", "python_files"), ("Python lines", "python_lines"),
 
 
 def read_manifest(path: Path) -> dict[str, Any]:
+    readable_manifest(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -61,9 +63,13 @@ def replayed(options: ScanOptions, given: frozenset[str], manifest: dict[str, An
 @click.option("--before", "before", type=click.Path(path_type=Path), default=None,
               help="manifest.json of the scan before pruning: replay its options, compare "
                    "with what it recorded of the original, print totals before -> after.")
-@verbosity_options
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True, help="json: one object on stdout (ok, problems with path, "
+              "line, what and kind; totals before and after) instead of the lines.")
+@verbosity_options("Also print the scan's own warnings: files that did not parse, stale "
+                   "profile entries.")
 @version_option
-def verify_command(path: Path, before: Path | None, quiet: bool, verbose: bool,
+def verify_command(path: Path, before: Path | None, fmt: str, quiet: bool, verbose: bool,
                    options: ScanOptions,
                    given: frozenset[str], jobs: int | None, cache_dir: Path | None,
                    no_cache: bool) -> None:
@@ -93,14 +99,26 @@ def verify_command(path: Path, before: Path | None, quiet: bool, verbose: bool,
             click.echo(f"warning: {pp.path}:{pp.line}: {pp.kind}: {pp.message}", err=True)
         for stale in verification.result.profile.stale:
             click.echo(f"warning: stale: {stale}", err=True)
+    after = dict(totals(verification.result))
+    after["translation_units"] = translation_units(verification.result)
+    if fmt == "json":
+        click.echo(json.dumps({
+            "schema": "depgraph-verify/1", "ok": verification.ok,
+            "problems": [{"path": p.path, "line": p.line, "what": p.what,
+                          "kind": p.cause.kind if p.cause is not None else None}
+                         for p in verification.problems],
+            "before": {k: manifest["totals"].get(k) for _, k in _COMPARED}
+            if manifest is not None else None,
+            "after": {k: after[k] for _, k in _COMPARED}}, indent=2))
+        if not verification.ok:
+            sys.exit(EXIT_VERIFY)
+        return
     if not verification.ok:
         for p in verification.problems:
             click.echo(str(p))
         n = len(verification.problems)
         click.echo(f"verify: {n} problem{'s' if n != 1 else ''}", err=True)
         sys.exit(EXIT_VERIFY)
-    after = dict(totals(verification.result))
-    after["translation_units"] = translation_units(verification.result)
     click.echo("verify: OK")
     if quiet:
         return

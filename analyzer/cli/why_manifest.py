@@ -18,6 +18,7 @@ import difflib
 from pathlib import Path
 from typing import Any
 
+from analyzer.analysis.why_answer import WhyAnswer
 from analyzer.cli.verify import read_manifest
 from analyzer.errors import InputError, RootError
 from analyzer.outputs.why_index import LiveTree
@@ -37,7 +38,7 @@ def _tail(key: str, q: str) -> bool:
     return key.endswith(("." + q, ":" + q, "/" + q))
 
 
-def answer(path: Path, item: str, shown: int | None = 10) -> str:
+def answer(path: Path, item: str, shown: int | None = 10) -> WhyAnswer:
     """The answer for ``item``; ``shown``: how many deletions of a dead item are listed
     (None: all)."""
     manifest = load(path)
@@ -87,18 +88,21 @@ def _features(manifest: dict[str, Any]) -> list[dict[str, Any]]:
     return list(profile.get("features", []))
 
 
-def _live_answer(manifest: dict[str, Any], tree: LiveTree, i: int) -> str:
+def _live_answer(manifest: dict[str, Any], tree: LiveTree, i: int) -> WhyAnswer:
     node = tree.rows[i][0]
     short = node.split(":", 1)[1] if ":" in node else node
     feature = next((f["name"] for f in _features(manifest)
                     if any(b.get("item") == short for b in f.get("blocked", []))), None)
+    item = tree.describe(i)
     if int(tree.rows[i][3]) < 0:
-        lines = [f"{tree.describe(i)} is live: it is a root: "
+        lines = [f"{item} is live: it is a root: "
                  f"{tree.root_reason(i) or 'a root of this scan'}."]
         if feature:
             lines.append(f"(blocked: it belongs to dropped feature {feature})")
-        return "\n".join(lines)
-    lines = [f"{tree.describe(i)} is live:", *tree.steps(i)]
+        return WhyAnswer(item, "root", feature, lines, chain=[item])
+    steps = tree.steps(i)
+    lines = [f"{item} is live:", *steps]
+    edits: list[str] = []
     if feature:
         lines.append(f"(blocked: it belongs to dropped feature {feature})")
         blockers = next(f.get("blockers", []) for f in _features(manifest)
@@ -107,10 +111,10 @@ def _live_answer(manifest: dict[str, Any], tree: LiveTree, i: int) -> str:
         if edits:
             lines.append("to free it: " + edits[0])
             lines += [f"   and: {e}" for e in edits[1:]]
-    return "\n".join(lines)
+    return WhyAnswer(item, "live", feature, lines, [s.strip() for s in steps], edits)
 
 
-def _dead_answer(manifest: dict[str, Any], q: str, shown: int | None) -> str | None:
+def _dead_answer(manifest: dict[str, Any], q: str, shown: int | None) -> WhyAnswer | None:
     """What the plan deletes of ``q`` (a module, a definition, a file), or keeps dead."""
     modules: dict[str, str] = manifest["why"].get("deleted_modules", {})
     module = q if q in modules else next(
@@ -133,19 +137,22 @@ def _dead_answer(manifest: dict[str, Any], q: str, shown: int | None) -> str | N
         feature = next((d["feature"] for d in hits if d.get("feature")), "")
         if feature:
             lines.append(f"It belongs to dropped feature {feature}.")
-        for d in hits[:shown]:
+        planned = []
+        for d in hits:
             where = d["path"] if d.get("start_line") is None else \
                 f"{d['path']}:{d['start_line']}-{d['end_line']}"
-            lines.append(f"  {where}: {d['reason']}")
+            planned.append(f"{where}: {d['reason']}")
+        lines += [f"  {p}" for p in planned[:shown]]
         if shown is not None and len(hits) > shown:
             lines.append(f"  ... and {len(hits) - shown} more deletions of it (-v lists "
                          "them)")
-        return "\n".join(lines)
+        return WhyAnswer(what, "dead", feature or None, lines, deletions=planned)
     kept = [k for k in (manifest.get("profile") or {}).get("kept", [])
             if k.get("what") == q or _tail(str(k.get("what", "")), q) or k.get("path") == q]
     if kept:
         k = kept[0]
-        return f"{k['what']} is dead but kept ({k['path']}:{k['line']}): {k['reason']}"
+        return WhyAnswer(str(k["what"]), "kept", None, [
+            f"{k['what']} is dead but kept ({k['path']}:{k['line']}): {k['reason']}"])
     return None
 
 

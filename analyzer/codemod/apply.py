@@ -137,7 +137,8 @@ class ApplyResult:
                 f"them) ({self.selected - self.already} entries")
         text += f"; {self.already} already applied)" if self.already else ")"
         if self.patch_path is not None:
-            text += f"\nreverse patch: {self.patch_path} (undo: patch -R -p1 < it)"
+            text += (f"\nundo diff: {self.patch_path} (the diff of these edits; undo them with "
+                     f"patch -R -p1 < it, or git apply -R)")
         return text
 
 
@@ -357,7 +358,7 @@ def _scanned_content(root: Path, rel: str, history: History, current: bytes,
     if base is None:
         patches = sorted({p for s in history.steps for p in s.patches})
         raise ApplyError(f"applying the remaining entries of {rel} needs a re-scan: its "
-                         f"scanned content cannot be recovered (reverse patch "
+                         f"scanned content cannot be recovered (undo diff "
                          f"{', '.join(patches) or 'not recorded'} missing or changed)")
     return base
 
@@ -464,8 +465,9 @@ def unified_diff(change: FileChange) -> str:
 
 
 def _patch_text(result: ApplyResult) -> str:
-    """The reverse patch: one ``# depgraph-apply {json}`` line per file (``patch`` and
-    ``git apply`` skip them; ``apply_state`` reads them), then the diff."""
+    """The undo diff: one ``# depgraph-apply {json}`` line per file (``patch`` and
+    ``git apply`` skip them; ``apply_state`` reads them), then the diff of the edits (old ->
+    new: ``patch -R`` undoes it)."""
     head = [RECORD + json.dumps({"path": c.path, "from": sha256(c.old),
                                  "to": DELETED if c.new is None else sha256(c.new),
                                  "entries": c.entries, "skipped": c.skipped}) + "\n"
@@ -506,7 +508,7 @@ def run_apply(manifest_path: Path, root: Path | None = None, *, write: bool = Fa
     if result.changes:
         patch = patch_out or _free_name(root)
         if patch_out is not None and (patch_out.exists() or patch_out.is_symlink()):
-            raise ApplyError(f"--patch-out {patch_out} exists: a reverse patch never "
+            raise ApplyError(f"--patch-out {patch_out} exists: an undo diff never "
                              "overwrites a file (choose a new name)")
         if not patch.parent.is_dir():
             raise ApplyError(f"--patch-out {patch}: no such directory {patch.parent}")
@@ -514,10 +516,10 @@ def run_apply(manifest_path: Path, root: Path | None = None, *, write: bool = Fa
             exclusive_write(
                 patch, _patch_text(result).encode("utf-8", "surrogateescape"))
         except FileExistsError as exc:
-            raise ApplyError(f"{patch} exists: a reverse patch never overwrites a file") \
+            raise ApplyError(f"{patch} exists: an undo diff never overwrites a file") \
                 from exc
         except OSError as exc:
-            raise ApplyError(f"cannot write the reverse patch {patch}: {exc}") from exc
+            raise ApplyError(f"cannot write the undo diff {patch}: {exc}") from exc
         result.patch_path = patch
     name = apply_state.patch_name(root, patch) if patch is not None else None
     try:

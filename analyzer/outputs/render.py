@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO
 
+from analyzer.outputs.words import count, num
+
 if TYPE_CHECKING:
     from analyzer.config.types import Profile
     from analyzer.result import Blocker, ScanResult
@@ -132,12 +134,12 @@ def blocker_lines(blockers: list[Blocker], indent: str, shown: int = 2) -> list[
     for b in freeing:
         if b.group == "default":
             out.append(f"{indent}{b.edit.split(' (it selects')[0]} (selects the dropped key "
-                       f"{b.behind!r}; frees {len(b.frees)})")
+                       f"{b.behind!r}; frees {num(len(b.frees))})")
             continue
         where = f"{b.file or 'the build'}{':' + str(b.line) if b.line else ''}"
         behind = f"; live only through the key {b.behind!r}" if b.behind else ""
         out.append(f"{indent}blocked at {where}: {b.edit.split(' at ')[0]} "
-                   f"(frees {len(b.frees)}{behind})")
+                   f"(frees {num(len(b.frees))}{behind})")
     for b in blockers:
         if b.group == "default" and not b.frees:
             out.append(f"{indent}{b.edit.split(' (it selects')[0]} selects the dropped key "
@@ -147,13 +149,12 @@ def blocker_lines(blockers: list[Blocker], indent: str, shown: int = 2) -> list[
     if rest:
         alone = "" if any(b.frees for b in code if id(b) not in first) \
             else " (freeing nothing alone)"
-        out.append(f"{indent}+ {rest} more place{'s' if rest != 1 else ''} in live code"
+        out.append(f"{indent}+ {count(rest, 'more place', 'more places')} in live code"
                    f"{alone}: the report lists them")
     if tests:
         files = sorted({b.file for b in tests})
         head = ", ".join(files[:3]) + (f", +{len(files) - 3} more" if len(files) > 3 else "")
-        out.append(f"{indent}{len(files)} test{'s import' if len(files) != 1 else ' imports'}"
-                   f" it: {head}")
+        out.append(f"{indent}{count(len(files), 'test imports', 'tests import')} it: {head}")
     return out
 
 
@@ -171,13 +172,17 @@ def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
     shown = [p for p in result.problems if p not in native]
     err: list[str] = [f"warning: {p.path}:{p.line}: {p.kind}: {p.message}" for p in shown[:20]]
     if len(shown) > 20:
-        err.append(f"warning: ... {len(shown) - 20} more problems in the report")
+        err.append(f"warning: ... {count(len(shown) - 20, 'more problem')} in the report")
     if native:
         files = len({p.path for p in native})
-        err.append(f"note: {len(native)} C/C++/CUDA constructs in {files} files tree-sitter could "
-                   "not parse; extraction went on around them (-v lists them)")
+        err.append(f"note: {count(len(native), 'C/C++/CUDA construct')} in "
+                   f"{count(files, 'file')} tree-sitter could not parse; extraction went on "
+                   "around them (-v lists them)")
         err.extend(f"{VERBOSE}warning: {p.path}:{p.line}: {p.kind}: {p.message}" for p in native)
-    err.extend(f"warning: stale: {s}" for s in result.profile.stale)
+    # the built-in profile's stale entries: the user cannot edit them, the feature table's
+    # anchors line says what they mean for each feature; -v lists them
+    err.extend(f"{VERBOSE if s.startswith('builtin:') else ''}warning: stale: {s}"
+               for s in result.profile.stale)
     out: list[str] = []
     if result.profile.profile is not None:
         out.append(f"profile {result.profile.profile.name} "
@@ -190,37 +195,40 @@ def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
     t = totals(result)
     if result.features:
         tus = {row["name"]: row["tus"] for row in feature_totals(result)}
-        out.append(f"  {'feature':<22} {'files':>6} {'lines':>8} {'TUs':>4} {'blocked':>8}")
+        out.append(f"  {'feature':<22} {'files':>6} {'lines':>9} {'TUs':>5} {'blocked':>8}")
         for f in result.features:
-            out.append(f"  {f.name:<22} {f.files_removable:>6} {f.lines_removable:>8} "
-                       f"{tus.get(f.name, 0):>4} {len(f.blocked):>8}")
+            out.append(f"  {f.name:<22} {num(f.files_removable):>6} "
+                       f"{num(f.lines_removable):>9} {num(tus.get(f.name, 0)):>5} "
+                       f"{num(len(f.blocked)):>8}")
             anchored = next((a for a in result.anchors if a.feature == f.name), None)
             if anchored is not None and anchored.stale and not anchored.out_of_date:
-                out.append(f"      anchors {anchored.summary().partition(': ')[2]}")
+                out.append(f"      anchors {anchored.matched}/{anchored.total}; stale: "
+                           + ", ".join(str(a) for a in anchored.stale))
             out.extend(blocker_lines(result.blockers.get(f.name, []), "      "))
         along = taken_along(result)
         if along:
             out.append(f"  {'(dead code with them)':<22} "
-                       f"{sum(1 for d in along if d.kind == 'delete_file'):>6} "
-                       f"{sum(d.lines for d in along):>8}")
-    out.append(
-        f"{t['python_files']} Python files, {t['modules']} modules, {t['live_modules']} live")
+                       f"{num(sum(1 for d in along if d.kind == 'delete_file')):>6} "
+                       f"{num(sum(d.lines for d in along)):>9}")
+    out.append(f"{count(t['python_files'], 'Python file')}, {count(t['modules'], 'module')}, "
+               f"{num(t['live_modules'])} live")
     if result.kept_by_tests:
         kept = result.kept_by_tests
         lines = sum(result.files[p].lines for p in kept if p in result.files)
-        out.append(f"  kept by tests: {len(kept)} file{'s' if len(kept) != 1 else ''}, "
-                   f"{lines} lines only a test of live code reaches (`depgraph why` names it)")
-    out.append(f"removable: {t['files_removable']} files, {t['lines_removable']} lines in "
-               f"{t['deletions']} deletions ({{elapsed}})")
+        out.append(f"  kept by tests: {count(len(kept), 'file')}, {count(lines, 'line')} "
+                   "only a test of live code reaches (`depgraph why` names it)")
+    out.append(f"removable: {count(t['files_removable'], 'file')}, "
+               f"{count(t['lines_removable'], 'line')} in {count(t['deletions'], 'deletion')} "
+               "({elapsed})")
     if result.profile.drops:
         hint = ("--scope features: only these are planned" if result.options.scope == "features"
                 else "--scope features plans only these")
-        out.append(f"  dropped features: {t['files_features']:>6} files, "
-                   f"{t['lines_features']:>8} lines   ({hint})")
+        out.append(f"  dropped features: {num(t['files_features']):>7} files, "
+                   f"{num(t['lines_features']):>9} lines   ({hint})")
         if result.options.scope == "features":
             out.append("  other dead code:  not planned (--scope features)")
         else:
-            out.append(f"  other dead code:  {t['files_other']:>6} files, "
-                       f"{t['lines_other']:>8} lines   (code the roots do not reach: other "
-                       "models, unused helpers)")
+            out.append(f"  other dead code:  {num(t['files_other']):>7} files, "
+                       f"{num(t['lines_other']):>9} lines   (code the roots do not reach: "
+                       "other models, unused helpers)")
     return out, err

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from analyzer.pipeline.gate_blame import Gate
 
 if TYPE_CHECKING:
+    from analyzer.config.types import Profile
     from analyzer.pipeline.analyze import RunSettings
     from analyzer.result import ScanResult
     from analyzer.verify.problem import VerifyProblem
@@ -86,9 +87,23 @@ def verify_applied(result: ScanResult, baseline: dict[str, Any], settings: RunSe
         except ApplyError as exc:  # (the plan's own edits: never expected)
             return [VerifyProblem("<manifest>", 0, f"apply refuses the plan: {exc}")]
         options = ScanOptions.from_json(manifest["options"])  # what verify replays
-        # the original's profile (a config above the original tree is not above the copy)
-        chosen = ChosenProfile(result.profile.profile if options.use_profile else None)
+        # the original's profile (a config above the original tree is not above the copy);
+        # one inside the tree is read where the copy has it, so problems name it as the
+        # original's verify did (relative to the tree)
+        chosen = ChosenProfile(_in_copy(result.profile.profile, result.root, copy)
+                               if options.use_profile else None)
         return verify_scan(copy, options, settings, before=manifest, chosen=chosen).problems
+
+
+def _in_copy(profile: Profile | None, root: Path, copy: Path) -> Profile | None:
+    """``profile`` with its file in ``copy`` when it lies inside ``root``."""
+    if profile is None or profile.source.startswith("builtin:"):
+        return profile
+    try:
+        rel = Path(profile.source).resolve().relative_to(root.resolve())
+    except (ValueError, OSError):
+        return profile
+    return dataclasses.replace(profile, source=str(copy / rel))
 
 
 def mirror(root: Path, dest: Path, fresh: set[str]) -> None:

@@ -51,10 +51,10 @@ def test_anchors_are_counted_and_a_mostly_stale_feature_is_flagged_first(tmp_pat
     assert (by_name["gone"].matched, by_name["gone"].total) == (0, 3)
     assert by_name["gone"].out_of_date
     out, _err = summary_lines(result)
-    assert out[1] == ("  OUT OF DATE: gone: 0/3 anchors; stale: path old/layout/gone.py, path "
+    assert out[1] == ("  OUT OF DATE: gone: anchors 0/3; stale: path old/layout/gone.py, path "
                       "old/layout/also_gone.py, identifier renamed_long_ago -- the profile may "
                       "not know this tree; what the feature holds here may be missed")
-    assert "      anchors 2/4 anchors; stale: path app/missing.py, cmake_option ENABLE_FAST" \
+    assert "      anchors 2/4; stale: path app/missing.py, cmake_option ENABLE_FAST" \
         in out
 
 

@@ -27,7 +27,10 @@ def test_the_total_does_not_jump_and_the_stage_is_named() -> None:
     bar.enter("check")
     bar.enter("liveness")
     bar.enter("check")
-    assert bar.line().startswith("depgraph: checking the plan (soundness) (round 2)  0s")
+    assert bar.line().startswith("depgraph: checking the plan (soundness) (round 2)  0s "
+                                 "(2,326 files; total ")
+    bar.enter("gate")
+    assert bar.line().startswith("depgraph: verifying the plan on a copy of the tree  0s")
     bar.close()
     assert out.getvalue().endswith("\r" + " " * 100 + "\r")
     assert "\x1b" not in out.getvalue()

@@ -24,7 +24,7 @@ def test_the_feature_table_with_blockers(tmp_path) -> None:
     # its files and server_args.py's import of is_fa3_supported, which only the folded fa3
     # branch read (with fa3 kept, it stays); kept by utils/fa3_check.py's call of
     # is_fa3_supported (line 8) and its import (line 5)
-    assert "  fa3                         3       51    2        2" in lines
+    assert "  fa3                         3        51     2        2" in lines
     assert "      blocked at python/minisgl/srt/utils/fa3_check.py:8: remove the use of " \
         "mini_kernel.flash_attn:is_fa3_supported (frees 1)" in lines
     # the import frees nothing alone: counted, not listed

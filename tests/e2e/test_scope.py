@@ -57,9 +57,9 @@ def test_the_terminal_shows_features_and_other_dead_code_apart(both) -> None:
     assert t["lines_features"] + t["lines_other"] == t["lines_removable"]
     assert t["files_features"] + t["files_other"] == t["files_removable"]
     lines = stdout.splitlines()
-    assert f"  dropped features: {t['files_features']:>6} files, {t['lines_features']:>8} " \
+    assert f"  dropped features: {t['files_features']:>7} files, {t['lines_features']:>9} " \
         "lines   (--scope features plans only these)" in lines
-    assert any(line.startswith(f"  other dead code:  {4:>6} files, {t['lines_other']:>8} lines")
+    assert any(line.startswith(f"  other dead code:  {4:>7} files, {t['lines_other']:>9} lines")
                for line in lines)
     # load_platform_ops (model_runner.py, 4 lines) runs once ascend is kept: ascend's share,
     # no dead code taken along; the table has no "(dead code with them)" row
