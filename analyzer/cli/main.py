@@ -289,6 +289,7 @@ def why(path: Path, target: str, manifest: Path | None, fmt: str, quiet: bool, v
 
 def _register_commands() -> None:
     from analyzer.cli.apply import apply_command
+    from analyzer.cli.features import features_command
     from analyzer.cli.graph import graph_command
     from analyzer.cli.init import init_command
     from analyzer.cli.verify import verify_command
@@ -297,6 +298,7 @@ def _register_commands() -> None:
     main.add_command(verify_command, "verify")
     main.add_command(graph_command, "graph")
     main.add_command(init_command, "init")
+    main.add_command(features_command, "features")
 
 
 _register_commands()

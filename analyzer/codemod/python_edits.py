@@ -26,18 +26,16 @@ import io
 import itertools
 import tokenize
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias, TypeVar
+from typing import Any, TypeVar
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from analyzer.codemod.py_edit import PyEdit, Rewrite
 from analyzer.codemod.python_slices import Region, regions, shifted, source_lines
 from analyzer.codemod.text_edits import EditError
 from analyzer.model import (
     EXPRESSION_REWRITES,
-    DeletionKind,
-    FoldRewrite,
     ifexp_condition,
     ifexp_keeps_body,
 )
@@ -45,19 +43,6 @@ from analyzer.model import (
 __all__ = ["EditError", "PyEdit", "edit_python"]
 
 
-Rewrite: TypeAlias = FoldRewrite | Literal[""]  # "" for every kind but fold_branch
-
-
-@dataclass(frozen=True)
-class PyEdit:
-    kind: DeletionKind  # any but delete_file
-    start: int
-    end: int
-    names: tuple[str, ...] = ()
-    rewrite: Rewrite = ""
-    statement: tuple[int, int] | None = None
-    keep: tuple[int, int] | None = None
-    reason: str = ""
 
 
 Span = tuple[int, int]

@@ -29,10 +29,8 @@ import dataclasses
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from analyzer.codemod.python_edits import PyEdit
+from analyzer.codemod.py_edit import PyEdit
 
 __all__ = ["Region", "regions", "shifted", "source_lines"]
 
