@@ -69,8 +69,11 @@ def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: 
 
     readable_manifest(manifest)
     cache = None if no_cache else (cache_dir or default_cache_dir())
-    if feature is not None:
-        _check_feature(manifest, feature)
+    if feature is not None and not _check_feature(manifest, feature):
+        click.echo(f"nothing to apply: the plan deletes nothing of feature {feature!r} alone "
+                   "(its share is empty: what it holds is blocked, or goes only with another "
+                   "feature; the report's blockers say which)", err=True)
+        return
     if commit:
         if not write:
             raise click.UsageError("--commit needs --write (a dry run commits nothing)")
@@ -182,9 +185,10 @@ def _progress() -> Callable[[int, int], None]:
     return show
 
 
-def _check_feature(manifest: Path, feature: str) -> None:
-    """An unknown ``--feature`` exits as an unknown ``scan --drop`` does: exit 6, with the
-    closest name."""
+def _check_feature(manifest: Path, feature: str) -> bool:
+    """Whether ``feature`` has deletions; False for a dropped feature without any (nothing
+    to apply). An unknown ``--feature`` exits as an unknown ``scan --drop`` does: exit 6,
+    with the closest name."""
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
         known = sorted({f for e in data.get("deletions", [])
@@ -192,10 +196,12 @@ def _check_feature(manifest: Path, feature: str) -> None:
                                   *e.get("with_features", ()))} - {""})
         dropped = list((data.get("profile") or {}).get("dropped", []))
     except (OSError, ValueError, AttributeError, TypeError):
-        return  # run_apply reports the broken manifest
-    if feature not in known:
-        names = sorted({*known, *dropped})
-        what = "no deletions for feature" if feature in dropped else "unknown feature"
-        raise ProfileError(f"--feature: {what} {feature!r}{suggest(feature, names)} "
-                           f"({manifest.name}); features with deletions: "
-                           f"{', '.join(known) or 'none'}")
+        return True  # run_apply reports the broken manifest
+    if feature in known:
+        return True
+    if feature in dropped:
+        return False
+    names = sorted({*known, *dropped})
+    raise ProfileError(f"--feature: unknown feature {feature!r}{suggest(feature, names)} "
+                       f"({manifest.name}); features with deletions: "
+                       f"{', '.join(known) or 'none'}")

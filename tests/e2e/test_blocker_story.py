@@ -110,3 +110,22 @@ def test_why_of_a_root_says_why_it_is_one() -> None:
     chain = why("app.fa3_utils:fa3_page_size").splitlines()
     assert chain[1] == "root app.main:main (app/main.py:6)  [an entry point of the profile " \
         f"(app.main:main, entry_points in {SAMPLE / 'depgraph.toml'})]"
+
+
+def test_applying_a_feature_whose_share_is_empty_changes_nothing(scanned, tmp_path) -> None:
+    """fa3 is dropped, but all of it is blocked (0 files, 0 lines): --feature fa3 has nothing
+    to apply -- exit 0, the tree as it was; a feature the profile does not know is exit 6."""
+    import shutil
+
+    tree = tmp_path / "t"
+    shutil.copytree(SAMPLE, tree)
+    before = {p: p.read_bytes() for p in tree.rglob("*") if p.is_file()}
+    got = CliRunner().invoke(main, ["apply", str(scanned[2] / "manifest.json"), "--root",
+                                    str(tree), "--feature", "fa3", "--write", "--no-cache"])
+    assert got.exit_code == 0, got.output
+    assert got.stderr.startswith("nothing to apply: the plan deletes nothing of feature 'fa3'")
+    assert {p: p.read_bytes() for p in tree.rglob("*") if p.is_file()} == before
+    got = CliRunner().invoke(main, ["apply", str(scanned[2] / "manifest.json"), "--root",
+                                    str(tree), "--feature", "fa4", "--no-cache"])
+    assert got.exit_code == 6
+    assert "unknown feature 'fa4'" in got.stderr and "did you mean 'fa4'" not in got.stderr
