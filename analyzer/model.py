@@ -136,11 +136,14 @@ class Deletion:
     names: tuple[str, ...] = ()
     category: DeletionCategory | Literal[""] = ""
     feature: str = ""  # the dropped feature this deletion belongs to, if any
-    # the dropped features it goes with (analyzer.plan.feature_sets): once all of
-    # ``features`` are applied, or once any of ``with_features`` is (dead code a feature's
-    # deletion takes along); neither: other dead code, with the whole plan only
+    # the dropped features it goes with (analyzer.plan.feature_sets): ``features``, the
+    # shares that hold it (the plan keeping one of them keeps it); it goes once all of
+    # ``features`` and ``after`` are applied (``after``: what it needs is in those features'
+    # shares too), or once any of ``with_features`` is (dead code a feature's deletion takes
+    # along); none: other dead code, with the whole plan only
     features: tuple[str, ...] = ()
     with_features: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()
     # folded branches: how the codemod keeps the code valid
     rewrite: FoldRewrite | Literal[""] = ""
     statement: tuple[int, int] | None = None  # folded branches: the whole statement
@@ -148,16 +151,17 @@ class Deletion:
 
 
 def goes_with(features: tuple[str, ...] | list[str], with_features: tuple[str, ...] | list[str],
-              applied: frozenset[str] | None) -> bool:
-    """A deletion (its ``features``, ``with_features``) is carried out once the dropped
-    features ``applied`` are (None: the whole plan): all of ``features``, or any of
-    ``with_features``; one with neither is other dead code, for the whole plan only. The one
-    rule the plan (``analyzer.plan.feature_sets``) and the codemod (``apply --feature``)
-    share."""
+              applied: frozenset[str] | None,
+              after: tuple[str, ...] | list[str] = ()) -> bool:
+    """A deletion (its ``features``, ``with_features``, ``after``) is carried out once the
+    dropped features ``applied`` are (None: the whole plan): all of ``features`` and
+    ``after``, or any of ``with_features``; one with none is other dead code, for the whole
+    plan only. The one rule the plan (``analyzer.plan.feature_sets``) and the codemod
+    (``apply --feature``) share."""
     if applied is None:
         return True
-    if features:
-        return set(features) <= applied
+    if features or after:
+        return set(features) <= applied and set(after) <= applied
     return bool(applied.intersection(with_features))
 
 

@@ -155,10 +155,13 @@ def planned_lines(data: Mapping[str, object], deletions: Sequence[Deletion]) -> 
             share = (f"{', '.join(d.features)}'s share: with {' or '.join(d.features)} "
                      "kept, it would stay")
             line += f" It goes with {' and '.join(d.features)} ({share})."
-        elif d.with_features:
+        if d.after:
+            line += (f" It waits for {' and '.join(d.after)} too: what it needs goes with "
+                     f"{'them' if len(d.after) > 1 else 'it'}.")
+        if not d.features and d.with_features:
             line += (f" Other dead code, taken along by {' or '.join(d.with_features)} "
                      "(it uses what their share removes).")
-        else:
+        elif not d.features and not d.after:
             line += " Other dead code: it goes with the whole plan, whatever is dropped."
         return [line]
     return []

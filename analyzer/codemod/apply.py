@@ -181,7 +181,7 @@ def selected(entry: dict[str, Any], applied: frozenset[str] | None) -> bool:
     if applied is not None and "features" not in entry:
         return entry.get("feature", "") in applied
     return goes_with(tuple(entry.get("features", ())), tuple(entry.get("with_features", ())),
-                     applied)
+                     applied, tuple(entry.get("after", ())))
 
 
 def _by_path(entries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:

@@ -94,8 +94,8 @@ def share_line(manifest: dict[str, Any], feature: str, entries: list[dict[str, A
     applied = done | {feature}
     waiting: dict[str, int] = {}
     for e in manifest.get("deletions", []):
-        features = set(e.get("features", ()))
-        if feature in features and not features <= applied:
+        features = set(e.get("features", ())) | set(e.get("after", ()))
+        if feature in e.get("features", ()) and not features <= applied:
             for other in sorted(features - applied):
                 waiting[other] = waiting.get(other, 0) + int(e["lines"])
     text = f"{feature}: its share, {mine} lines"

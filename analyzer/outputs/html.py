@@ -41,12 +41,12 @@ from analyzer.outputs.manifest import (
     shared_prefix,
     taken_along,
     totals,
+    why_section,
 )
-from analyzer.outputs.why_index import live_tree
 from analyzer.util.data import data_dir
 
 if TYPE_CHECKING:
-    from analyzer.result import FeatureReport, ScanResult
+    from analyzer.result import Blocker, FeatureReport, ScanResult
 
 MAX_EXCERPT = 200  # source lines kept per file
 CONTEXT = 2  # lines shown around a deleted range
@@ -54,7 +54,7 @@ WHOLE_HEAD = 30  # lines shown of a file deleted whole
 LONG_RANGE = (25, 5)  # a longer range shows its first and last lines only
 MAX_LINE_CHARS = 300
 MAX_COLUMN = 30  # boxes per column of a feature's dependency view
-BOX_W, BOX_H, ROW_H, COL_GAP, PAD = 250, 20, 26, 90, 24
+BOX_W, BOX_H, ROW_H, COL_GAP, PAD, GROUP_H = 200, 20, 26, 90, 24, 16
 
 
 def _environment() -> jinja2.Environment:
@@ -139,8 +139,22 @@ def feature_totals(result: ScanResult) -> list[dict[str, Any]]:
                     "tus": tus, "fetches": fetches, "items": len(f.removable),
                     "blocked": len(f.blocked),
                     "anchors": f"{anchored.matched}/{anchored.total}" if anchored else "0/0",
-                    "stale": ", ".join(str(s) for s in anchored.stale) if anchored else ""})
+                    "stale": ", ".join(str(s) for s in anchored.stale) if anchored else "",
+                    "top_blocker": top_blocker(result.blockers.get(f.name, []))})
     return out
+
+
+def top_blocker(blockers: list[Blocker]) -> dict[str, Any] | None:
+    """The blocker to change first (they come ordered: a default that selects a dropped key
+    and frees something, then the places in live code by what each frees): where, the edit,
+    and what changing it alone frees."""
+    b = next((b for b in blockers if b.frees), None) or next(
+        (b for b in blockers if b.group != "test"), None)
+    if b is None:
+        return None
+    where = f"{b.file}:{b.line}" if b.file and b.line else b.file or "the build"
+    edit = b.edit.split(" (it selects")[0] if b.group == "default" else b.edit.split(" at ")[0]
+    return {"where": where, "edit": edit, "frees": len(b.frees), "path": b.file}
 
 
 def before_after(result: ScanResult, tot: dict[str, int]) -> list[dict[str, Any]]:
@@ -283,41 +297,76 @@ def _search_key(node: str, data: dict[str, Any]) -> str:
 
 
 def why_data(result: ScanResult) -> dict[str, Any]:
-    """The live tree the why-search reads (``analyzer.outputs.why_index``): every live
-    module, class, function, method, target, file and op, with each root's reason."""
-    return live_tree(result)
+    """What the why-search reads: the manifest's ``why`` section -- the live tree
+    (``analyzer.outputs.why_index``: every live module, class, function, method, target,
+    file and op, with each root's reason) and the modules of the files the plan deletes."""
+    return why_section(result)
 
 
-def _short(label: str, width: int = 36) -> str:
-    return label if len(label) <= width else "…" + label[-(width - 1):]
+def _group_and_label(node: str, data: dict[str, Any]) -> tuple[str, str]:
+    """The group a node is drawn under in the dependency view (its module; a file's folder;
+    "CMake targets", "torch ops", ...) and its whole name within it."""
+    if node.startswith("py:"):
+        module, _, name = node[3:].partition(":")
+        return module, name or "(module)"
+    key = _search_key(node, data)
+    if data.get("kind") in ("native_file", "cmake_file"):
+        folder, _, name = key.rpartition("/")
+        return folder or ".", name
+    kinds = {"target": "CMake targets", "fetch": "fetched repositories", "op": "torch ops",
+             "ext": "extension modules", "cmake": "CMake"}
+    return kinds.get(node.split(":", 1)[0], "other"), key
+
+
+CHAR_W = 6.7  # px per character of the boxes' 11px monospace font
 
 
 def feature_graph(result: ScanResult, feature: FeatureReport) -> dict[str, Any]:
     """Columns: the live nodes outside the feature with edges into its items, then the items
     by depth inside the feature (depth 0: items such an edge reaches, or that no other item
-    reaches). Edges that keep an item live are marked ``blocking``."""
+    reaches). Within a column the nodes are grouped by module (a caption with the module's
+    whole name, then each node's whole name within it), so edges from one module leave
+    together. Edges that keep an item live are marked ``blocking``."""
     graph, live = result.graph, result.liveness
     items = {i.node: i for i in feature.items}
     layers = result.feature_columns[feature.name]
     columns, heads, outside = layers.columns, layers.heads, layers.outside
     pos: dict[str, tuple[float, float]] = {}
+    widths: dict[str, float] = {}
     boxes: list[dict[str, Any]] = []
+    groups: list[dict[str, Any]] = []
     more: list[dict[str, Any]] = []
-    for c, col in enumerate(columns):
-        x = PAD + c * (BOX_W + COL_GAP)
-        for r, node in enumerate(col[:MAX_COLUMN]):
-            y = PAD + 20 + r * ROW_H
+    col_x: list[float] = []
+    x = float(PAD)
+    bottom = PAD + 20.0
+    for col in columns:
+        shown = [(*_group_and_label(n, graph.nodes[n]), n) for n in col[:MAX_COLUMN]]
+        shown.sort(key=lambda t: (t[0], t[1]))
+        width = max([BOX_W, *(CHAR_W * len(label) + 14 for _, label, _ in shown),
+                     *(CHAR_W * len(group) for group, _, _ in shown)])
+        col_x.append(x)
+        y = PAD + 20.0
+        current = None
+        for group, label, node in shown:
+            if group != current:
+                current = group
+                groups.append({"x": x, "y": y + 11, "text": group})
+                y += GROUP_H
             pos[node] = (x, y)
-            label = _search_key(node, graph.nodes[node])
+            widths[node] = width
             status = items[node].status if node in items else "outside"
-            boxes.append({"x": x, "y": y, "label": _short(label), "title":
+            boxes.append({"x": x, "y": y, "w": round(width), "label": label, "title":
                           f"{describe(graph, node)} — {status}", "status": status,
-                          "key": label})
+                          "key": _search_key(node, graph.nodes[node])})
+            y += ROW_H
         if len(col) > MAX_COLUMN:
-            more.append({"x": x, "y": PAD + 20 + MAX_COLUMN * ROW_H + 12,
-                         "text": f"+ {len(col) - MAX_COLUMN} more"})
+            more.append({"x": x, "y": y + 12, "text": f"+ {len(col) - MAX_COLUMN} more"})
+            y += 30
+        bottom = max(bottom, y)
+        x += width + COL_GAP
     if not outside:
         more.append({"x": PAD, "y": PAD + 34, "text": "nothing live reaches these items"})
+        bottom = max(bottom, PAD + 40.0)
     edges: list[dict[str, Any]] = []
     drawn = [(u, v, graph.edges[u, v]) for v in pos if v in items
              for u in graph.predecessors(v) if u in pos]
@@ -325,20 +374,20 @@ def feature_graph(result: ScanResult, feature: FeatureReport) -> dict[str, Any]:
         if u in items and pos[u][0] >= pos[v][0]:
             continue
         (x1, y1), (x2, y2) = pos[u], pos[v]
-        x1, y1, x2, y2 = x1 + BOX_W, y1 + BOX_H / 2, x2, y2 + BOX_H / 2
+        x1, y1, x2, y2 = x1 + widths[u], y1 + BOX_H / 2, x2, y2 + BOX_H / 2
         mid = (x1 + x2) / 2
         blocking = live.is_live(u) and live.is_live(v) and data["kind"] not in NOT_FOLLOWED
         edges.append({"d": f"M{x1:.0f},{y1:.0f} C{mid:.0f},{y1:.0f} {mid:.0f},{y2:.0f} "
                            f"{x2:.0f},{y2:.0f}", "kind": data["kind"], "blocking": blocking,
                       "title": f"{data['kind']} at {data.get('file') or 'the build'}"
                                f"{':' + str(data['line']) if data.get('line') else ''}"})
-    tallest = max((min(len(c), MAX_COLUMN) for c in columns), default=0)
     return {"name": feature.name, "boxes": boxes, "edges": edges, "more": more,
-            "heads": [{"x": PAD + i * (BOX_W + COL_GAP), "text": h}
+            "groups": groups,
+            "heads": [{"x": col_x[i] if i < len(col_x) else PAD, "text": h}
                       for i, h in enumerate(heads)],
-            "width": PAD * 2 + len(columns) * (BOX_W + COL_GAP) - COL_GAP,
-            "height": PAD * 2 + 20 + tallest * ROW_H + (30 if more else 0),
-            "box_w": BOX_W, "box_h": BOX_H,
+            "width": round(x - COL_GAP + PAD) if columns else PAD * 2,
+            "height": round(bottom + PAD),
+            "box_h": BOX_H,
             "outside": len(outside), "n_items": len(items),
             "blocking": sum(1 for e in edges if e["blocking"])}
 

@@ -158,6 +158,8 @@ def deletion_entry(d: Deletion) -> dict[str, Any]:
     entry["feature"] = d.feature
     entry["features"] = list(d.features)
     entry["with_features"] = list(d.with_features)
+    if d.after:
+        entry["after"] = list(d.after)
     entry["reason"] = d.reason
     return entry
 
@@ -171,7 +173,7 @@ def feature_part(result: ScanResult) -> tuple[list[Deletion], list[Deletion]]:
     share: list[Deletion] = []
     other: list[Deletion] = []
     for d in result.plan.deletions:
-        (share if dropped and goes_with(d.features, d.with_features, dropped)
+        (share if dropped and goes_with(d.features, d.with_features, dropped, d.after)
          else other).append(d)
     return share, other
 

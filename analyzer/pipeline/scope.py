@@ -2,10 +2,10 @@
 
 ``--scope all`` (the default) plans every deletion. ``--scope features`` plans only what the
 dropped features take: the deletions that go once every dropped feature is applied
-(``analyzer.model.goes_with(d.features, d.with_features, every dropped feature)``) -- the
-features' own code, their knock-ons, and dead code that goes with them. That share is what the
-soundness refinement of ``analyzer.plan.feature_sets`` checked on its own, so it is sound;
-other dead code (other models, unused helpers) stays. The build summary follows the
+(``analyzer.model.goes_with``) -- the features' own code, their knock-ons, and dead code
+that goes with them. That share is what the soundness refinement of
+``analyzer.plan.feature_sets`` checked on its own, so it is sound; other dead code (other
+models, unused helpers) stays. The build summary follows the
 deletions: a dead target, fetched repository or op counts when a deletion of the share
 removes the line that declares it.
 """
@@ -22,7 +22,7 @@ from analyzer.plan.native import NativeSummary
 
 def feature_share(deletions: list[Deletion], dropped: frozenset[str]) -> list[Deletion]:
     """The deletions that go with the dropped features (all of them applied)."""
-    return [d for d in deletions if goes_with(d.features, d.with_features, dropped)]
+    return [d for d in deletions if goes_with(d.features, d.with_features, dropped, d.after)]
 
 
 def scope_to_features(plan: Plan, summary: NativeSummary, graph: Graph,

@@ -10,9 +10,13 @@ those decisions remove is the code that uses feature code), and from the plan's 
 check run on each feature's share (a name an import binds, read by code another feature
 removes). Then:
 
-- ``features``: the dropped features a deletion's own code and everything it needs belong to
-  (its own feature, a fold's, a registry key's). It goes when the last of them is applied --
-  a knock-on of two features waits for both;
+- ``features``: the dropped features whose shares hold a deletion (with the shares known,
+  ``analyzer.pipeline.shares``: the plan keeping one of them keeps it; without, its own
+  feature, a fold's, a registry key's, and those of everything it needs);
+- ``after``: with the shares known, the features of what it needs that are not its own (the
+  one fold of a chain over three platforms is in the three shares: the file its cpu clause
+  imports, cpu's share alone, waits for the other two). It goes when the last of
+  ``features`` and ``after`` is applied -- a knock-on of two features waits for both;
 - ``with_features``: for a deletion that belongs to no feature (dead whatever is dropped) but
   that a feature's deletion needs (a dead module importing a feature's module): the features
   any of which takes it along (deleting dead code early is always safe);
@@ -49,7 +53,7 @@ MAX_REFINEMENTS = 8
 
 def selected(d: Deletion, applied: frozenset[str] | None) -> bool:
     """``d`` is carried out once the features ``applied`` are (None: the whole plan)."""
-    return goes_with(d.features, d.with_features, applied)
+    return goes_with(d.features, d.with_features, applied, d.after)
 
 
 class _Locator:
@@ -152,7 +156,8 @@ def assign_features(plan: Plan, open_graph: Graph, order: Sequence[str],
     checked: dict[tuple[Deletion, ...], Breaks] = {}
     for _round in range(MAX_REFINEMENTS):
         _apply_sets(deletions, needs, order, [everything if i in full_only else s
-                                              for i, s in enumerate(own)], own, freed, anyof)
+                                              for i, s in enumerate(own)], own, freed, anyof,
+                    strict=share_of is not None)
         if check is None:
             return
         learned = False
@@ -230,7 +235,8 @@ def _word_finder(tails: Collection[bytes]) -> Callable[[bytes], set[bytes]]:
 def bare(d: Deletion) -> Deletion:
     """A deletion as the edit it makes: without what the attribution sets on it and without
     its reason (which names what else the plan deletes): the same edit in any plan."""
-    return dataclasses.replace(d, feature="", features=(), with_features=(), reason="")
+    return dataclasses.replace(d, feature="", features=(), with_features=(), after=(),
+                               reason="")
 
 
 def _freed(open_graph: Graph, where: _Locator, roots: Sequence[str],
@@ -247,7 +253,10 @@ def _freed(open_graph: Graph, where: _Locator, roots: Sequence[str],
 
 def _apply_sets(deletions: list[Deletion], needs: dict[int, set[int]], order: Sequence[str],
                 own: list[set[str]], owned: list[set[str]] | None = None,
-                freed: set[int] | None = None, anyof: list[set[str]] | None = None) -> None:
+                freed: set[int] | None = None, anyof: list[set[str]] | None = None,
+                strict: bool = False) -> None:
+    """``strict`` (the shares are known): ``features`` are the shares holding a deletion,
+    ``after`` the features what it needs adds; else ``features`` are both."""
     rank = {f: i for i, f in enumerate(order)}
     # features: own features of everything needed, transitively (a fixpoint over the needs)
     req = [set(s) for s in own]
@@ -286,16 +295,19 @@ def _apply_sets(deletions: list[Deletion], needs: dict[int, set[int]], order: Se
         features = ordered(req[i])
         with_features = ordered(trig[i]) if not features else ()
         mine = ordered((owned or own)[i])
+        after: tuple[str, ...] = ()
+        if strict:  # its shares; the rest of what it waits for apart
+            features, after = mine, ordered(req[i] - set(mine))
         if mine:  # its own feature (a fold relying on several: the first)
             primary = d.feature if d.feature in mine else mine[0]
         elif freed is None or i in freed or not _removes_a_node(d):
-            primary = (features or with_features or ("",))[0]  # a knock-on
+            primary = (features or after or with_features or ("",))[0]  # a knock-on
         else:
             primary = ""  # dead anyway: other dead code, whatever it must wait for
             if not pulled[i]:  # and no feature's deletion needs it gone: not the
-                features = with_features = ()  # features' to carry out, the whole plan's
+                features = with_features = after = ()  # features' to carry out: the plan's
         deletions[i] = dataclasses.replace(d, features=features, with_features=with_features,
-                                           feature=primary)
+                                           after=after, feature=primary)
 
 
 def _removes_a_node(d: Deletion) -> bool:

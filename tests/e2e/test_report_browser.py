@@ -117,8 +117,14 @@ def test_why_lookup_shows_chain(page: Any) -> None:
     assert chain.splitlines()[1].startswith("root ")
     assert "  -> minisgl.srt.server_args (python/minisgl/srt/server_args.py)  [import at" \
         in chain
-    page.fill("#why-input", "flashmla_backend")  # dead: no live match
-    page.wait_for_function("document.querySelector('#why-chain').textContent.includes('No live')")
+    # dead: the plan deletes the file (flashmla's backend, nothing imports it)
+    page.fill("#why-input", "flashmla_backend")
+    page.wait_for_function("document.querySelector('#why-chain').textContent.includes('dead')")
+    dead = page.text_content("#why-chain").splitlines()
+    assert dead[0] == ("minisgl.srt.layers.attention.flashmla_backend (python/minisgl/srt/"
+                       "layers/attention/flashmla_backend.py) is dead: the plan deletes it.")
+    assert dead[1] == "It belongs to dropped feature flashmla."
+    assert dead[2].startswith("  python/minisgl/srt/layers/attention/flashmla_backend.py: ")
 
 
 def test_dependency_view_screenshot(page: Any) -> None:
@@ -183,3 +189,19 @@ def test_why_search_finds_classes_and_methods(page: Any) -> None:
                         "(python/minisgl/srt/models/deepseek_v2.py:16) is live:")
     assert chain[1].startswith("root minisgl.srt.models.deepseek_v2:DeepseekV2ForCausalLM")
     assert chain[1].endswith("[a public definition of a root module (--roots deepseek_v2)]")
+
+
+def test_a_blocked_count_leads_to_the_features_blockers(page: Any) -> None:
+    """The per-feature table's blocked count (and its top blocker) link to the feature's
+    blockers in the blocked section; the click does not filter the deletion table."""
+    page.select_option("#feature-filter", "")
+    row = page.locator("#feature-totals tr[data-feature='fa3']")
+    assert "fa3_check.py:8" in (row.locator("td.top-blocker").text_content() or "")
+    row.locator("a.to-blockers").first.click()
+    page.wait_for_function("location.hash === '#blocked-fa3'")
+    heading = page.locator("#blocked-fa3")
+    assert heading.is_visible() and heading.text_content().startswith("fa3 (")
+    box = heading.bounding_box()
+    assert box is not None and 0 <= box["y"] < 1000  # scrolled to it
+    assert page.input_value("#feature-filter") == ""
+    page.screenshot(path=str(ARTIFACTS / "blocked-link.png"))

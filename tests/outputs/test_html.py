@@ -253,3 +253,39 @@ def test_no_duplicate_ids(sample: str) -> None:
                                 else []))
     ids = Counter(re.findall(r'\sid="([^"]+)"', html))
     assert [i for i, n in ids.items() if n > 1] == []
+
+
+def test_the_feature_table_leads_to_the_blockers(
+        sample: tuple[ScanResult, dict[str, Any], Page]) -> None:
+    """Issue 51, item 4 (mini_sglang, root deepseek_v2): fa3 has 2 blocked items, kept by
+    utils/fa3_check.py -- its call of is_fa3_supported (line 8) frees one, so it is the top
+    blocker; the count and the top blocker link to fa3's heading in the blocked section."""
+    result, _, _ = sample
+    html = render_html(result)
+    row = html.split('data-feature="fa3"', 1)[1].split("</tr>", 1)[0]
+    assert '<a href="#blocked-fa3" class="to-blockers" title="its blockers">2</a>' in row
+    top = row.split('<td class="top-blocker">', 1)[1]
+    assert top.startswith('<a href="#blocked-fa3" class="to-blockers"><code>'
+                          'python/minisgl/srt/utils/fa3_check.py:8</code></a>')
+    assert "(frees 1)" in top
+    assert '<h3 id="blocked-fa3">fa3 (2 blocked)</h3>' in html
+
+
+def test_zero_cards_are_not_red_and_parse_problems_say_what_they_are(tmp_path: Path) -> None:
+    # nothing dead: the removable cards are zero, so plain
+    tree = write_tree(tmp_path / "t", {"app/__init__.py": "", "app/main.py": "X = 1\n"})
+    html = render_html(run_scan(tree, ["app.main"]))
+    assert '<div class="card main zero"><b id="total-lines">0</b>' in html
+    assert '<div class="card main zero"><b id="total-files">0</b>' in html
+    assert "parse problems: files or constructs that did not parse; depgraph keeps them" in html
+
+
+def test_the_dependency_view_shows_whole_names_grouped_by_module(
+        sample: tuple[ScanResult, dict[str, Any], Page]) -> None:
+    result, _, _ = sample
+    html = render_html(result)
+    fa3 = html.split('<figure class="dep" id="dep-fa3">', 1)[1].split("</figure>", 1)[0]
+    assert "…" not in fa3
+    # the caption of a module group, then a box with a name inside it
+    assert '<text class="group"' in fa3 and ">mini_kernel.flash_attn</text>" in fa3
+    assert ">is_fa3_supported</text>" in fa3

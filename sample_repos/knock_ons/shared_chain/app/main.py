@@ -1,0 +1,3 @@
+from app.layer import Layer
+
+LAYER = Layer()
