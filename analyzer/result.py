@@ -20,12 +20,13 @@ from analyzer.analysis.anchors import FeatureAnchors
 from analyzer.analysis.blockers import Blocker
 from analyzer.analysis.feature_columns import FeatureColumns
 from analyzer.analysis.features import FeatureReport
+from analyzer.analysis.freeing import Freeing
 from analyzer.analysis.liveness import Liveness
 from analyzer.config.options import ScanOptions
 from analyzer.decide.profile_facts import ProfileUse
 from analyzer.discover.walk import Discovery
 from analyzer.graph.native import NativeIndex
-from analyzer.model import FileInfo, ParseProblem, Plan
+from analyzer.model import Deletion, FileInfo, ParseProblem, Plan
 from analyzer.nodes import Graph
 from analyzer.plan.check import Conflict
 from analyzer.plan.native import NativeSummary
@@ -74,6 +75,10 @@ class ScanResult:
     root_reasons: dict[str, str] = field(default_factory=dict)
     # module path -> the test keeping it live (only tests reach it: analysis.why.kept_by_tests)
     kept_by_tests: dict[str, str] = field(default_factory=dict)
+    # each dropped feature's share (pipeline.shares: bare deletions; "": dead anyway)
+    shares: dict[str, frozenset[Deletion]] = field(default_factory=dict)
+    # blocked feature -> the further drop that frees the most of it (pipeline.frees)
+    freeing: dict[str, Freeing] = field(default_factory=dict)
     # what the soundness rounds kept, and why (plan_check.Conflict)
     conflicts: list[Conflict] = field(default_factory=list)
     # Python modules counted without a parse (no parsed file can name them: dead whatever is

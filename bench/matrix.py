@@ -23,6 +23,11 @@ carried out" lines of entries outside that feature are expected: they are not co
 noted next to the count. Each step is a fresh process of this checkout's
 depgraph (``prune_check.run``); the scans of one tree share ``DIR/LABEL/cache``.
 
+A default row also checks each what-frees-it line of its manifest (issue 51): a scan of the
+unpruned copy with those drops added grows the feature's files, lines and TUs by the stated
+yield. A feature row checks issue 49's share: the manifest's share of F equals the default
+plan less a scan with ``--keep F``.
+
 Prints one Markdown table (a cell that should be zero and is not is **bold**), then ``matrix:
 all zeros`` or ``matrix: N cells not zero``; exit 1 when any is. The last column, for the
 whole-plan rows, is what verify's scan of the pruned tree still plans (how far one pass is
@@ -90,7 +95,8 @@ class Cell:
 
 COLUMNS = ("removable files/lines", "apply / again", "verify problems", "import regressions",
            "new undefined names", "unresolved imports (runtime + typing-only)", "cmake refs",
-           "re-scan plans (deletions / lines)", "share = all - keep F")
+           "re-scan plans (deletions / lines)", "share = all - keep F",
+           "what frees it = re-scan with it")
 # what makes a manifest entry the same edit in two plans: not what the attribution sets, nor
 # the reason (it names what else the plan deletes)
 ATTRIBUTION = ("feature", "features", "with_features", "reason")
@@ -181,6 +187,45 @@ class Runner:
             [f"only in all - keep: {e}" for e in sorted(diff - share)[:4]]
         return Cell(f"{len(share - diff)} / {len(diff - share)} differ", True, details)
 
+    def frees_cell(self, config: Config, copy: Path, logs: Path, manifest: Path) -> Cell:
+        """Issue 51's what-frees-it line, checked: for every feature whose manifest entry says
+        ``what_frees_it``, a scan of the unpruned copy with those drops added must grow the
+        feature's row (files, lines, TUs) by exactly the stated yield and leave the stated
+        number of its items blocked."""
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        rows = {f["name"]: f for f in (data.get("profile") or {}).get("features", [])}
+        said = {name: f["what_frees_it"] for name, f in rows.items() if "what_frees_it" in f}
+        if not said:
+            return Cell("none")
+        wrong: list[str] = []
+        for name, frees in sorted(said.items()):
+            out = self.folder(config) / f"frees-{name}"
+            drops = [opt for d in frees["drop"] for opt in ("--drop", d)]
+            code, _, stdout = run([*DEPGRAPH, "scan", str(copy), *self.scan_options(config),
+                                   *drops, "--out", str(out), "--format", "json",
+                                   *self.cache(config)], logs / f"0-scan-frees-{name}.txt")
+            then_file = out / "manifest.json"
+            if code != 0 or not then_file.is_file():
+                wrong.append(f"{name}: scan with {frees['drop']} exit {code}")
+                continue
+            then_rows = {f["name"]: f for f in json.loads(then_file.read_text(
+                encoding="utf-8"))["profile"]["features"]}
+            now, then = rows[name], then_rows.get(name)
+            if then is None:
+                wrong.append(f"{name}: not a feature of the scan with {frees['drop']}")
+                continue
+            got = (then["files_removable"] - now["files_removable"],
+                   then["lines_removable"] - now["lines_removable"],
+                   then["translation_units_removable"] - now["translation_units_removable"],
+                   len(then["blocked"]))
+            stated = (frees["files"], frees["lines"], frees["tus"], frees["blocked_after"])
+            if got != stated:
+                wrong.append(f"{name}: drop {frees['drop']} said (files, lines, TUs, blocked) "
+                             f"{stated}, the scan gives {got}")
+        if wrong:
+            return Cell(f"{len(wrong)} of {len(said)} differ", True, wrong)
+        return Cell(f"{len(said)} of {len(said)} match")
+
     def scan_only(self, config: Config) -> Path | None:
         """The default configuration's manifest, when that configuration itself is not run."""
         _, logs = self.prepare(config)
@@ -230,6 +275,8 @@ class Runner:
 
         if config.kind == "feature" and manifest is not None:
             cells[COLUMNS[8]] = self.share_cell(config, copy, logs, manifest)
+        if config.kind == "default" and manifest is not None:
+            cells[COLUMNS[9]] = self.frees_cell(config, copy, logs, manifest)
 
         # apply, then the same again: "already applied", no byte changed
         code, _, stdout = run(apply, logs / "2-apply.txt")

@@ -161,7 +161,8 @@ def analyze_features(graph: Graph, live: Liveness, features: list[Feature],
         reports[members[node]].items.append(item)
     for d in plan.deletions:  # a feature's share: what goes once it is applied (an item in
         #                          several shares counts in each)
-        for name in d.features or ((d.feature,) if d.feature and not d.with_features else ()):
+        for name in d.features or ((d.feature,) if d.feature and not d.with_features
+                                      and not d.after else ()):
             if name in reports:
                 reports[name].lines_removable += d.lines
                 if d.kind == "delete_file":

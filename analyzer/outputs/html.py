@@ -31,13 +31,13 @@ from typing import TYPE_CHECKING, Any
 
 import jinja2
 
-from analyzer.graph.native import is_tu
 from analyzer.graph.python_nodes import NOT_FOLLOWED
 from analyzer.model import Deletion, is_behaviour_decision
 from analyzer.nodes import describe
 from analyzer.outputs.manifest import (
     build_summary,
     feature_part,
+    feature_tus,
     shared_prefix,
     taken_along,
     totals,
@@ -127,10 +127,7 @@ def feature_totals(result: ScanResult) -> list[dict[str, Any]]:
     dead_fetches = set(summary.dead_fetches)
     out = []
     for f in result.features:
-        targets = {i.node.split(":", 1)[1] for i in f.items if i.kind == "target"}
-        tus = sum(t.tus_fetched for t in summary.dead_targets if t.name in targets)
-        tus += sum(1 for d in result.plan.deletions if f.name in d.features
-                   and d.kind == "delete_file" and d.category == "native-file" and is_tu(d.path))
+        tus = feature_tus(result, f.name)
         fetches = sorted(i.node.split(":", 1)[1] for i in f.items if i.kind == "fetch"
                          and i.node.split(":", 1)[1] in dead_fetches)
         anchored = next((a for a in result.anchors if a.feature == f.name), None)
@@ -140,7 +137,9 @@ def feature_totals(result: ScanResult) -> list[dict[str, Any]]:
                     "blocked": len(f.blocked),
                     "anchors": f"{anchored.matched}/{anchored.total}" if anchored else "0/0",
                     "stale": ", ".join(str(s) for s in anchored.stale) if anchored else "",
-                    "top_blocker": top_blocker(result.blockers.get(f.name, []))})
+                    "top_blocker": top_blocker(result.blockers.get(f.name, [])),
+                    "frees": result.freeing[f.name].text() if f.name in result.freeing
+                    else ""})
     return out
 
 

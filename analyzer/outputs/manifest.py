@@ -219,6 +219,17 @@ def totals(result: ScanResult) -> dict[str, int]:
     }
 
 
+def feature_tus(result: ScanResult, name: str) -> int:
+    """A feature's translation units, as its row counts them: the TU files of its share and
+    the fetched TUs of its targets that leave the build."""
+    targets = {i.node.split(":", 1)[1] for f in result.features if f.name == name
+               for i in f.items if i.kind == "target"}
+    tus = sum(t.tus_fetched for t in result.native_summary.dead_targets if t.name in targets)
+    return tus + sum(1 for d in result.plan.deletions if name in d.features
+                     and d.kind == "delete_file" and d.category == "native-file"
+                     and is_tu(d.path))
+
+
 def profile_summary(result: ScanResult) -> dict[str, Any] | None:
     use = result.profile
     if use.profile is None:
@@ -236,6 +247,8 @@ def profile_summary(result: ScanResult) -> dict[str, Any] | None:
             "description": f.description,
             "files_removable": f.files_removable,
             "lines_removable": f.lines_removable,
+            # its CUDA translation units: TU files of its share, fetched TUs of its dead targets
+            "translation_units_removable": feature_tus(result, f.name),
             "items_removable": len(f.removable),
             "blocked": [{"item": i.label, "kind": i.kind, "status": "blocked",
                          "chain": i.chain} for i in f.blocked],
@@ -243,6 +256,9 @@ def profile_summary(result: ScanResult) -> dict[str, Any] | None:
             "blockers": [blocker_entry(b) for b in result.blockers.get(f.name, [])],
             # the profile's anchors of the feature this tree has: matched / total, stale ones
             "anchors": anchors_entry(result, f.name),
+            # the further drop that frees the most of it, and what its share gains
+            **({"what_frees_it": result.freeing[f.name].to_json()}
+               if f.name in result.freeing else {}),
         } for f in result.features],
         "kept": [{"path": k.path, "line": k.line, "what": k.what, "status": "kept",
                   "reason": k.reason} for k in result.plan.kept],

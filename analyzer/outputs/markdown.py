@@ -151,6 +151,8 @@ def _summary(result: ScanResult, shown: int, listed: int) -> str:
             for f in blocked:
                 lines += [f"**{_cell(f.name)}**: {len(f.blocked)} blocked item"
                           f"{'s' if len(f.blocked) != 1 else ''}", ""]
+                if f.name in result.freeing:
+                    lines += [f"What frees it: {result.freeing[f.name].text()}", ""]
                 lines += blocker_table(result.blockers.get(f.name, []), shown,
                                        f"[summary-{f.name}.md](summary-{f.name}.md)")
     decided = [d for d in result.plan.deletions if is_behaviour_decision(d)]

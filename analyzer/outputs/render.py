@@ -205,6 +205,8 @@ def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
                 out.append(f"      anchors {anchored.matched}/{anchored.total}; stale: "
                            + ", ".join(str(a) for a in anchored.stale))
             out.extend(blocker_lines(result.blockers.get(f.name, []), "      "))
+            if f.name in result.freeing:
+                out.append(f"      what frees it: {result.freeing[f.name].text()}")
         along = taken_along(result)
         if along:
             out.append(f"  {'(dead code with them)':<22} "

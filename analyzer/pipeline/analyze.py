@@ -36,6 +36,7 @@ from analyzer.extract.source_bytes import SourceBytes
 from analyzer.graph.edge_store import EdgeStore, index_key
 from analyzer.model import Deletion, Plan
 from analyzer.nodes import Graph, module_node, target_node
+from analyzer.pipeline.frees import what_frees
 from analyzer.pipeline.gate_blame import Gate, gate_conflicts, unsettled
 from analyzer.pipeline.inputs import ChosenProfile, ScanError, ScanInputs, gather_inputs
 from analyzer.pipeline.rounds import Rounds
@@ -173,6 +174,9 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         state = rounds.settled.keeping(gate_conflicts(rounds, last, problems), last.index)
         if state == rounds.settled:
             raise unsettled(problems)
+    if report and result.blockers and not (demand is not None and _counted_reached(result)):
+        with timer("plan"):  # the last pass: what a further drop would free
+            result.freeing = what_frees(rounds, last, result.blockers, result.shares)
     rounds.module_breaks.clear()  # (the last check ran: each module's breaks go)
     sims.save()
     with timer("graph"):
@@ -192,6 +196,7 @@ def _planned_result(inputs: ScanInputs, options: ScanOptions, settings: RunSetti
         native_summary = last.native_summary
         attribute_deletions(plan, graph, use.features, last.native.project)
     # what each deletion goes with (apply --feature): the open graph's uses
+    shares: dict[str, frozenset[Deletion]] = {}
     if wants_open:
         open_graph = rounds.open_graph()
 
@@ -245,7 +250,7 @@ def _planned_result(inputs: ScanInputs, options: ScanOptions, settings: RunSetti
                       lint_before=last.lint_before, breaks_before=last.breaks_before,
                       native_before=last.native_before, anchors=anchors,
                       feature_columns=columns, blockers=blockers, counted=counted,
-                      root_reasons=reasons, kept_by_tests=by_tests)
+                      root_reasons=reasons, kept_by_tests=by_tests, shares=shares)
 
 
 def _blockers(graph: Graph, live: Liveness, feature: FeatureReport, use: ProfileUse,

@@ -26,22 +26,29 @@ def feature_shares(rounds: Rounds, last: Planned) -> dict[str, frozenset[Deletio
     """Each dropped feature -> its share of ``last``'s plan (deletions, :func:`bare`), and
     under ``""`` the deletions the plan keeping every feature makes too (other dead code)."""
     use, options = rounds.use, rounds.options
-    profile = use.profile
-    if profile is None or not use.drops:
+    if use.profile is None or not use.drops:
         return {}
     planned = frozenset(bare(d) for d in last.plan.deletions)
     out: dict[str, frozenset[Deletion]] = {}
     for name in (*use.drops, ""):
         keep = (*options.keep, name) if name else (*options.keep, *use.drops)
-        drops = merge_drops(profile, options.drop, keep)
-        tree = evaluated(rounds.tree, effective_cmake_options(profile, drops), rounds.cache)
-        other = Rounds(rounds.inputs, options.replace(keep=keep), profile_use(profile, drops),
-                       tree, rounds.scope, rounds.sources, rounds.timer, rounds.sims,
-                       rounds.edge_memo, rounds.cache, rounds.tree_key,
-                       tree_version=rounds.tree_version, jobs=rounds.jobs,
-                       baseline=rounds.baseline)
-        kept = other.run()
+        kept = plan_under(rounds, options.drop, keep)
         made = frozenset(bare(d) for d in kept.plan.deletions)
         out[name] = planned & made if not name else planned - made
         kept.graph.clear()  # (its memory goes now: one counterfactual graph at a time)
     return out
+
+
+def plan_under(rounds: Rounds, drop: tuple[str, ...], keep: tuple[str, ...]) -> Planned:
+    """The plan of the same tree with ``drop`` and ``keep`` instead of the run's: the rounds
+    to their fixpoint, sharing the run's caches (the facts, each module's edges, the
+    simulations of the files the check lints)."""
+    profile = rounds.use.profile
+    drops = merge_drops(profile, drop, keep)
+    tree = evaluated(rounds.tree, effective_cmake_options(profile, drops), rounds.cache)
+    other = Rounds(rounds.inputs, rounds.options.replace(drop=drop, keep=keep),
+                   profile_use(profile, drops), tree, rounds.scope, rounds.sources,
+                   rounds.timer, rounds.sims, rounds.edge_memo, rounds.cache, rounds.tree_key,
+                   tree_version=rounds.tree_version, jobs=rounds.jobs,
+                   baseline=rounds.baseline)
+    return other.run()

@@ -122,6 +122,8 @@ def test_per_feature_cards(sample: tuple[ScanResult, dict[str, Any], Page]) -> N
         assert (row["data-lines"], row["data-files"], row["data-tus"],
                 row["data-fetches"]) == known[f["name"]]
         assert row["data-blocked"] == str(len(f["blocked"]))
+        # the manifest carries the row's translation units too
+        assert str(f["translation_units_removable"]) == known[f["name"]][2]
 
 
 def test_before_after(sample: tuple[ScanResult, dict[str, Any], Page]) -> None:

@@ -1,0 +1,114 @@
+"""Pipeline, what would free a blocked feature -- and what it would yield.
+
+A dropped feature F with blocked items is kept by blockers: live code that enters it. Where
+that code belongs to another feature G of the profile that this run keeps (its paths hold the
+blocker's file, or the blocker's node is one of G's), dropping G too may free F. For the
+candidate covering the most of F's blockers (``CANDIDATES`` at most are tried, one further
+drop each: the smallest change first), the plan with G dropped as well is made and F's
+share in it computed by the one definition (``analyzer.pipeline.shares``: that plan less the
+plan that also keeps F); the yield is F's row then minus F's row now, in the figures the
+terminal prints (files, lines, translation units). A drop whose yield is nothing is not
+shown. Defaults that select a dropped key are not re-planned: their blockers say what
+changing each alone frees (``analysis.blockers``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from analyzer.analysis.blockers import Blocker
+from analyzer.analysis.features import feature_nodes, feature_of_node
+from analyzer.analysis.freeing import Freeing
+from analyzer.config.globs import any_path_matches
+from analyzer.config.types import Feature
+from analyzer.graph.native import is_tu
+from analyzer.model import Deletion
+from analyzer.pipeline.rounds import Rounds
+from analyzer.pipeline.rounds_state import Planned
+from analyzer.pipeline.shares import plan_under
+from analyzer.plan.feature_sets import bare
+
+CANDIDATES = 1  # further drops tried per blocked feature (two plans each)
+
+
+def what_frees(rounds: Rounds, last: Planned, blockers: Mapping[str, list[Blocker]],
+               shares: Mapping[str, frozenset[Deletion]]) -> dict[str, Freeing]:
+    """Each dropped feature with blockers -> the further drop that frees the most of it (by
+    lines), when one frees anything."""
+    profile = rounds.use.profile
+    if profile is None:
+        return {}
+    dropped = set(rounds.use.drops)
+    others = [f for name, f in profile.features.items()
+              if name not in dropped and name not in rounds.options.keep]
+    out: dict[str, Freeing] = {}
+    planned_with: dict[str, Planned] = {}  # a further drop -> the plan with it (shared)
+    for name in rounds.use.drops:
+        found = [b for b in blockers.get(name, []) if b.group != "test"]
+        if not found:
+            continue
+        ranked = sorted(((sum(1 for b in found if _in(b, g, last)), g.name) for g in others),
+                        key=lambda t: (-t[0], t[1]))
+        now = _row(shares.get(name, frozenset()), last, name)
+        best: Freeing | None = None
+        for covered, other in ranked[:CANDIDATES]:
+            if not covered:
+                break
+            drop = (*rounds.options.drop, other)
+            with_it = planned_with.get(other)
+            if with_it is None:
+                with_it = planned_with[other] = plan_under(rounds, drop, rounds.options.keep)
+            made = frozenset(bare(d) for d in with_it.plan.deletions)
+            keeping = plan_under(rounds, drop, (*rounds.options.keep, name))
+            share = made - {bare(d) for d in keeping.plan.deletions}
+            keeping.graph.clear()
+            then = _row(share, with_it, name)
+            blocked = _blocked(with_it, name)
+            gain = Freeing(name, (other,), then[0] - now[0], then[1] - now[1],
+                           then[2] - now[2], blocked)
+            if gain.lines > 0 and (best is None or gain.lines > best.lines):
+                best = gain
+        if best is not None:
+            out[name] = best
+    for planned in planned_with.values():
+        planned.graph.clear()
+    return out
+
+
+def _in(b: Blocker, feature: Feature, last: Planned) -> bool:
+    """The blocker's live code belongs to ``feature`` (its paths, or its node's claims)."""
+    if b.file and feature.paths and any_path_matches([b.file], tuple(feature.paths)):
+        return True
+    data = last.graph.nodes.get(b.src)
+    return data is not None and feature_of_node(data, [feature]) == feature.name
+
+
+def _row(share: Iterable[Deletion], planned: Planned, name: str) -> tuple[int, int, int]:
+    """(files, lines, TUs) of a share, as the terminal's feature row counts them: its whole
+    files, its lines, its TU files and the fetched TUs of the feature's dead targets."""
+    files = lines = tus = 0
+    for d in share:
+        lines += d.lines
+        if d.kind == "delete_file":
+            files += 1
+            if d.category == "native-file" and is_tu(d.path):
+                tus += 1
+    use = planned.use
+    features = [f for f in use.features if f.name == name]
+    if features and planned.graph.number_of_nodes():
+        targets = {node.split(":", 1)[1] for node, owner in feature_nodes(
+            planned.graph, features, use.kept_features).items()
+            if owner == name and node.startswith("target:")}
+        tus += sum(t.tus_fetched for t in planned.native_summary.dead_targets
+                   if t.name in targets)
+    return files, lines, tus
+
+
+def _blocked(planned: Planned, name: str) -> int:
+    use = planned.use
+    features = [f for f in use.features if f.name == name]
+    if not features:
+        return 0
+    return sum(1 for node, owner in feature_nodes(planned.graph, features,
+                                                  use.kept_features).items()
+               if owner == name and planned.liveness.is_live(node))

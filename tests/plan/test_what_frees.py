@@ -1,0 +1,53 @@
+"""What would free a blocked feature, with its yield (issue 51, item 1), on
+sample_repos/what_frees, read by hand: flashmla is dropped; its backend (app/flashmla_backend.py,
+6 lines), its registration (backends.py 18-22, 5 lines) and the two kernels only the backend
+calls (flashmla_kernels.py 1-2 and 5-7) go: 1 file, 16 lines. The NSA backend -- feature nsa,
+kept by default -- calls flash_mla_sparse_fwd (nsa_backend.py:6) and imports it (line 1):
+2 items blocked. Dropping nsa too frees them: flashmla_kernels.py (11 lines) goes whole instead
+of its two functions: +1 file, +6 lines, no TUs, nothing left blocked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from analyzer.analysis.freeing import Freeing
+from analyzer.cli.main import main
+from analyzer.outputs.html import render_html
+from analyzer.outputs.markdown import render_markdown
+from analyzer.pipeline.scan import run_scan
+from tests.helpers import SAMPLES
+
+SAMPLE = SAMPLES / "what_frees"
+
+
+def test_the_further_drop_and_its_yield() -> None:
+    result = run_scan(SAMPLE, [])
+    row = {f.name: (f.files_removable, f.lines_removable, len(f.blocked))
+           for f in result.features}
+    assert row == {"flashmla": (1, 16, 2)}
+    assert result.freeing == {"flashmla": Freeing("flashmla", ("nsa",), 1, 6, 0, 0)}
+
+
+def test_the_yield_is_what_a_scan_with_the_drop_finds() -> None:
+    now = {f.name: f for f in run_scan(SAMPLE, []).features}["flashmla"]
+    then = {f.name: f for f in run_scan(SAMPLE, [], drop=("nsa",)).features}["flashmla"]
+    assert (then.files_removable - now.files_removable,
+            then.lines_removable - now.lines_removable, len(then.blocked)) == (1, 6, 0)
+
+
+def test_terminal_manifest_markdown_and_report_say_it(tmp_path: Path) -> None:
+    got = CliRunner().invoke(main, ["scan", str(SAMPLE), "--no-cache", "--out",
+                                    str(tmp_path), "--format", "json", "--format", "md"])
+    assert got.exit_code == 0, got.output
+    assert "      what frees it: drop nsa -> +1 file, +6 lines, +0 TUs" in \
+        got.stdout.splitlines()
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    feature = manifest["profile"]["features"][0]
+    assert feature["what_frees_it"] == {"drop": ["nsa"], "files": 1, "lines": 6, "tus": 0,
+                                        "blocked_after": 0}
+    result = run_scan(SAMPLE, [])
+    assert "What frees it: drop nsa -> +1 file, +6 lines, +0 TUs" in render_markdown(result)
+    assert "what frees it: drop nsa -&gt; +1 file, +6 lines, +0 TUs" in render_html(result)
