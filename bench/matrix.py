@@ -99,7 +99,7 @@ COLUMNS = ("removable files/lines", "apply / again", "verify problems", "import 
            "what frees it = re-scan with it")
 # what makes a manifest entry the same edit in two plans: not what the attribution sets, nor
 # the reason (it names what else the plan deletes)
-ATTRIBUTION = ("feature", "features", "with_features", "reason")
+ATTRIBUTION = ("feature", "features", "with_features", "after", "reason")
 # verify --before: what a scan of the pruned tree still plans (the whole plan applied: how far
 # one pass is from the plan's fixpoint; not a break, so never counted as a non-zero cell)
 STILL = re.compile(r"still removable: (\d+) deletions, (\d+) lines")
@@ -206,7 +206,8 @@ class Runner:
                                    *self.cache(config)], logs / f"0-scan-frees-{name}.txt")
             then_file = out / "manifest.json"
             if code != 0 or not then_file.is_file():
-                wrong.append(f"{name}: scan with {frees['drop']} exit {code}")
+                tail = stdout.strip().splitlines()[-1:] or [""]
+                wrong.append(f"{name}: scan with {frees['drop']} exit {code}: {tail[0]}")
                 continue
             then_rows = {f["name"]: f for f in json.loads(then_file.read_text(
                 encoding="utf-8"))["profile"]["features"]}

@@ -37,12 +37,14 @@ from analyzer.nodes import describe
 from analyzer.outputs.manifest import (
     build_summary,
     feature_part,
+    feature_tu_archs,
     feature_tus,
     shared_prefix,
     taken_along,
     totals,
     why_section,
 )
+from analyzer.outputs.words import PAIRS_LEGEND, pairs
 from analyzer.util.data import data_dir
 
 if TYPE_CHECKING:
@@ -86,6 +88,7 @@ def view_model(result: ScanResult) -> dict[str, Any]:
         "default_roots": result.default_roots,
         "totals": tot,
         "feature_totals": feature_totals(result),
+        "pairs_legend": PAIRS_LEGEND,
         "before_after": before_after(result, tot),
         "files": files,
         "deletions": deletions,
@@ -128,12 +131,14 @@ def feature_totals(result: ScanResult) -> list[dict[str, Any]]:
     out = []
     for f in result.features:
         tus = feature_tus(result, f.name)
+        arch_pairs, arch_unknown = feature_tu_archs(result, f.name)
         fetches = sorted(i.node.split(":", 1)[1] for i in f.items if i.kind == "fetch"
                          and i.node.split(":", 1)[1] in dead_fetches)
         anchored = next((a for a in result.anchors if a.feature == f.name), None)
         out.append({"name": f.name, "description": f.description,
                     "files": f.files_removable, "lines": f.lines_removable,
-                    "tus": tus, "fetches": fetches, "items": len(f.removable),
+                    "tus": tus, "tu_archs": pairs(arch_pairs, arch_unknown),
+                    "fetches": fetches, "items": len(f.removable),
                     "blocked": len(f.blocked),
                     "anchors": f"{anchored.matched}/{anchored.total}" if anchored else "0/0",
                     "stale": ", ".join(str(s) for s in anchored.stale) if anchored else "",

@@ -230,6 +230,33 @@ def feature_tus(result: ScanResult, name: str) -> int:
                      and is_tu(d.path))
 
 
+def feature_tu_archs(result: ScanResult, name: str) -> tuple[int, int]:
+    """(TU x architecture pairs, TUs whose architectures the tree does not state) that leave
+    the build with a feature: each TU of :func:`feature_tus` times the CUDA architectures of
+    every target compiling it (``CMakeTarget.archs``)."""
+    archs = {t.name: t.archs for t in result.native.project.targets}
+    pairs = unknown = 0
+
+    def add(tus: int, targets: list[str]) -> None:
+        nonlocal pairs, unknown
+        lists = [archs.get(t) for t in targets]
+        if not lists or any(a is None for a in lists):
+            unknown += tus
+        else:
+            pairs += tus * sum(len(a or ()) for a in lists)
+
+    targets = {i.node.split(":", 1)[1] for f in result.features if f.name == name
+               for i in f.items if i.kind == "target"}
+    for t in result.native_summary.dead_targets:
+        if t.name in targets and t.tus_fetched:
+            add(t.tus_fetched, [t.name])
+    for d in result.plan.deletions:
+        if name in d.features and d.kind == "delete_file" and d.category == "native-file" \
+                and is_tu(d.path):
+            add(1, result.native.compiled_by.get(d.path, []))
+    return pairs, unknown
+
+
 def profile_summary(result: ScanResult) -> dict[str, Any] | None:
     use = result.profile
     if use.profile is None:
@@ -249,6 +276,9 @@ def profile_summary(result: ScanResult) -> dict[str, Any] | None:
             "lines_removable": f.lines_removable,
             # its CUDA translation units: TU files of its share, fetched TUs of its dead targets
             "translation_units_removable": feature_tus(result, f.name),
+            # each times the CUDA architectures its target states; TUs whose list is unknown
+            **dict(zip(("tu_arch_pairs_removable", "tus_arch_unknown"),
+                       feature_tu_archs(result, f.name), strict=True)),
             "items_removable": len(f.removable),
             "blocked": [{"item": i.label, "kind": i.kind, "status": "blocked",
                          "chain": i.chain} for i in f.blocked],

@@ -18,7 +18,15 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from analyzer.model import is_behaviour_decision
-from analyzer.outputs.manifest import feature_part, shared_prefix, taken_along, totals
+from analyzer.outputs.manifest import (
+    feature_part,
+    feature_tu_archs,
+    feature_tus,
+    shared_prefix,
+    taken_along,
+    totals,
+)
+from analyzer.outputs.words import PAIRS_LEGEND, pairs
 
 if TYPE_CHECKING:
     from analyzer.model import Deletion
@@ -40,13 +48,6 @@ def _code(text: object) -> str:
 
 def _n(value: int) -> str:
     return f"{value:,}"
-
-
-def feature_tus(result: ScanResult, feature: FeatureReport) -> int:
-    """Translation units the feature's dead targets take out of the build (repo + fetched)."""
-    names = {i.label for i in feature.items if i.kind == "target" and i.status == "removable"}
-    return sum(t.tus_in_repo + t.tus_fetched for t in result.native_summary.dead_targets
-               if t.name in names)
 
 
 def _where(b: Blocker) -> str:
@@ -195,26 +196,27 @@ def _summary(result: ScanResult, shown: int, listed: int) -> str:
 
 def _feature_table(result: ScanResult, t: dict[str, int]) -> list[str]:
     lines = ["### Dropped features", "",
-             "| feature | files | lines | TUs | blocked | top blocker |",
-             "|---|---:|---:|---:|---:|---|"]
+             "| feature | files | lines | TUs | TU x arch | blocked | top blocker |",
+             "|---|---:|---:|---:|---:|---:|---|"]
     for f in result.features:
         blockers = result.blockers.get(f.name, [])
         # the first by what changing it frees (analysis.blockers.present orders them)
         top = next((b for b in blockers if b.group in ("default", "code")), None)
         first = (f"{_code(_where(top))}: {_cell(top.edit.split(' at ')[0])}" if top else "")
         lines.append(f"| {_cell(f.name)} | {_n(f.files_removable)} | {_n(f.lines_removable)} | "
-                     f"{feature_tus(result, f)} | {len(f.blocked)} | {first} |")
+                     f"{_n(feature_tus(result, f.name))} | "
+                     f"{pairs(*feature_tu_archs(result, f.name))} | {len(f.blocked)} | {first} |")
     along = taken_along(result)
     if along:
         lines.append(f"| (dead code with them) | "
                      f"{_n(sum(1 for d in along if d.kind == 'delete_file'))} | "
-                     f"{_n(sum(d.lines for d in along))} | | | |")
+                     f"{_n(sum(d.lines for d in along))} | | | | |")
     lines.append(f"| **dropped features** | **{_n(t['files_features'])}** | "
-                 f"**{_n(t['lines_features'])}** | | | |")
+                 f"**{_n(t['lines_features'])}** | | | | |")
     if result.options.scope != "features":
         lines.append(f"| other dead code | {_n(t['files_other'])} | {_n(t['lines_other'])} "
-                     "| | | |")
-    return [*lines, ""]
+                     "| | | | |")
+    return [*lines, "", PAIRS_LEGEND + ".", ""]
 
 
 def _other_dead_code(other: list[Deletion], listed: int) -> list[str]:
@@ -298,7 +300,9 @@ def _feature(result: ScanResult, feature: str, goes: int | None,
               f"- lines removed: {report.lines_removable}",
               f"- deletions: {len(deletions)}",
               f"- CUDA/C++ translation units removed from the build: "
-              f"{feature_tus(result, report)}", ""]
+              f"{feature_tus(result, report.name)}",
+              f"- TU x architecture pairs removed from the build: "
+              f"{pairs(*feature_tu_archs(result, report.name))}", ""]
     if deletions:
         lines += ["### What goes", "", "| path | lines | category | reason |",
                   "|---|---:|---|---|"]

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO
 
-from analyzer.outputs.words import count, num
+from analyzer.outputs.words import PAIRS_LEGEND, count, num
 
 if TYPE_CHECKING:
     from analyzer.config.types import Profile
@@ -194,12 +194,13 @@ def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
                            "tree; what the feature holds here may be missed")
     t = totals(result)
     if result.features:
-        tus = {row["name"]: row["tus"] for row in feature_totals(result)}
-        out.append(f"  {'feature':<22} {'files':>6} {'lines':>9} {'TUs':>5} {'blocked':>8}")
+        rows = {row["name"]: row for row in feature_totals(result)}
+        out.append(f"  {'feature':<22} {'files':>6} {'lines':>9} {'TUs':>5} {'TU x arch':>9} "
+                   f"{'blocked':>8}")
         for f in result.features:
             out.append(f"  {f.name:<22} {num(f.files_removable):>6} "
-                       f"{num(f.lines_removable):>9} {num(tus.get(f.name, 0)):>5} "
-                       f"{num(len(f.blocked)):>8}")
+                       f"{num(f.lines_removable):>9} {num(rows[f.name]['tus']):>5} "
+                       f"{rows[f.name]['tu_archs']:>9} {num(len(f.blocked)):>8}")
             anchored = next((a for a in result.anchors if a.feature == f.name), None)
             if anchored is not None and anchored.stale and not anchored.out_of_date:
                 out.append(f"      anchors {anchored.matched}/{anchored.total}; stale: "
@@ -212,6 +213,8 @@ def summary_lines(result: ScanResult) -> tuple[list[str], list[str]]:
             out.append(f"  {'(dead code with them)':<22} "
                        f"{num(sum(1 for d in along if d.kind == 'delete_file')):>6} "
                        f"{num(sum(d.lines for d in along)):>9}")
+        if any("?" in row["tu_archs"] for row in rows.values()):
+            out.append(f"  ({PAIRS_LEGEND})")
     out.append(f"{count(t['python_files'], 'Python file')}, {count(t['modules'], 'module')}, "
                f"{num(t['live_modules'])} live")
     if result.kept_by_tests:

@@ -48,6 +48,7 @@ import re
 from collections.abc import Mapping
 
 from analyzer.extract.cmake import CMakeCommand, CmakeFacts
+from analyzer.resolve.cmake_archs import target_archs
 from analyzer.resolve.cmake_cond import condition_options, is_false
 from analyzer.resolve.cmake_core import (
     FETCH,
@@ -541,7 +542,8 @@ class _Evaluator(EvaluatorCore):
                 tuple(dict.fromkeys(variables)),
                 t.frame.function if t.frame is not None else None, call_site,
                 self.off_reason([t.conditions]),
-                tuple(dict.fromkeys(self.definitions.get(t.name, [])))))
+                tuple(dict.fromkeys(self.definitions.get(t.name, []))),
+                target_archs(texts for _span, texts in configs)))
         repos = tuple(FetchRepo(f["name"], f["file"], f["start"], f["end"], f["url"],
                                 tuple(f["ranges"]), f["available"], tuple(f["declares"]),
                                 self.off_reason(self.fetch_conds.get(f["name"], [])))

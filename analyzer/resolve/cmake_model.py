@@ -59,6 +59,9 @@ class CMakeTarget:
     #                         creation is false with the forced options; None: it may be built
     # target_compile_definitions items as evaluated: "TORCH_EXTENSION_NAME=_C", "USE_ROCM"
     definitions: tuple[str, ...] = ()
+    # the CUDA architectures its configuring commands state (``resolve.cmake_archs``); None
+    # when they state none the tree knows
+    archs: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,7 @@ def test_the_default_leads_the_blockers_in_the_manifest(scanned) -> None:
 
 def test_the_terminal_says_the_true_edit_first(scanned) -> None:
     lines = scanned[0].splitlines()
-    at = lines.index("  fa3                         0         0     0        6")
+    at = lines.index(f"  {'fa3':<22} {'0':>6} {'0':>9} {'0':>5} {'0':>9} {'6':>8}")
     assert lines[at + 1:at + 6] == [
         f"      change the default at {DEFAULT} (selects the dropped key 'fa3'; frees 4)",
         "      blocked at app/backends.py:22: remove the use of app.fa3:FA3Backend (frees 3; "
