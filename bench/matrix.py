@@ -194,7 +194,8 @@ class Runner:
         number of its items blocked."""
         data = json.loads(manifest.read_text(encoding="utf-8"))
         rows = {f["name"]: f for f in (data.get("profile") or {}).get("features", [])}
-        said = {name: f["what_frees_it"] for name, f in rows.items() if "what_frees_it" in f}
+        said = {name: f["what_frees_it"] for name, f in rows.items()
+                if f.get("what_frees_it", {}).get("drop")}  # (no drop: "no further drop")
         if not said:
             return Cell("none")
         wrong: list[str] = []

@@ -7,13 +7,15 @@ candidate covering the most of F's blockers (``CANDIDATES`` at most are tried, o
 drop each: the smallest change first), the plan with G dropped as well is made and F's
 share in it computed by the one definition (``analyzer.pipeline.shares``: that plan less the
 plan that also keeps F); the yield is F's row then minus F's row now, in the figures the
-terminal prints (files, lines, translation units). A drop whose yield is nothing is not
-shown. Defaults that select a dropped key are not re-planned: their blockers say what
-changing each alone frees (``analysis.blockers``).
+terminal prints (files, lines, translation units). When no further drop frees anything (no
+kept feature's code holds the blockers, or the one tried frees nothing) the answer says so:
+the blockers are then the edits. Defaults that select a dropped key are not re-planned:
+their blockers say what changing each alone frees (``analysis.blockers``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 
 from analyzer.analysis.blockers import Blocker
@@ -34,7 +36,7 @@ CANDIDATES = 1  # further drops tried per blocked feature (two plans each)
 def what_frees(rounds: Rounds, last: Planned, blockers: Mapping[str, list[Blocker]],
                shares: Mapping[str, frozenset[Deletion]]) -> dict[str, Freeing]:
     """Each dropped feature with blockers -> the further drop that frees the most of it (by
-    lines), when one frees anything."""
+    lines), or a :class:`Freeing` without drops saying none does."""
     profile = rounds.use.profile
     if profile is None:
         return {}
@@ -51,9 +53,11 @@ def what_frees(rounds: Rounds, last: Planned, blockers: Mapping[str, list[Blocke
                         key=lambda t: (-t[0], t[1]))
         now = _row(shares.get(name, frozenset()), last, name)
         best: Freeing | None = None
+        tried: list[str] = []
         for covered, other in ranked[:CANDIDATES]:
             if not covered:
                 break
+            tried.append(other)
             drop = (*rounds.options.drop, other)
             with_it = planned_with.get(other)
             if with_it is None:
@@ -68,8 +72,8 @@ def what_frees(rounds: Rounds, last: Planned, blockers: Mapping[str, list[Blocke
                            then[2] - now[2], blocked)
             if gain.lines > 0 and (best is None or gain.lines > best.lines):
                 best = gain
-        if best is not None:
-            out[name] = best
+        out[name] = dataclasses.replace(best, tried=tuple(tried)) if best is not None else Freeing(
+            name, (), 0, 0, 0, len(_owned_live(last, name)), tuple(tried))
     for planned in planned_with.values():
         planned.graph.clear()
     return out
@@ -105,10 +109,15 @@ def _row(share: Iterable[Deletion], planned: Planned, name: str) -> tuple[int, i
 
 
 def _blocked(planned: Planned, name: str) -> int:
+    return len(_owned_live(planned, name))
+
+
+def _owned_live(planned: Planned, name: str) -> list[str]:
+    """The feature's items the plan leaves live (blocked)."""
     use = planned.use
     features = [f for f in use.features if f.name == name]
     if not features:
-        return 0
-    return sum(1 for node, owner in feature_nodes(planned.graph, features,
+        return []
+    return [node for node, owner in feature_nodes(planned.graph, features,
                                                   use.kept_features).items()
-               if owner == name and planned.liveness.is_live(node))
+            if owner == name and planned.liveness.is_live(node)]
