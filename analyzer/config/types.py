@@ -34,6 +34,9 @@ class Registry:
     # dict: the values are (module, class) pairs of modules of this package
     # ("deepseek_v2", "DeepseekV2ForCausalLM"): an entry whose module the plan deletes goes too
     module_package: str = ""
+    # dict: each entry's function probes whether its key applies (vLLM's platform plugins
+    # are all called, the machine decides): no value the code hands on selects a key
+    probed: bool = False
 
 
 @dataclass(frozen=True)

@@ -206,7 +206,8 @@ TOP_KEYS = ("name", "description", "detect", "entry_points", "test_paths", "plug
             # the profile this config adds to (analyzer/config/extends.py)
             "extends")
 FAMILY_KEYS = ("name", "package", "select", "recursive", "companion_of")
-REGISTRY_KEYS = ("name", "kind", "target", "key_arg", "key_keyword", "module_package", "keys")
+REGISTRY_KEYS = ("name", "kind", "target", "key_arg", "key_keyword", "module_package", "keys",
+                 "probed")
 FEATURE_KEYS = ("description", "registry_keys", "paths", "identifiers", "constants",
                 "cmake_options", "targets", "extension_modules", "fetches", "requires")
 KEEP_KEYS = ("path", "symbol", "reason")
@@ -447,6 +448,8 @@ def _registry(b: _Builder, t: dict[str, Any], path: Path_) -> Registry:
         module_package=b.string(t, "module_package", path),
         line=b.line(path),
         keys=b.strings(t, "keys", path),
+        probed=b.expect(t["probed"], (bool,), (*path, "probed"), "true or false")
+        if "probed" in t else False,
     )
 
 

@@ -54,10 +54,12 @@ class ProfileUse:
         select it. The registries of one key name one choice (the attention backend's choice
         list, its dict of handlers, its decorator registry): the domains of those that have
         one stand for all. A key none of whose registries has a domain is absent (its
-        selector is unknown)."""
+        selector is unknown). A ``probed`` registry selects by no value (its entries' probes
+        decide): it stands with no name, so a key only such registries hold has none."""
         if self.profile is None:
             return {}
-        by_registry: dict[str, set[str]] = {}
+        by_registry: dict[str, set[str]] = {r.name: set() for r in self.profile.registries
+                                            if r.probed}
         for d in self.profile.domains:
             by_registry.setdefault(d.registry, set()).add(d.pattern.rpartition(".")[2])
         out: dict[str, set[str]] = {}

@@ -49,7 +49,9 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
 
     A key whose registries all have domains (``key_selectors``: key -> the domains' last names)
     is produced only where the value can reach one (:func:`reaches_selector`): ``type=
-    "flashmla"`` handed to a kernel selects no attention backend.
+    "flashmla"`` handed to a kernel selects no attention backend. A key only ``probed``
+    registries hold (no names) is produced nowhere: ``torch.load(..., map_location="cpu")``
+    selects no platform plugin.
 
     Integer keys (``int_domains``: a domain's pattern, its dropped integers) are not
     distinctive the way ``"fa3"`` is: an integer counts as a producer only where it reaches a
@@ -90,6 +92,8 @@ def produced_keys(plan: Plan, index: ModuleIndex, live: Liveness, dropped: froze
                 continue
             if not p.integer and p.value in flows and not reaches_selector(p, flows[p.value]):
                 continue  # a value handed elsewhere (a kernel's `type=`): it selects nothing
+            if not p.integer and p.value in flows and not flows[p.value]:
+                continue  # a key only probed registries hold: no value selects it
             if p.line in members or gone[mod.path].covers(p.line, p.line):
                 continue
             if not live.is_live(f"py:{name}:{p.scope}" if p.scope else f"py:{name}"):

@@ -1,0 +1,2 @@
+class CpuPlatform:
+    device_type = "cpu"

@@ -1,0 +1,2 @@
+class CudaPlatform:
+    device_type = "cuda"
