@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Freeing:
-    """Dropping ``drops`` too grows ``feature``'s share by ``files``/``lines``/``tus`` and
-    leaves ``blocked`` of its items blocked. No ``drops``: no further drop frees any of it
+    """Dropping ``drops`` too grows ``feature``'s share by ``files``/``lines``/``tus``. No
+    ``drops``: no further drop frees any of it
     (``tried``: the kept features whose code holds its blockers, each re-planned and freeing
     nothing; none: no kept feature's code holds them) -- its blockers are the edits."""
 
@@ -18,7 +18,6 @@ class Freeing:
     files: int
     lines: int
     tus: int
-    blocked: int
     tried: tuple[str, ...] = ()
 
     def text(self) -> str:
@@ -34,4 +33,4 @@ class Freeing:
 
     def to_json(self) -> dict[str, object]:
         return {"drop": list(self.drops), "files": self.files, "lines": self.lines,
-                "tus": self.tus, "blocked_after": self.blocked, "tried": list(self.tried)}
+                "tus": self.tus, "tried": list(self.tried)}

@@ -46,7 +46,7 @@ def what_frees(rounds: Rounds, last: Planned, blockers: Mapping[str, list[Blocke
     out: dict[str, Freeing] = {}
     planned_with: dict[str, Planned] = {}  # a further drop -> the plan with it (shared)
     for name in rounds.use.drops:
-        found = [b for b in blockers.get(name, []) if b.group != "test"]
+        found = [b for b in blockers.get(name, []) if b.group != "test" and b.blocks]
         if not found:
             continue
         ranked = sorted(((sum(1 for b in found if _in(b, g, last)), g.name) for g in others),
@@ -67,13 +67,12 @@ def what_frees(rounds: Rounds, last: Planned, blockers: Mapping[str, list[Blocke
             share = made - {bare(d) for d in keeping.plan.deletions}
             keeping.graph.clear()
             then = _row(share, with_it, name)
-            blocked = _blocked(with_it, name)
             gain = Freeing(name, (other,), then[0] - now[0], then[1] - now[1],
-                           then[2] - now[2], blocked)
+                           then[2] - now[2])
             if gain.lines > 0 and (best is None or gain.lines > best.lines):
                 best = gain
-        out[name] = dataclasses.replace(best, tried=tuple(tried)) if best is not None else Freeing(
-            name, (), 0, 0, 0, len(_owned_live(last, name)), tuple(tried))
+        out[name] = dataclasses.replace(best, tried=tuple(tried)) if best is not None \
+            else Freeing(name, (), 0, 0, 0, tuple(tried))
     for planned in planned_with.values():
         planned.graph.clear()
     return out
@@ -106,18 +105,3 @@ def _row(share: Iterable[Deletion], planned: Planned, name: str) -> tuple[int, i
         tus += sum(t.tus_fetched for t in planned.native_summary.dead_targets
                    if t.name in targets)
     return files, lines, tus
-
-
-def _blocked(planned: Planned, name: str) -> int:
-    return len(_owned_live(planned, name))
-
-
-def _owned_live(planned: Planned, name: str) -> list[str]:
-    """The feature's items the plan leaves live (blocked)."""
-    use = planned.use
-    features = [f for f in use.features if f.name == name]
-    if not features:
-        return []
-    return [node for node, owner in feature_nodes(planned.graph, features,
-                                                  use.kept_features).items()
-            if owner == name and planned.liveness.is_live(node)]

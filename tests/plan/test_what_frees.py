@@ -28,7 +28,7 @@ def test_the_further_drop_and_its_yield() -> None:
     row = {f.name: (f.files_removable, f.lines_removable, len(f.blocked))
            for f in result.features}
     assert row == {"flashmla": (1, 16, 2)}
-    assert result.freeing == {"flashmla": Freeing("flashmla", ("nsa",), 1, 6, 0, 0, ("nsa",))}
+    assert result.freeing == {"flashmla": Freeing("flashmla", ("nsa",), 1, 6, 0, ("nsa",))}
 
 
 def test_the_yield_is_what_a_scan_with_the_drop_finds() -> None:
@@ -47,7 +47,7 @@ def test_terminal_manifest_markdown_and_report_say_it(tmp_path: Path) -> None:
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     feature = manifest["profile"]["features"][0]
     assert feature["what_frees_it"] == {"drop": ["nsa"], "files": 1, "lines": 6, "tus": 0,
-                                        "blocked_after": 0, "tried": ["nsa"]}
+                                        "tried": ["nsa"]}
     result = run_scan(SAMPLE, [])
     assert "What frees it: drop nsa -> +1 file, +6 lines, +0 TUs" in render_markdown(result)
     assert "what frees it: drop nsa -&gt; +1 file, +6 lines, +0 TUs" in render_html(result)
@@ -58,7 +58,7 @@ def test_no_further_drop_is_said_too() -> None:
     no other feature (6 items blocked, tests/e2e/test_blocker_story.py): no drop can free it,
     and the answer says so instead of staying silent."""
     result = run_scan(SAMPLES / "blocker_story", ["model"])
-    assert result.freeing == {"fa3": Freeing("fa3", (), 0, 0, 0, 6, ())}
+    assert result.freeing == {"fa3": Freeing("fa3", (), 0, 0, 0, ())}
     assert result.freeing["fa3"].text() == (
         "no further drop: no feature this run keeps holds its blockers; the blockers are "
         "the edits")
