@@ -61,7 +61,7 @@ PROBLEM = re.compile(r"\S+:\d+: ")
 # verify --before of the whole manifest after a one-feature apply: the other entries
 NOT_CARRIED = re.compile(r": manifest entry not carried out: .* not applied"
                          r"(?: \(feature ([^)]+)\))?$")
-APPLIED = re.compile(r"deleted (\d+) files, edited (\d+) files, removed (\d+) lines")
+APPLIED = re.compile(r"deleted ([\d,]+) files?, edited ([\d,]+) files?, removed ([\d,]+) lines?")
 DETAIL_LINES = 8  # lines of each non-zero cell kept in details.md
 
 

@@ -100,7 +100,7 @@ def snapshot(root: Path) -> dict[str, str]:
 
 def apply_summary(stdout: str) -> str:
     for line in stdout.splitlines():
-        if re.match(r"(deleted \d+ files|already applied|nothing to apply)", line):
+        if re.match(r"(deleted [\d,]+ files?|already applied|nothing to apply)", line):
             return line
     lines = [line for line in stdout.splitlines() if line.strip()]
     return lines[-1] if lines else ""

@@ -28,6 +28,7 @@ import click
 from analyzer.cli.manifest_file import readable_manifest
 from analyzer.cli.options import DepgraphCommand, version_option
 from analyzer.errors import ProfileError, suggest
+from analyzer.util.words import count
 
 
 @click.command("apply", cls=DepgraphCommand)
@@ -91,7 +92,8 @@ def apply_command(ctx: click.Context, manifest: Path, root: Path | None, write: 
         if stat:
             click.echo(f"{p.lines:>7}  {'deleted' if p.deleted else 'edited '}  {p.path}")
         else:
-            click.echo(f"would {'delete' if p.deleted else 'edit'} {p.path}: {p.lines} lines "
+            click.echo(f"would {'delete' if p.deleted else 'edit'} {p.path}: "
+                       f"{count(p.lines, 'line')} "
                        f"by the plan's count ({p.entries} entr{'ies' if p.entries != 1 else 'y'})")
     if diff and not write and result.diff:
         click.echo(result.diff, nl=False)

@@ -20,7 +20,7 @@ from analyzer.cli.options import (
     with_config,
 )
 from analyzer.config.options import ScanOptions
-from analyzer.outputs.words import count
+from analyzer.util.words import count
 
 
 @click.command("features", cls=DepgraphCommand)

@@ -59,6 +59,7 @@ from analyzer.model import goes_with
 from analyzer.util.atomic import atomic_write, exclusive_write
 from analyzer.util.cache_files import read_pickled, write_pickled
 from analyzer.util.parallel import parallel_map
+from analyzer.util.words import count, num
 
 __all__ = ["ApplyError", "ApplyResult", "atomic_write", "entry_id",
            "run_apply", "sha256", "unapplied_entries"]
@@ -115,10 +116,11 @@ class ApplyResult:
     def summary(self, written: bool) -> str:
         if self.previews:
             deleted = sum(1 for p in self.previews if p.deleted)
-            return (f"would delete {deleted} files, would edit {len(self.previews) - deleted} "
-                    f"files, would remove {sum(p.lines for p in self.previews)} lines by the "
-                    f"plan's count ({self.selected - self.already} entries"
-                    + (f"; {self.already} already applied)" if self.already else ")")
+            return (f"would delete {count(deleted, 'file')}, would edit "
+                    f"{count(len(self.previews) - deleted, 'file')}, would remove "
+                    f"{count(sum(p.lines for p in self.previews), 'line')} by the "
+                    f"plan's count ({num(self.selected - self.already)} entries"
+                    + (f"; {num(self.already)} already applied)" if self.already else ")")
                     + " (the edits are computed by --diff and --write)")
         deleted = sum(1 for c in self.changes if c.deleted)
         edited = len(self.changes) - deleted
@@ -131,11 +133,11 @@ class ApplyResult:
                 if self.already else "nothing to apply"
         verb = ("deleted", "edited", "removed") if written else \
             ("would delete", "would edit", "would remove")
-        text = (f"{verb[0]} {deleted} files, {verb[1]} {edited} files, {verb[2]} "
-                f"{self.plan_lines} lines by the plan's count (the diff removes "
-                f"{self.lines_removed}: with the blank lines and block headers that go with "
-                f"them) ({self.selected - self.already} entries")
-        text += f"; {self.already} already applied)" if self.already else ")"
+        text = (f"{verb[0]} {count(deleted, 'file')}, {verb[1]} {count(edited, 'file')}, "
+                f"{verb[2]} {count(self.plan_lines, 'line')} by the plan's count (the diff "
+                f"removes {num(self.lines_removed)}: with the blank lines and block headers "
+                f"that go with them) ({num(self.selected - self.already)} entries")
+        text += f"; {num(self.already)} already applied)" if self.already else ")"
         if self.patch_path is not None:
             text += (f"\nundo diff: {self.patch_path} (the diff of these edits; undo them with "
                      f"patch -R -p1 < it, or git apply -R)")

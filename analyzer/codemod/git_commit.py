@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.errors import ApplyError
+from analyzer.util.words import count, num
 
 MAX_LISTED = 200  # deletions listed in one commit message; the rest is counted
 
@@ -98,11 +99,11 @@ def share_line(manifest: dict[str, Any], feature: str, entries: list[dict[str, A
         if feature in e.get("features", ()) and not features <= applied:
             for other in sorted(features - applied):
                 waiting[other] = waiting.get(other, 0) + int(e["lines"])
-    text = f"{feature}: its share, {mine} lines"
+    text = f"{feature}: its share, {mine:,} lines"
     if along:
-        text += f"; other dead code that uses it, taken along: {along} lines"
+        text += f"; other dead code that uses it, taken along: {along:,} lines"
     if waiting:
-        text += "; shared with " + ", ".join(f"{f} ({n} lines, going with {f})"
+        text += "; shared with " + ", ".join(f"{f} ({n:,} lines, going with {f})"
                                              for f, n in sorted(waiting.items()))
     return text
 
@@ -115,8 +116,7 @@ def message(manifest: dict[str, Any], feature: str | None, entries: list[dict[st
     profile = manifest.get("profile") or {}
     info: dict[str, Any] = next(
         (f for f in profile.get("features", []) if f.get("name") == feature), {})
-    counts = (f"{lines} lines, {deleted} file{'s' if deleted != 1 else ''} deleted, "
-              f"{edited} edited")
+    counts = f"{count(lines, 'line')}, {count(deleted, 'file')} deleted, {num(edited)} edited"
     if feature is not None:
         subject = f"depgraph: drop feature {feature} ({counts})"
         about = str(info.get("description") or f"The dropped feature {feature}.")

@@ -225,7 +225,7 @@ class ProgressBar:
         elapsed = now - self.started
         eta = (f", {elapsed / p.parsed * (p.to_parse - p.parsed):.0f}s left"
                if p.parsed and not done else "")
-        self.stream.write(f"\rdepgraph: {p.files} files, {p.cached} cached, parsing "
+        self.stream.write(f"\rdepgraph: {p.files:,} files, {p.cached:,} cached, parsing "
                           f"[{'#' * filled}{'.' * (self.width - filled)}] "
                           f"{p.parsed}/{p.to_parse}{eta}   ")
         self.drawn = True

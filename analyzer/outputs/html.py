@@ -44,8 +44,8 @@ from analyzer.outputs.manifest import (
     totals,
     why_section,
 )
-from analyzer.outputs.words import PAIRS_LEGEND, pairs
 from analyzer.util.data import data_dir
+from analyzer.util.words import PAIRS_LEGEND, num, pairs
 
 if TYPE_CHECKING:
     from analyzer.result import Blocker, FeatureReport, ScanResult
@@ -60,11 +60,13 @@ BOX_W, BOX_H, ROW_H, COL_GAP, PAD, GROUP_H = 200, 20, 26, 90, 24, 16
 
 
 def _environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(data_dir("templates"))),
         autoescape=jinja2.select_autoescape(["html", "j2"], default=True),
         undefined=jinja2.StrictUndefined,
     )
+    env.filters["num"] = num  # figures shown as the terminal shows them: 4,105
+    return env
 
 
 def view_model(result: ScanResult) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from analyzer.outputs.manifest import (
     taken_along,
     totals,
 )
-from analyzer.outputs.words import PAIRS_LEGEND, pairs
+from analyzer.util.words import PAIRS_LEGEND, pairs
 
 if TYPE_CHECKING:
     from analyzer.model import Deletion

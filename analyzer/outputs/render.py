@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO
 
-from analyzer.outputs.words import PAIRS_LEGEND, count, num
+from analyzer.util.words import PAIRS_LEGEND, count, num
 
 if TYPE_CHECKING:
     from analyzer.config.types import Profile

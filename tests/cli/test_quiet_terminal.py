@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from analyzer.cli.main import main
-from analyzer.outputs.words import count, num
+from analyzer.util.words import count, num
 from tests.config.test_extends import FAKE_SGLANG
 from tests.helpers import write_tree
 

@@ -54,11 +54,11 @@ def page(report: tuple[Path, dict[str, Any]]) -> Iterator[Any]:
 
 
 def _int(page: Any, sel: str) -> int:
-    return int(page.text_content(sel).strip())
+    return int(page.text_content(sel).strip().replace(",", ""))
 
 
 def _wait_rows(page: Any, n: int) -> None:
-    page.wait_for_function(f"document.querySelector('#visible-rows').textContent === '{n}'")
+    page.wait_for_function(f"document.querySelector('#visible-rows').textContent === '{n:,}'")
 
 
 def test_counts_match_manifest(page: Any, report: tuple[Path, dict[str, Any]]) -> None:

@@ -76,7 +76,7 @@ class Page(HTMLParser):
             self.scripts[self._open[-1][1]] = self.scripts.get(self._open[-1][1], "") + data
 
     def num(self, ident: str) -> int:
-        return int(self.text_by_id[ident].strip())
+        return int(self.text_by_id[ident].strip().replace(",", ""))
 
 
 @pytest.fixture(scope="module")

@@ -28,9 +28,9 @@ from click.testing import CliRunner
 from analyzer.cli.main import main
 from analyzer.outputs.html import render_html
 from analyzer.outputs.markdown import render_markdown
-from analyzer.outputs.words import pairs
 from analyzer.pipeline.scan import run_scan
 from analyzer.resolve.cmake_archs import target_archs
+from analyzer.util.words import pairs
 from tests.helpers import SAMPLES
 
 SAMPLE = SAMPLES / "arch_lists"

@@ -1,4 +1,4 @@
-"""Outputs: numbers and counted nouns as every output writes them -- thousands separated
+"""Shared: numbers and counted nouns as every output writes them -- thousands separated
 (``4,105``), a noun in the singular for one (``1 file``, ``2 files``)."""
 
 from __future__ import annotations
