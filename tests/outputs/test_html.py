@@ -132,7 +132,8 @@ def test_before_after(sample: tuple[ScanResult, dict[str, Any], Page]) -> None:
     whole_py = sum(1 for d in ds if d["kind"] == "delete_file" and d["path"].endswith(".py"))
     py_lines = sum(d["lines"] for d in ds if d["path"].endswith(".py"))
     native = sum(1 for d in ds if d["category"] == "native-file")
-    ba = {k: (int(v[1]), int(v[2])) for k, v in page.before_after.items()}
+    ba = {k: (int(v[1].replace(",", "")), int(v[2].replace(",", "")))
+          for k, v in page.before_after.items()}
     # 39 with utils/fa3_check.py; 31 left, utils/spec_info.py among them (a typing-only
     # import of model_runner names it)
     assert ba["python_files"] == (t["python_files"], t["python_files"] - whole_py) == (39, 31)
