@@ -290,7 +290,11 @@ class Runner:
         after = snapshot(copy)
         changed = sorted(p for p in before.keys() & after.keys() if before[p] != after[p])
         moved = sorted(after.keys() ^ before.keys())
-        again_ok = code2 == 0 and "already applied" in stdout2 and not changed and not moved
+        # the same again: "already applied" -- or, where the first changed nothing (a feature
+        # whose share is empty), "nothing to apply" again; no byte changed either way
+        again_ok = code2 == 0 and not changed and not moved and (
+            "already applied" in stdout2
+            or ("nothing to apply" in first and "nothing to apply" in stdout2))
         problems = []
         if code != 0:
             problems.append(f"apply exit {code}: {first}")
