@@ -17,6 +17,7 @@ from analyzer import __version__
 from analyzer.errors import GateError
 from analyzer.graph.native import is_tu
 from analyzer.model import Deletion, goes_with, is_behaviour_decision
+from analyzer.plan.native import leaving_tus
 
 if TYPE_CHECKING:
     from analyzer.result import Blocker, ScanResult
@@ -219,15 +220,19 @@ def totals(result: ScanResult) -> dict[str, int]:
     }
 
 
+def _leaving(result: ScanResult, name: str) -> list[tuple[int, list[str]]]:
+    """The TUs that leave the build with a feature (``plan.native.leaving_tus``)."""
+    targets = {i.node.split(":", 1)[1] for f in result.features if f.name == name
+               for i in f.items if i.kind == "target"}
+    return leaving_tus((d for d in result.plan.deletions if name in d.features),
+                       result.native_summary.dead_targets, targets,
+                       result.native.compiled_by)
+
+
 def feature_tus(result: ScanResult, name: str) -> int:
     """A feature's translation units, as its row counts them: the TU files of its share and
     the fetched TUs of its targets that leave the build."""
-    targets = {i.node.split(":", 1)[1] for f in result.features if f.name == name
-               for i in f.items if i.kind == "target"}
-    tus = sum(t.tus_fetched for t in result.native_summary.dead_targets if t.name in targets)
-    return tus + sum(1 for d in result.plan.deletions if name in d.features
-                     and d.kind == "delete_file" and d.category == "native-file"
-                     and is_tu(d.path))
+    return sum(n for n, _targets in _leaving(result, name))
 
 
 def feature_tu_archs(result: ScanResult, name: str) -> tuple[int, int]:
@@ -235,26 +240,14 @@ def feature_tu_archs(result: ScanResult, name: str) -> tuple[int, int]:
     the build with a feature: each TU of :func:`feature_tus` times the CUDA architectures of
     every target compiling it (``CMakeTarget.archs``)."""
     archs = {t.name: t.archs for t in result.native.project.targets}
-    pairs = unknown = 0
-
-    def add(tus: int, targets: list[str]) -> None:
-        nonlocal pairs, unknown
+    known = unknown = 0
+    for n, targets in _leaving(result, name):
         lists = [archs.get(t) for t in targets]
         if not lists or any(a is None for a in lists):
-            unknown += tus
+            unknown += n
         else:
-            pairs += tus * sum(len(a or ()) for a in lists)
-
-    targets = {i.node.split(":", 1)[1] for f in result.features if f.name == name
-               for i in f.items if i.kind == "target"}
-    for t in result.native_summary.dead_targets:
-        if t.name in targets and t.tus_fetched:
-            add(t.tus_fetched, [t.name])
-    for d in result.plan.deletions:
-        if name in d.features and d.kind == "delete_file" and d.category == "native-file" \
-                and is_tu(d.path):
-            add(1, result.native.compiled_by.get(d.path, []))
-    return pairs, unknown
+            known += n * sum(len(a or ()) for a in lists)
+    return known, unknown
 
 
 def profile_summary(result: ScanResult) -> dict[str, Any] | None:

@@ -26,7 +26,7 @@ from analyzer.outputs.manifest import (
     taken_along,
     totals,
 )
-from analyzer.util.words import PAIRS_LEGEND, pairs
+from analyzer.util.words import PAIRS_LEGEND, num, pairs
 
 if TYPE_CHECKING:
     from analyzer.model import Deletion
@@ -44,10 +44,6 @@ def _cell(text: object) -> str:
 
 def _code(text: object) -> str:
     return f"`{str(text).replace('`', '')}`"
-
-
-def _n(value: int) -> str:
-    return f"{value:,}"
 
 
 def _where(b: Blocker) -> str:
@@ -134,13 +130,13 @@ def _summary(result: ScanResult, shown: int, listed: int) -> str:
         lines.append(f"Profile: {_code(profile.name)}; dropped: {dropped}")
     lines.append("")
     scope = result.options.scope
-    head = (f"**Removable: {_n(t['lines_removable'])} lines** ({_n(t['files_removable'])} "
-            f"files, {_n(t['deletions'])} deletions)")
+    head = (f"**Removable: {num(t['lines_removable'])} lines** ({num(t['files_removable'])} "
+            f"files, {num(t['deletions'])} deletions)")
     if result.profile.drops:
-        head += (f": the dropped features take **{_n(t['lines_features'])} lines** "
-                 f"({_n(t['files_features'])} files)")
+        head += (f": the dropped features take **{num(t['lines_features'])} lines** "
+                 f"({num(t['files_features'])} files)")
         head += (", other dead code is not planned (`--scope features`)." if scope == "features"
-                 else f"; **{_n(t['lines_other'])} lines** ({_n(t['files_other'])} files) are "
+                 else f"; **{num(t['lines_other'])} lines** ({num(t['files_other'])} files) are "
                       "other dead code: code the roots do not reach (other models, unused "
                       "helpers).")
     lines += [head, ""]
@@ -203,18 +199,18 @@ def _feature_table(result: ScanResult, t: dict[str, int]) -> list[str]:
         # the first by what changing it frees (analysis.blockers.present orders them)
         top = next((b for b in blockers if b.group in ("default", "code")), None)
         first = (f"{_code(_where(top))}: {_cell(top.edit.split(' at ')[0])}" if top else "")
-        lines.append(f"| {_cell(f.name)} | {_n(f.files_removable)} | {_n(f.lines_removable)} | "
-                     f"{_n(feature_tus(result, f.name))} | "
+        lines.append(f"| {_cell(f.name)} | {num(f.files_removable)} | {num(f.lines_removable)} | "
+                     f"{num(feature_tus(result, f.name))} | "
                      f"{pairs(*feature_tu_archs(result, f.name))} | {len(f.blocked)} | {first} |")
     along = taken_along(result)
     if along:
         lines.append(f"| (dead code with them) | "
-                     f"{_n(sum(1 for d in along if d.kind == 'delete_file'))} | "
-                     f"{_n(sum(d.lines for d in along))} | | | | |")
-    lines.append(f"| **dropped features** | **{_n(t['files_features'])}** | "
-                 f"**{_n(t['lines_features'])}** | | | | |")
+                     f"{num(sum(1 for d in along if d.kind == 'delete_file'))} | "
+                     f"{num(sum(d.lines for d in along))} | | | | |")
+    lines.append(f"| **dropped features** | **{num(t['files_features'])}** | "
+                 f"**{num(t['lines_features'])}** | | | | |")
     if result.options.scope != "features":
-        lines.append(f"| other dead code | {_n(t['files_other'])} | {_n(t['lines_other'])} "
+        lines.append(f"| other dead code | {num(t['files_other'])} | {num(t['lines_other'])} "
                      "| | | | |")
     return [*lines, "", PAIRS_LEGEND + ".", ""]
 
@@ -229,16 +225,16 @@ def _other_dead_code(other: list[Deletion], listed: int) -> list[str]:
     for d in other:
         count[d.category or d.kind] += 1
         size[d.category or d.kind] += d.lines
-    lines += [f"| {_cell(c)} | {_n(n)} | {_n(size[c])} |" for c, n in sorted(count.items())]
+    lines += [f"| {_cell(c)} | {num(n)} | {num(size[c])} |" for c, n in sorted(count.items())]
     lines.append("")
     per_file: Counter[str] = Counter()
     for d in other:
         per_file[d.path] += d.lines
     if listed and per_file:
         lines += ["| file | lines |", "|---|---:|"]
-        lines += [f"| {_cell(p)} | {_n(n)} |" for p, n in per_file.most_common(listed)]
+        lines += [f"| {_cell(p)} | {num(n)} |" for p, n in per_file.most_common(listed)]
         if len(per_file) > listed:
-            lines.append(f"| ... {_n(len(per_file) - listed)} more files (report.html) | |")
+            lines.append(f"| ... {num(len(per_file) - listed)} more files (report.html) | |")
         lines.append("")
     return lines
 

@@ -23,12 +23,12 @@ from analyzer.analysis.features import feature_nodes, feature_of_node
 from analyzer.analysis.freeing import Freeing
 from analyzer.config.globs import any_path_matches
 from analyzer.config.types import Feature
-from analyzer.graph.native import is_tu
 from analyzer.model import Deletion
 from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.rounds_state import Planned
 from analyzer.pipeline.shares import plan_under
 from analyzer.plan.feature_sets import bare
+from analyzer.plan.native import leaving_tus
 
 CANDIDATES = 1  # further drops tried per blocked feature (two plans each)
 
@@ -89,19 +89,13 @@ def _in(b: Blocker, feature: Feature, last: Planned) -> bool:
 def _row(share: Iterable[Deletion], planned: Planned, name: str) -> tuple[int, int, int]:
     """(files, lines, TUs) of a share, as the terminal's feature row counts them: its whole
     files, its lines, its TU files and the fetched TUs of the feature's dead targets."""
-    files = lines = tus = 0
-    for d in share:
-        lines += d.lines
-        if d.kind == "delete_file":
-            files += 1
-            if d.category == "native-file" and is_tu(d.path):
-                tus += 1
+    share = list(share)
     use = planned.use
     features = [f for f in use.features if f.name == name]
-    if features and planned.graph.number_of_nodes():
-        targets = {node.split(":", 1)[1] for node, owner in feature_nodes(
-            planned.graph, features, use.kept_features).items()
-            if owner == name and node.startswith("target:")}
-        tus += sum(t.tus_fetched for t in planned.native_summary.dead_targets
-                   if t.name in targets)
-    return files, lines, tus
+    targets = {node.split(":", 1)[1] for node, owner in feature_nodes(
+        planned.graph, features, use.kept_features).items()
+        if owner == name and node.startswith("target:")} if features else set()
+    tus = leaving_tus(share, planned.native_summary.dead_targets, targets,
+                      planned.native.compiled_by)
+    return (sum(1 for d in share if d.kind == "delete_file"), sum(d.lines for d in share),
+            sum(n for n, _targets in tus))

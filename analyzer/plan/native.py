@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from analyzer.analysis.liveness import Liveness, followed_view
@@ -72,6 +72,19 @@ class DeadTarget:
     tus_in_repo: int
     tus_fetched: int
     fetches: tuple[str, ...]
+
+
+def leaving_tus(share: Iterable[Deletion], dead_targets: Iterable[DeadTarget],
+                targets: Collection[str], compiled_by: Mapping[str, list[str]]
+                ) -> list[tuple[int, list[str]]]:
+    """The translation units that leave the build with a feature's ``share``, as (how many,
+    the targets compiling them): each TU file the share deletes, and the fetched TUs of each
+    dead target among the feature's ``targets``. A feature's TU figure is their sum."""
+    out = [(1, compiled_by.get(d.path, [])) for d in share
+           if d.kind == "delete_file" and d.category == "native-file" and is_tu(d.path)]
+    out += [(t.tus_fetched, [t.name]) for t in dead_targets
+            if t.name in targets and t.tus_fetched]
+    return out
 
 
 @dataclass
