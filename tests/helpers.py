@@ -122,3 +122,9 @@ def tampered_manifest(result) -> dict[str, object]:
     from analyzer.verify.baseline import verify_baseline
 
     return manifest_dict(result, verify_baseline(result))
+
+
+def store_entries(cache: Path, query: str) -> list[Path]:
+    """The files of one query's entries in the store under the cache folder ``cache``
+    (``<cache>/store/<query>/<version>/<shard>/<entry>``), in name order."""
+    return sorted(p for p in (cache / "store" / query).glob("*/*/*") if p.is_file())

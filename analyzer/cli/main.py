@@ -115,6 +115,7 @@ def scan(path: Path, demo: bool, out_dir: Path, quiet: bool, verbose: bool,
          options: ScanOptions, given: frozenset[str], jobs: int | None,
          cache_dir: Path | None, no_cache: bool) -> None:
     """Scan PATH (default: the current folder) and write the manifest and the report."""
+    from analyzer.core.store import Store
     from analyzer.pipeline.inputs import gather_inputs
     from analyzer.pipeline.result_cache import ResultCache, scan_key
     from analyzer.util.atomic import atomic_write
@@ -158,6 +159,10 @@ def scan(path: Path, demo: bool, out_dir: Path, quiet: bool, verbose: bool,
             stages.update(entry.timings)
             if cache is not None and not inputs.changed_since_key:
                 cache.put(key, entry)
+            if settings.cache_dir is not None:  # the store's one eviction policy
+                t0 = time.perf_counter()
+                Store(settings.cache_dir).evict()
+                stages["evict"] = time.perf_counter() - t0
     finally:
         close_progress(settings)
     assert entry is not None

@@ -54,10 +54,10 @@ from analyzer.codemod.apply_state import (
 from analyzer.codemod.manifest_check import validate
 from analyzer.codemod.python_edits import PyEdit, edit_python
 from analyzer.codemod.text_edits import EditError, delete_lines, split_lines
+from analyzer.core.store import Query, Store
 from analyzer.errors import ApplyError
 from analyzer.model import goes_with
 from analyzer.util.atomic import atomic_write, exclusive_write
-from analyzer.util.cache_files import read_pickled, write_pickled
 from analyzer.util.parallel import parallel_map
 from analyzer.util.words import count, num
 
@@ -65,6 +65,8 @@ __all__ = ["ApplyError", "ApplyResult", "atomic_write", "entry_id",
            "run_apply", "sha256", "unapplied_entries"]
 
 PYTHON_SUFFIXES = (".py", ".pyi")
+
+EDITS = Query("edits", code=("analyzer.codemod",))  # a file's edits, by its bytes and entries
 
 
 
@@ -317,23 +319,21 @@ def _edit_all(jobs: list[tuple[str, bytes, list[dict[str, Any]]]],
 
 class EditCache:
     """A file's edits are a pure function of its bytes and its entries (and of depgraph's
-    code): kept under ``<cache folder>/edits/<depgraph's fingerprint>/``, so a scan's gate
+    code): the query ``edits`` of the store (:mod:`analyzer.core`), so a scan's gate
     computes them once for the ``apply`` that follows, and a plan that changed a few files
     edits only those. Unreadable or corrupted entries are misses."""
 
     def __init__(self, directory: Path) -> None:
-        from analyzer.util.fingerprint import tool_fingerprint
+        self.store = Store(directory)
 
-        self.dir = directory / "edits" / tool_fingerprint()
-
-    def _path(self, rel: str, old: bytes, entries: list[dict[str, Any]]) -> Path:
-        key = hashlib.sha256(rel.encode() + b"\0" + hashlib.sha256(old).digest() + json.dumps(
+    @staticmethod
+    def _key(rel: str, old: bytes, entries: list[dict[str, Any]]) -> str:
+        return hashlib.sha256(rel.encode() + b"\0" + hashlib.sha256(old).digest() + json.dumps(
             entries, sort_keys=True).encode()).hexdigest()
-        return self.dir / key[:2] / key[2:]
 
     def get(self, rel: str, old: bytes, entries: list[dict[str, Any]]
             ) -> tuple[bytes, dict[str, str]] | None:
-        got = read_pickled(self._path(rel, old, entries))
+        got = self.store.get(EDITS, self._key(rel, old, entries))
         if not (isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], bytes)
                 and isinstance(got[1], dict)):
             return None
@@ -341,7 +341,7 @@ class EditCache:
 
     def put(self, rel: str, old: bytes, entries: list[dict[str, Any]],
             edited: tuple[bytes, dict[str, str]]) -> None:
-        write_pickled(self._path(rel, old, entries), edited)
+        self.store.put(EDITS, self._key(rel, old, entries), edited)
 
 
 def _edit_job(job: tuple[str, bytes, list[dict[str, Any]]]) -> tuple[bytes, dict[str, str]]:

@@ -39,7 +39,7 @@ COUNTED = "+counted"  # a module digest's suffix when the file was counted, not 
 @dataclass(frozen=True)
 class TreeVersion:
     """What a tree's folds are a function of, besides the context: its shape (every module's
-    name, path and package flag, the extension modules, depgraph's fingerprint: what
+    name, path and package flag, the extension modules, the version of the graph stage's code: what
     resolution answers of names that are modules) and each module's bytes."""
 
     shape: str

@@ -32,6 +32,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 
 from analyzer.config.globs import dotted_prefix_regex
+from analyzer.core.store import Query
 from analyzer.decide.fold_reuse import COUNTED, FoldMemory, FoldRecord, TreeVersion, tree_wide
 from analyzer.decide.guards_eval import (
     UNKNOWN,
@@ -92,7 +93,7 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext],
     out: list[dict[str, list[DeadRegion]] | None] = [None] * len(ctxs)
     for i, key in enumerate(keys):
         if key is not None and cache is not None:
-            known = cache.get(_ENTRY, key, _KIND)
+            known = cache.get(_ENTRY, key, _KIND, FOLDS)
             if isinstance(known, tuple) and len(known) == 2:
                 regions, sought = known
                 index.sought_by_name.update(sought)
@@ -127,15 +128,16 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext],
         index.sought_by_name.update(sought)
         key = keys[i]
         if key is not None and cache is not None:
-            cache.put(_ENTRY, key, _KIND, (record.regions, sought))
+            cache.put(_ENTRY, key, _KIND, (record.regions, sought), FOLDS)
         if memory is not None:
             memory.add(record)
             if cache is not None and version is not None:
                 cache.put(_ENTRY, _record_key(version, record.ctx.digest()), _RECORD_KIND,
-                          record)
+                          record, FOLDS)
         out[i] = dict(record.regions)
     if memory is not None and cache is not None and version is not None:
-        cache.put(_ENTRY, _last_key(version), _LAST_KIND, records[todo[-1]].ctx.digest())
+        cache.put(_ENTRY, _last_key(version), _LAST_KIND, records[todo[-1]].ctx.digest(),
+                  FOLDS)
     return [done or {} for done in out]
 
 
@@ -208,7 +210,7 @@ def _stored(cache: FactsCache | None, version: TreeVersion | None, ctx: GuardCon
     if cache is None or version is None:
         return []
     digests = [ctx.digest()]
-    last = cache.get(_ENTRY, _last_key(version), _LAST_KIND)
+    last = cache.get(_ENTRY, _last_key(version), _LAST_KIND, FOLDS)
     if isinstance(last, str):
         digests.append(last)
     out: list[FoldRecord] = []
@@ -217,7 +219,7 @@ def _stored(cache: FactsCache | None, version: TreeVersion | None, ctx: GuardCon
         if key in seen:
             continue
         seen.add(key)
-        known = cache.get(_ENTRY, key, _RECORD_KIND)
+        known = cache.get(_ENTRY, key, _RECORD_KIND, FOLDS)
         if isinstance(known, FoldRecord):
             out.append(known)
     return out
@@ -234,6 +236,7 @@ def _last_key(version: TreeVersion) -> str:
 _LAST_KIND = "fold-record-last"
 _RECORD_KIND = "fold-record"
 _ENTRY, _KIND = "<folds>", "folds"  # their facts-cache key
+FOLDS = Query("folds", code=("analyzer.decide",))
 
 
 def fold_module(module: str, facts: PythonFacts, index: ModuleIndex, ctx: GuardContext,

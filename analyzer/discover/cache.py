@@ -8,26 +8,25 @@ their sizes and the signatures the digest index (:mod:`analyzer.discover.digests
 Racy entries are not trusted: a folder or file modified less than ``RACY_NS`` before the walk
 began could change again unseen, so such a walk is redone next time.
 
-One entry per scanned root and exclude list, under ``<cache>/discovery/``, in the checked
-format of :mod:`analyzer.util.cache_files`; any doubt means a full walk.
+One entry per scanned root and exclude list, the query ``discovery`` of the store
+(:mod:`analyzer.core`), in the checked format of :mod:`analyzer.util.cache_files`; any doubt means
+a full walk.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
-import pickle
 import stat
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from analyzer.core.store import Query, Store, key_of
 from analyzer.discover.digests import RACY_NS
 from analyzer.discover.walk import Discovery, resolve_root, walk_tree
-from analyzer.util.cache_files import read_checked, write_pickled
-from analyzer.util.fingerprint import tool_fingerprint
 
 Signature = tuple[int, ...] | None  # None: the path did not exist
+DISCOVERY = Query("discovery", code=("analyzer.discover",))
 
 
 @dataclass
@@ -48,27 +47,19 @@ def _signature(path: str) -> Signature:
 def discover_cached(root: Path, extra_excludes: tuple[str, ...],
                     cache_dir: Path) -> Discovery:
     resolved = resolve_root(root)
-    key = hashlib.sha256(repr((tool_fingerprint(), str(resolved),
-                               tuple(extra_excludes))).encode()).hexdigest()[:24]
-    path = cache_dir / "discovery" / key
-    reused = _reuse(path, resolved)
+    store = Store(cache_dir)
+    key = key_of(str(resolved), tuple(extra_excludes))
+    reused = _reuse(store.get(DISCOVERY, key), resolved)
     if reused is not None:
         return reused
     started = time.time_ns()
     found, visited, deps = walk_tree(resolved, extra_excludes)
     checks = [(p, _signature(p)) for p in [*visited, *deps]]
-    write_pickled(path, _Entry(started, checks, found))
+    store.put(DISCOVERY, key, _Entry(started, checks, found))
     return found
 
 
-def _reuse(path: Path, root: Path) -> Discovery | None:
-    payload = read_checked(path)
-    if payload is None:
-        return None
-    try:
-        entry = pickle.loads(payload)
-    except Exception:  # an unreadable entry is a miss, never an error
-        return None
+def _reuse(entry: object, root: Path) -> Discovery | None:
     if not isinstance(entry, _Entry) or entry.discovery.root != root:
         return None
     limit = entry.walked_at_ns - RACY_NS

@@ -6,8 +6,8 @@ fingerprinted from ``stat`` alone (discovery already stats every file). Racy ent
 trusted: a file modified less than ``RACY_NS`` before it was hashed could change again within
 the clock's granularity without changing its signature, so it is read and hashed again.
 
-The index is one pickle per scanned root under ``<cache>/digests/``, written atomically and
-checked like the other caches (a bad file is ignored and rebuilt).
+The index is the query ``digests`` of the store (:mod:`analyzer.core`), one entry per scanned root,
+written atomically and checked like the other caches (a bad file is ignored and rebuilt).
 """
 
 from __future__ import annotations
@@ -15,9 +15,10 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from analyzer.core.store import Query, Store, tree_key
 from analyzer.model import SourceFile
-from analyzer.util.cache_files import read_pickled, tree_cache_path, write_pickled
 
+DIGESTS = Query("digests", code=("analyzer.discover.digests",))
 RACY_NS = 2_000_000_000  # FAT's 2 s granularity is the coarsest in use
 
 # path -> (stat signature, sha256, when it was hashed in ns)
@@ -26,12 +27,13 @@ Entry = tuple[tuple[int, ...], str, int]
 
 class DigestIndex:
     def __init__(self, directory: Path, root: Path):
-        self.path = tree_cache_path(directory, "digests", root)
+        self.store = Store(directory)
+        self.key = tree_key(root)
         self.entries: dict[str, Entry] = self._load()
         self.changed = False
 
     def _load(self) -> dict[str, Entry]:
-        data = read_pickled(self.path)  # an unreadable index is an empty one
+        data = self.store.get(DIGESTS, self.key)  # an unreadable index is an empty one
         return data if isinstance(data, dict) else {}
 
     def known(self, source: SourceFile) -> str | None:
@@ -60,7 +62,7 @@ class DigestIndex:
             return
         for p in stale:
             del self.entries[p]
-        write_pickled(self.path, self.entries)
+        self.store.put(DIGESTS, self.key, self.entries)
         self.changed = False
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from analyzer.core.store import Query
 from analyzer.discover.walk import file_module_name
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.python_facts import ImportFact, PythonFacts
@@ -49,6 +50,7 @@ from analyzer.util.gc_pause import gc_paused
 __all__ = ["Demand", "DemandResult", "extract_on_demand", "module_candidates"]
 
 _SYNTAX_KEY = "python-syntax"  # cache entries of the bare syntax check of a counted file
+SYNTAX = Query("python-syntax", code=("analyzer.extract.demand",))
 
 
 @dataclass(frozen=True)
@@ -234,8 +236,6 @@ def extract_on_demand(root: Path, sources: list[SourceFile], reads: list[ReadFil
         schedule(modules.by_name[n] for n in named if n in modules.by_name)
 
     schedule(sorted(demand.seeds))
-    if cache is not None:
-        cache.sweep()
     pool = (ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else None)
     try:
         with gc_paused():
@@ -339,12 +339,13 @@ def _unparsable(sources: list[SourceFile], reads: list[ReadFile], scheduled: set
         if i not in modules.name_of:  # not a module: nothing counts it, parse it
             out.add(i)
             continue
-        clean = cache.get(source.path, got.digest, _SYNTAX_KEY) if cache is not None else None
+        clean = cache.get(source.path, got.digest, _SYNTAX_KEY, SYNTAX) \
+            if cache is not None else None
         if clean is None:
             _root, _data, problems = parse_source(source.path, got.data, "python")
             clean = "clean" if not problems else "problems"
             if cache is not None:
-                cache.put(source.path, got.digest, _SYNTAX_KEY, clean)
+                cache.put(source.path, got.digest, _SYNTAX_KEY, clean, SYNTAX)
         if clean != "clean":
             out.add(i)
     return out

@@ -8,9 +8,9 @@ pure functions of the bytes and of the needles searched for: ~0.4 s over the lar
 the same answers every scan. So each file's answers are kept under its sha256, and a scan
 searches only the files whose bytes it has not seen; another set of needles searches all again.
 
-On disk: per scanned tree, ``<cache>/needles/<hash of the tree's path>``, in the checked format
-of every depgraph cache (corrupted -> searched again), headed by the needles: the answers of
-another set are never unpickled. Only the digests of the last scan are kept.
+On disk: the query ``needles`` of the store (:mod:`analyzer.core`), one entry per scanned tree, in
+the checked format of every depgraph cache (corrupted -> searched again), headed by the needles:
+the answers of another set are never unpickled. Only the digests of the last scan are kept.
 """
 
 from __future__ import annotations
@@ -18,12 +18,13 @@ from __future__ import annotations
 from collections.abc import Collection
 from pathlib import Path
 
-from analyzer.util.cache_files import read_keyed, tree_cache_path, write_keyed
+from analyzer.core.store import Query, Store, tree_key
 
 SCRIPT = 1  # the bytes hold ``__main__``
 NEEDLE = 2  # the bytes hold one of the needles
 _FORMAT = 1
 _MAIN = b"__main__"
+NEEDLES = Query("needles", code=("analyzer.extract.needle_cache",))
 
 
 class NeedleSearch:
@@ -51,18 +52,19 @@ class NeedleCache:
     """The stored searches of one tree; ``directory`` None keeps nothing."""
 
     def __init__(self, directory: Path | None, tree_root: Path) -> None:
-        self._file = tree_cache_path(directory, "needles", tree_root) \
-            if directory is not None else None
+        self._store = Store(directory) if directory is not None else None
+        self._key = tree_key(tree_root)
 
     def search(self, needles: Collection[bytes]) -> NeedleSearch:
         """A search for ``needles``, with the answers the last scan for the same kept."""
         head = (_FORMAT, tuple(sorted(set(needles))))
-        loaded = read_keyed(self._file, lambda got: got == head) \
-            if self._file is not None else None
+        loaded = self._store.get_keyed(NEEDLES, self._key, lambda got: got == head) \
+            if self._store is not None else None
         stored = loaded[1] if loaded is not None and isinstance(loaded[1], dict) else {}
         return NeedleSearch(head[1], stored)
 
     def save(self, search: NeedleSearch) -> None:
         """Keep what ``search`` answered, unless it is what was stored."""
-        if self._file is not None and search.answers != search.stored:
-            write_keyed(self._file, (_FORMAT, search.needles), search.answers)
+        if self._store is not None and search.answers != search.stored:
+            self._store.put_keyed(NEEDLES, self._key, (_FORMAT, search.needles),
+                                  search.answers)

@@ -174,8 +174,6 @@ def extract_all(root: Path, sources: list[SourceFile], *, jobs: int = 1,
 
     payloads = [[(sources[i].path, sources[i].language, digest, data) for i, digest, data in b]
                 for b in batches]
-    if cache is not None and todo:
-        cache.sweep()
     if jobs > 1 and len(batches) > 1:
         from concurrent.futures import ProcessPoolExecutor
 

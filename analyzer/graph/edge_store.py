@@ -12,10 +12,10 @@ one of those: a profile edit, ``--drop``/``--keep`` or ``--no-result-cache`` rep
 module its folds leave alone; an edited file resolves itself and what resolved through it. A
 file added, removed or renamed changes the shape: everything is resolved again.
 
-On disk: per scanned tree, ``<cache>/edges/<hash of the tree's path>``, in the checked format of
-every depgraph cache (corrupted -> rebuilt), and beside it the changes since (``.changes``):
-a scan that resolved something the stored memo did not hold writes only the records of the
-modules it changed, with the index key it ends with -- a ``--drop`` change or an edited file
+On disk: the query ``edges`` of the store (:mod:`analyzer.core`), one entry per scanned tree, in
+the checked format of every depgraph cache (corrupted -> rebuilt), and beside it the changes since
+(``.changes``): a scan that resolved something the stored memo did not hold writes only the records
+of the modules it changed, with the index key it ends with -- a ``--drop`` change or an edited file
 changes a few dozen modules' records of thousands (the whole memo is ~23 MB on the largest
 trees) -- until they are a quarter of the modules, or the shape or the options every record
 depends on changed: then the whole memo is written again, and the changes go. The changes
@@ -25,7 +25,6 @@ ignored.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import hashlib
 import secrets
@@ -34,17 +33,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
+from analyzer.core.store import Query, Store, tree_key
 from analyzer.decide.fold_reuse import COUNTED
 from analyzer.graph.python import EdgeMemo
 from analyzer.model import FileInfo
 from analyzer.resolve.python import ModuleIndex
-from analyzer.util.cache_files import read_keyed, tree_cache_path, write_keyed
-from analyzer.util.fingerprint import tool_fingerprint
+
+EDGES = Query("edges", code=("analyzer.graph",))
 
 
 @dataclass(frozen=True)
 class IndexKey:
-    """What the module index is a function of: its shape (depgraph's fingerprint, each
+    """What the module index is a function of: its shape (the version of the code that
+    resolves and graphs it: the query ``edges``, each
     module's name, path and package flag, the extension modules) and each module's bytes."""
 
     shape: str
@@ -60,7 +61,7 @@ class IndexKey:
 
 def index_key(index: ModuleIndex, files: Mapping[str, FileInfo],
               counted: Collection[str]) -> IndexKey:
-    shape = hashlib.sha256(tool_fingerprint().encode())
+    shape = hashlib.sha256(EDGES.version.encode())
     digests: dict[str, str] = {}
     for name in sorted(index.modules):
         mod = index.modules[name]
@@ -77,22 +78,21 @@ class EdgeStore:
     """The persisted memo of one tree; ``directory`` None keeps nothing."""
 
     def __init__(self, directory: Path | None, tree_root: Path):
-        self._file = tree_cache_path(directory, "edges", tree_root) \
-            if directory is not None else None
+        self._store = Store(directory) if directory is not None else None
+        self._slot = tree_key(tree_root)
         self._token: str | None = None  # the loaded whole memo's (None: none loaded)
 
-    @property
-    def _changes(self) -> Path | None:
-        return self._file.with_name(self._file.name + _CHANGES) if self._file is not None \
-            else None
 
     def load(self, key: IndexKey) -> EdgeMemo:
         """The memo the last scan of a tree of this shape ended with, less the records of
         changed modules and of the modules that read one (else an empty memo)."""
         self._token = None
-        loaded = read_keyed(self._file, lambda head: isinstance(head, tuple) and len(head) == 2
-                            and isinstance(head[0], IndexKey) and head[0].shape == key.shape
-                            ) if self._file is not None else None
+        store = self._store
+        if store is None:
+            return EdgeMemo()
+        loaded = store.get_keyed(EDGES, self._slot, lambda head: isinstance(head, tuple)
+                                 and len(head) == 2 and isinstance(head[0], IndexKey)
+                                 and head[0].shape == key.shape)
         if loaded is None:
             return EdgeMemo()  # (another tree shape's memo is not even unpickled)
         (stored, token), memo = cast(tuple[tuple[IndexKey, str], object], loaded)
@@ -100,10 +100,10 @@ class EdgeStore:
             return EdgeMemo()
         self._token = token
         touched: set[str] = set()
-        changes = read_keyed(self._changes, lambda head: isinstance(head, tuple)
-                             and len(head) == 2 and head[0] == token
-                             and isinstance(head[1], IndexKey) and head[1].shape == key.shape
-                             ) if self._changes is not None else None
+        changes = store.get_keyed(EDGES, self._slot, lambda head: isinstance(head, tuple)
+                                  and len(head) == 2 and head[0] == token
+                                  and isinstance(head[1], IndexKey)
+                                  and head[1].shape == key.shape, suffix=_CHANGES)
         if changes is not None and isinstance(changes[1], dict):
             stored = cast(tuple[str, IndexKey], changes[0])[1]
             for module, variants in changes[1].items():
@@ -133,19 +133,20 @@ class EdgeStore:
     def save(self, key: IndexKey, memo: EdgeMemo) -> None:
         """Persist ``memo`` when it holds records the loaded one did not: the records of the
         modules it changed, or the whole memo (see the module docstring)."""
-        if self._file is None or self._changes is None or not memo.added:
+        store = self._store
+        if store is None or not memo.added:
             return
         touched = memo.touched
         if self._token is not None and touched is not None \
                 and len(touched) * _WHOLE_AFTER <= len(memo.variants):
-            write_keyed(self._changes, (self._token, key),
-                        {m: memo.variants.get(m, []) for m in sorted(touched)}, shared=True)
+            store.put_keyed(EDGES, self._slot, (self._token, key),
+                            {m: memo.variants.get(m, []) for m in sorted(touched)},
+                            shared=True, suffix=_CHANGES)
             return
         kept = dataclasses.replace(memo, records={}, made_attrs={}, touched=None)
         self._token = secrets.token_hex(8)
-        write_keyed(self._file, (key, self._token), kept, shared=True)
-        with contextlib.suppress(OSError):
-            self._changes.unlink(missing_ok=True)
+        store.put_keyed(EDGES, self._slot, (key, self._token), kept, shared=True)
+        store.remove(EDGES, self._slot, suffix=_CHANGES)
 
 
 # the changes file beside a whole memo, and the share of the modules (1 in this many) whose

@@ -2,34 +2,30 @@
 
 A scan is a pure function of its inputs: the discovered files (path, language, sha256 of the
 bytes), discovery's Python roots and problems, the chosen profile, the packaging files that
-declare entry points, the options that change the analysis, and depgraph's own code
-(:func:`analyzer.extract.cache.tool_fingerprint`). When none of that changed since a previous
-scan, its rendered outputs (manifest, report, ...) and console summary are reused instead of
-re-running extract -> graph -> liveness -> plan. The key hashes file *contents* (sha256;
+declare entry points, the options that change the analysis, and depgraph's own code (the
+version of the query ``results``: all of depgraph). When none of that changed since a
+previous scan, its rendered outputs (manifest, report, ...) and console summary are reused instead
+of re-running extract -> graph -> liveness -> plan. The key hashes file *contents* (sha256;
 for a file whose stat signature did not change since it was hashed, the recorded hash:
 :mod:`analyzer.discover.digests`), so an edit is never missed.
 
-An entry is ``<sha256 of the payload>\\n<pickled CachedScan>`` under ``<cache>/results/``, checked
-on read (corrupted or partial -> miss), written atomically; only the newest ``KEEP_ENTRIES``
-are kept, so the folder does not grow with every profile edit.
+An entry is the query ``results`` of the store (:mod:`analyzer.core`), checked on read
+(corrupted or partial -> miss), written atomically; the store's eviction policy keeps it
+from growing with every profile edit.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import os
-import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from analyzer.config.options import ScanOptions
+from analyzer.core.store import Query, Store
 from analyzer.outputs.render import Packed
 from analyzer.pipeline.inputs import ScanInputs
-from analyzer.util.cache_files import read_checked, write_pickled
-from analyzer.util.fingerprint import tool_fingerprint
 
-KEEP_ENTRIES = 16
+RESULTS = Query("results", code=("analyzer",))  # the whole scan, rendered: all of depgraph
 
 
 @dataclass
@@ -55,7 +51,7 @@ def scan_key(inputs: ScanInputs, options: ScanOptions) -> str:
             h.update(b"\0")
 
     found = inputs.discovery
-    put("depgraph-scan", tool_fingerprint(), str(found.root), found.python_roots,
+    put("depgraph-scan", str(found.root), found.python_roots,
         found.problems, inputs.use_profile, inputs.profile, options.cache_key())
     for i, source in enumerate(found.files):
         put(source.path, source.language, inputs.digests[i], inputs.errors.get(i))
@@ -71,34 +67,11 @@ def scan_key(inputs: ScanInputs, options: ScanOptions) -> str:
 
 class ResultCache:
     def __init__(self, directory: Path):
-        self.dir = directory / "results"
+        self.store = Store(directory)
 
     def get(self, key: str) -> CachedScan | None:
-        payload = read_checked(self.dir / key)
-        if payload is None:
-            return None  # missing, corrupted or partial: recomputed, then overwritten
-        try:
-            entry = pickle.loads(payload)
-        except Exception:  # an unreadable pickle is a miss, never an error
-            return None
-        if not isinstance(entry, CachedScan):
-            return None
-        with contextlib.suppress(OSError):
-            os.utime(self.dir / key)  # recently used entries survive pruning
-        return entry
+        entry = self.store.get(RESULTS, key)  # missing, corrupted, unreadable: a miss
+        return entry if isinstance(entry, CachedScan) else None
 
     def put(self, key: str, entry: CachedScan) -> None:
-        write_pickled(self.dir / key, entry)
-        with contextlib.suppress(OSError):
-            self._prune()
-
-    def _prune(self) -> None:
-        entries = []
-        for p in self.dir.iterdir():
-            try:
-                entries.append((p.stat().st_mtime_ns, p))
-            except OSError:
-                continue
-        for _, p in sorted(entries, reverse=True)[KEEP_ENTRIES:]:
-            with contextlib.suppress(OSError):
-                p.unlink()
+        self.store.put(RESULTS, key, entry)

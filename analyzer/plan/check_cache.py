@@ -3,34 +3,32 @@ the rounds of one scan and persisted between scans.
 
 Linting a file as it is (:class:`FileLint`) depends on its bytes alone; simulating the
 plan's edits of it (:class:`FileSim`) on its bytes and those edits. Both are keyed by the
-file's path and sha256 (and the edits, as written in the manifest), by depgraph's fingerprint,
-the pyflakes version and the Python version that parses, so a changed file, a changed plan
-for it or an upgrade is never answered from the cache. A scan that plans what the last one
+file's path and sha256 (and the edits, as written in the manifest), by the query's version
+(its code, the pyflakes version and the Python version that parses), so a changed file, a changed
+plan for it or an upgrade is never answered from the cache. A scan that plans what the last one
 planned re-lints nothing; a scan after one file changed lints that file only.
 
-On disk: one file per scanned tree, ``<cache>/check/<hash of the tree's path>``, in the
-checked format of every depgraph cache (corrupted -> rebuilt), holding the entries the last
+On disk: the query ``check`` of the store (:mod:`analyzer.core`), one entry per scanned tree,
+in the checked format of every depgraph cache (corrupted -> rebuilt), holding the entries the last
 scan used (so it does not grow with every edit).
 """
 
 from __future__ import annotations
 
 import hashlib
-import sys
 from collections.abc import Mapping, Sequence
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 
+from analyzer.core.store import Query, Store, tree_key
 from analyzer.extract.source_bytes import SourceBytes
 from analyzer.model import Deletion
 from analyzer.plan.check.lint import FileLint
 from analyzer.plan.check.simulate import FileSim, lint_and_simulate, lint_original, simulate
-from analyzer.util.cache_files import read_keyed, tree_cache_path, write_keyed
-from analyzer.util.fingerprint import tool_fingerprint
 from analyzer.util.parallel import parallel_map
 
 _Entry = FileSim | FileLint | None  # None: the file does not parse
+CHECKS = Query("check", code=("analyzer.plan.check_cache",), dists=("pyflakes",))
 
 
 class CheckCache:
@@ -39,8 +37,8 @@ class CheckCache:
     def __init__(self, directory: Path | None = None, tree_root: Path | None = None,
                  jobs: int = 1):
         self.jobs = jobs  # worker processes for :meth:`prefetch`
-        self._file = tree_cache_path(directory, "check", tree_root or Path()) \
-            if directory is not None else None
+        self._store = Store(directory) if directory is not None else None
+        self._slot = tree_key(tree_root or Path())
         self._stored: dict[str, _Entry] | None = None  # loaded on first use
         self._used: dict[str, _Entry] = {}
         self._digests: dict[str, str] = {}  # path -> sha256 of the bytes it was given
@@ -128,8 +126,8 @@ class CheckCache:
 
     def save(self) -> None:
         """Persist what this scan used (nothing without a cache folder)."""
-        if self._file is not None and self.misses:
-            write_keyed(self._file, _environment(), self._used)
+        if self._store is not None and self.misses:
+            self._store.put_keyed(CHECKS, self._slot, _environment(), self._used)
 
     # -- inside ------------------------------------------------------------------------------
     def _lookup(self, key: str) -> object:
@@ -147,8 +145,9 @@ class CheckCache:
         if self._stored is None:
             self._stored = {}
             # (another depgraph's, pyflakes' or Python's entries are not even unpickled)
-            loaded = read_keyed(self._file, lambda head: head == _environment()) \
-                if self._file is not None else None
+            loaded = self._store.get_keyed(CHECKS, self._slot,
+                                           lambda head: head == _environment()) \
+                if self._store is not None else None
             if loaded is not None and isinstance(loaded[1], dict):
                 self._stored = loaded[1]
         return self._stored
@@ -174,11 +173,9 @@ def _lint_and_simulate(job: tuple[str, bytes, tuple[Deletion, ...], bool, FileLi
 
 @cache
 def _environment() -> str:
-    try:
-        pyflakes = metadata.version("pyflakes")
-    except metadata.PackageNotFoundError:
-        pyflakes = "?"
-    return f"{tool_fingerprint()}:pyflakes={pyflakes}:py={sys.version_info[:2]}"
+    """What every entry's key holds besides its file: the query's version (its code, the
+    pyflakes and Python versions)."""
+    return CHECKS.version
 
 
 _MISSING = object()

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import tree_sitter as ts
 
+from analyzer.core.store import Query
 from analyzer.extract import treesitter as tsu
 from analyzer.extract.cache import FactsCache
 from analyzer.extract.python_names import ParamGetattr
@@ -53,7 +54,7 @@ def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes],
     for _key, pg in wanted:
         asked.setdefault(pg.function.encode(), {}).setdefault(signature(pg), pg)
     names = frozenset(asked)
-    stored = cache.get(_ENTRY, _VERSION, _KIND) if cache is not None else None
+    stored = cache.get(_ENTRY, _VERSION, _KIND, CALL_ARGS) if cache is not None else None
     known: dict[str, FileCalls] = stored if isinstance(stored, dict) else {}
     now: dict[str, FileCalls] = {}
     values: dict[Signature, frozenset[str] | None] = {
@@ -89,13 +90,14 @@ def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes],
             have = values[sig]
             values[sig] = None if have is None or got is None else have | got
     if cache is not None and any(known.get(p) is not f for p, f in now.items()):
-        cache.put(_ENTRY, _VERSION, _KIND, {**known, **now})
+        cache.put(_ENTRY, _VERSION, _KIND, {**known, **now}, CALL_ARGS)
     return {key: values[signature(pg)] for key, pg in wanted}
 
 
 # their facts-cache key: one entry for every file scanned with this cache (by path, each
 # file's share checked against its bytes)
 _ENTRY, _VERSION, _KIND = "<parameter values>", "by-file", "param-values"
+CALL_ARGS = Query("call-args", code=("analyzer.resolve.call_args",))
 
 # what a call passes for a ParamGetattr's parameter depends on these fields alone
 Signature = tuple[str, str, int, "str | None", bool]

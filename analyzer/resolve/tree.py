@@ -9,6 +9,7 @@ import hashlib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
+from analyzer.core.store import Query
 from analyzer.discover.test_files import is_test_path
 from analyzer.discover.walk import Discovery, file_module_name
 from analyzer.extract.cache import FactsCache
@@ -24,6 +25,7 @@ from analyzer.resolve.op_namespaces import resolve_op_namespaces
 from analyzer.resolve.python import ModuleIndex, PyModule
 
 _PROJECT_ENTRY, _PROJECT_KIND = "<cmake project>", "cmake-project"  # its facts-cache key
+CMAKE_PROJECT = Query("cmake-project", code=("analyzer.resolve",))
 # problems that leave a file not (wholly) understood: it is kept, never planned
 UNPARSED_KINDS = frozenset({"syntax-error", "binary", "invalid-utf8", "unreadable",
                             "symlink-loop"})
@@ -101,7 +103,7 @@ def evaluate_cmake(cmake_facts: dict[str, CmakeFacts], files: Mapping[str, FileI
                    cache: FactsCache | None = None) -> CMakeProject:
     """The CMake project, evaluated -- or read back from ``cache``: evaluation is a pure
     function of the CMake files' bytes, the set of paths (``file(GLOB)``) and the forced
-    options, which together are its key (the cache's folder holds depgraph's fingerprint)."""
+    options, which together are its key (the query ``cmake-project``'s version holds the code's)."""
     return evaluate_cached(cmake_facts, {p: files[p].sha256 for p in cmake_facts}, files,
                            options, cache)
 
@@ -117,10 +119,10 @@ def evaluate_cached(cmake_facts: Mapping[str, CmakeFacts], digests: Mapping[str,
     key = hashlib.sha256(repr((
         sorted((p, digests[p]) for p in cmake_facts), sorted(files),
         sorted((options or {}).items()))).encode()).hexdigest()
-    project = cache.get(_PROJECT_ENTRY, key, _PROJECT_KIND)
+    project = cache.get(_PROJECT_ENTRY, key, _PROJECT_KIND, CMAKE_PROJECT)
     if not isinstance(project, CMakeProject):
         project = cmake_eval.evaluate(dict(cmake_facts), frozenset(files), options=options)
-        cache.put(_PROJECT_ENTRY, key, _PROJECT_KIND, project)
+        cache.put(_PROJECT_ENTRY, key, _PROJECT_KIND, project, CMAKE_PROJECT)
     return project
 
 

@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from analyzer.core.store import Query
 from analyzer.discover.walk import file_module_name
 from analyzer.plan.check.breaks import Break, defined_methods, python_breaks
 from analyzer.plan.check.conflicts import new_breaks
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
     from analyzer.result import ScanResult
 
 _CACHE_KIND = "verify-python"  # facts-cache entries of _file_facts
+VERIFY_PYTHON = Query("verify-python", code=("analyzer.verify.python",), dists=("pyflakes",))
 
 
 def _file_facts(source: bytes, path: str, dead: list[tuple[int, int]],
@@ -69,7 +71,7 @@ def python_baseline(sources: Mapping[str, bytes], edited: set[str],
             continue
         ranges = sorted((dead or {}).get(path, []))
         key = hashlib.sha256(data + repr(ranges).encode()).hexdigest()
-        cached = cache.get(path, key, _CACHE_KIND) if cache is not None else None
+        cached = cache.get(path, key, _CACHE_KIND, VERIFY_PYTHON) if cache is not None else None
         if cached is not None:
             if cached:  # {} stands for "does not parse"
                 out[path] = cached
@@ -79,7 +81,7 @@ def python_baseline(sources: Mapping[str, bytes], edited: set[str],
     done = parallel_map(_file_facts_job, todo, jobs, size=lambda job: len(job[0]))
     for (_, path, _, _), key, facts in zip(todo, keys, done, strict=True):
         if cache is not None:
-            cache.put(path, key, _CACHE_KIND, facts or {})
+            cache.put(path, key, _CACHE_KIND, facts or {}, VERIFY_PYTHON)
         if facts is not None:
             out[path] = facts
     return dict(sorted(out.items()))

@@ -11,7 +11,7 @@ import pytest
 import analyzer.discover.cache as dc
 from analyzer.discover.digests import RACY_NS
 from analyzer.discover.walk import discover
-from tests.helpers import write_tree
+from tests.helpers import store_entries, write_tree
 
 TREE = {
     "python/app/__init__.py": "",
@@ -71,7 +71,7 @@ def test_other_excludes_and_corrupt_entries_walk_again(tree, tmp_path, monkeypat
     dc.discover_cached(tree, (), tmp_path / "c")
     assert dc.discover_cached(tree, ("python/app/util.py",), tmp_path / "c") == discover(
         tree, extra_excludes=("python/app/util.py",))
-    for entry in (tmp_path / "c" / "discovery").iterdir():
+    for entry in store_entries(tmp_path / "c", "discovery"):
         entry.write_bytes(b"0" * 64 + b"\nbroken")
     assert dc.discover_cached(tree, (), tmp_path / "c") == discover(tree)
 

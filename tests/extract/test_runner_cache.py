@@ -7,9 +7,9 @@ import io
 import shutil
 
 from analyzer.discover.walk import discover
-from analyzer.extract.cache import FactsCache
+from analyzer.extract.cache import FACTS, FactsCache
 from analyzer.extract.runner import Progress, ProgressBar, extract_all
-from tests.helpers import MINI_SGLANG
+from tests.helpers import MINI_SGLANG, store_entries
 
 
 def test_parallel_equals_single_process():
@@ -51,15 +51,14 @@ def test_cache_hits_corruption_and_changed_files(tmp_path):
         == next(r for r in fresh if r.path.endswith("utils/common.py")).lines + 2
 
 
-def test_facts_of_another_depgraph_version_are_swept(tmp_path):
+def test_facts_live_in_the_store_under_the_extractions_version(tmp_path):
     found = discover(MINI_SGLANG)
-    old = tmp_path / "cache" / "facts" / "0123456789abcdef" / "ab"
-    old.mkdir(parents=True)
-    (old / "cdef").write_bytes(b"stale facts of an older depgraph")
     cache = FactsCache(tmp_path / "cache")
     extract_all(found.root, list(found.files)[:3], cache=cache)
-    assert not old.parent.exists()
-    assert cache.dir.parent == tmp_path / "cache" / "facts" and any(cache.dir.rglob("*"))
+    # three files' facts, under the query "facts" and the version of its code
+    entries = store_entries(tmp_path / "cache", "facts")
+    assert len(entries) == 3
+    assert {e.parts[-3] for e in entries} == {FACTS.version}
 
 
 def test_progress_reports_cached_and_parsed_files(tmp_path):

@@ -11,7 +11,7 @@ from analyzer.graph.edge_store import EdgeStore, index_key
 from analyzer.graph.python import EdgeMemo, build_python_graph
 from analyzer.model import FileInfo
 from analyzer.pipeline.scan import run_scan
-from tests.helpers import MINI_SGLANG, module_index, same_python_graph, write_tree
+from tests.helpers import MINI_SGLANG, module_index, same_python_graph, store_entries, write_tree
 
 TREE = {
     "pkg/__init__.py": "",
@@ -76,7 +76,7 @@ def test_another_shape_or_a_damaged_file_starts_afresh(tmp_path: Path):
     grown = module_index(tmp_path / "t", {"pkg/c.py": ""})
     assert index_key(grown, _files(grown), ()).shape != key.shape
     assert store.load(index_key(grown, _files(grown), ())).variants == {}
-    stored = next((tmp_path / "cache" / "edges").iterdir())
+    stored = store_entries(tmp_path / "cache", "edges")[0]
     stored.write_bytes(stored.read_bytes()[:-10])
     assert store.load(key).variants == {}
     assert EdgeStore(None, tmp_path / "t").load(key) == EdgeMemo()  # no cache folder
@@ -95,7 +95,7 @@ def test_an_edited_file_is_never_answered_with_its_old_edges(tmp_path: Path):
     cache = tmp_path / "cache"
     first = run_scan(tree, [], use_profile=False, cache_dir=cache)
     assert {d.symbol for d in first.plan.deletions} == {"app.lib:other"}
-    assert list((cache / "edges").iterdir())
+    assert store_entries(cache, "edges")
     write_tree(tree, {"app/main.py": ("from app.lib import helper, other\n\n\n"
                                       "def run():\n    return helper(), other()\n")})
     second = run_scan(tree, [], use_profile=False, cache_dir=cache)
@@ -188,7 +188,7 @@ def test_a_stored_record_reads_back_as_it_was_made(tmp_path: Path):
 
 
 def _stored_files(cache: Path) -> dict[str, bytes]:
-    return {f.name: f.read_bytes() for f in (cache / "edges").iterdir()}
+    return {f.name: f.read_bytes() for f in store_entries(cache, "edges")}
 
 
 # six modules: pkg.user reads pkg.a; one module's changed records are under a quarter
@@ -264,7 +264,7 @@ def test_changes_of_another_whole_memo_are_ignored(tmp_path: Path):
     build_python_graph(index, GraphOptions(), memo)
     fresh.save(key, memo)
     assert set(_stored_files(cache)) == {whole_name}
-    (cache / "edges" / (whole_name + ".changes")).write_bytes(changes)
+    (store_entries(cache, "edges")[0].parent / (whole_name + ".changes")).write_bytes(changes)
     loaded = EdgeStore(cache, tmp_path / "t").load(key)
     assert [local for local, _ in loaded.variants["pkg.user"]] == [((), ())]
     assert loaded.touched == set()

@@ -9,9 +9,9 @@ import time
 from click.testing import CliRunner
 
 from analyzer.cli.main import main
-from analyzer.discover.digests import RACY_NS, DigestIndex
+from analyzer.discover.digests import DIGESTS, RACY_NS, DigestIndex
 from analyzer.model import SourceFile
-from tests.helpers import write_tree
+from tests.helpers import store_entries, write_tree
 
 TREE = {
     "python/app/__init__.py": "",
@@ -68,7 +68,7 @@ def test_corrupted_entry_is_recomputed(tmp_path):
     repo = write_tree(tmp_path / "repo", TREE)
     cache = tmp_path / "c"
     scan(repo, tmp_path / "o", cache)
-    (entry,) = (cache / "results").iterdir()
+    (entry,) = store_entries(cache, "results")
     entry.write_bytes(entry.read_bytes()[:-10])  # truncated: digest no longer matches
     assert REUSED not in scan(repo, tmp_path / "o", cache)
     assert REUSED in scan(repo, tmp_path / "o", cache)
@@ -109,8 +109,9 @@ def test_digest_index_trusts_only_unchanged_non_racy_files(tmp_path):
 
 def test_digest_index_survives_a_corrupt_file(tmp_path):
     index = DigestIndex(tmp_path / "cache", tmp_path)
-    index.path.parent.mkdir(parents=True)
-    index.path.write_bytes(b"garbage\nnot a pickle")
+    path = index.store.path(DIGESTS, index.key)
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"garbage\nnot a pickle")
     assert DigestIndex(tmp_path / "cache", tmp_path).entries == {}
 
 
@@ -141,3 +142,20 @@ def test_a_cache_that_cannot_be_written_only_costs_time(tmp_path):
     assert REUSED not in scan(repo, tmp_path / "o", blocker)
     assert (tmp_path / "o" / "manifest.json").exists() and "Python files" in first
     assert blocker.read_text() == "a file where the cache folder should be"
+
+
+def test_a_scan_applies_the_stores_eviction_policy(tmp_path, monkeypatch):
+    repo = write_tree(tmp_path / "repo", TREE)
+    cache = tmp_path / "c"
+    scan(repo, tmp_path / "o", cache)
+    # within the default cap, all stay: the facts of the tree's 3 Python files and of
+    # util.py as the gate pruned it (without `unused`), and the result
+    assert len(store_entries(cache, "facts")) == 4 and store_entries(cache, "results")
+    edited = repo / "python/app/main.py"
+    edited.write_text(edited.read_text() + "# edited\n")
+    monkeypatch.setenv("DEPGRAPH_CACHE_MB", "0")  # a cap of nothing: every entry goes
+    assert REUSED not in scan(repo, tmp_path / "o", cache)
+    assert not list((cache / "store").rglob("*/*/*/*"))
+    monkeypatch.delenv("DEPGRAPH_CACHE_MB")
+    assert REUSED not in scan(repo, tmp_path / "o", cache)  # (nothing was left to reuse)
+    assert REUSED in scan(repo, tmp_path / "o", cache)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from analyzer.model import Deletion
 from analyzer.plan.check_cache import CheckCache
+from tests.helpers import store_entries
 
 SOURCE = b"import os\nfrom pkg.a import helper\n\n\ndef run():\n    return helper(os.sep)\n"
 # deleting line 2 leaves `helper` undefined in run()
@@ -50,7 +51,7 @@ def test_a_corrupted_cache_file_is_a_miss(tmp_path):
     first = CheckCache(tmp_path, tmp_path / "tree")
     first.simulation("pkg/m.py", {"pkg/m.py": SOURCE}, EDITS)
     first.save()
-    for f in (tmp_path / "check").iterdir():
+    for f in store_entries(tmp_path, "check"):
         f.write_bytes(f.read_bytes()[:-10])
     again = CheckCache(tmp_path, tmp_path / "tree")
     assert again.simulation("pkg/m.py", {"pkg/m.py": SOURCE}, EDITS).after.undefined["helper"] == 1

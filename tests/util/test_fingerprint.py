@@ -1,15 +1,14 @@
-"""Shared, the cache folder and depgraph's own fingerprint (``analyzer/util/fingerprint.py``)
-and its packaged data (``analyzer/util/data.py``)."""
+"""Shared, the cache folder (``analyzer/util/fingerprint.py``) and the packaged data
+(``analyzer/util/data.py``)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 from analyzer.util.data import data_dir
-from analyzer.util.fingerprint import default_cache_dir, tool_fingerprint
+from analyzer.util.fingerprint import default_cache_dir
 
 
 def test_cache_dir_follows_xdg(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -26,13 +25,6 @@ def test_cache_dir_defaults_to_home(monkeypatch: pytest.MonkeyPatch, tmp_path: P
         monkeypatch.setenv("XDG_CACHE_HOME", xdg)
     monkeypatch.setenv("HOME", str(tmp_path))
     assert default_cache_dir() == tmp_path / ".cache" / "depgraph"
-
-
-def test_fingerprint_is_short_hex_and_stable() -> None:
-    first = tool_fingerprint()
-    assert re.fullmatch(r"[0-9a-f]{16}", first)
-    tool_fingerprint.cache_clear()
-    assert tool_fingerprint() == first  # nothing changed: the same key
 
 
 @pytest.mark.parametrize(("folder", "files"), [
