@@ -39,12 +39,15 @@ DECLARED: dict[str, Query] = {}  # name -> the query of that name (one per name)
 class Query:
     """A named pure query whose answers are stored: ``code`` the modules that compute them
     (a package stands for all its modules; what they import counts too), ``data`` the data
-    folders they read, ``dists`` the distributions whose version changes them."""
+    folders they read, ``dists`` the distributions whose version changes them; ``shared``:
+    its answers are immutable, one object for every asker of a command."""
 
     name: str
     code: tuple[str, ...]
     data: tuple[str, ...] = ()
     dists: tuple[str, ...] = ()
+    # immutable answers, held for the whole command once asked (analyzer.core.session)
+    shared: bool = False
     versions: dict[str, str] = field(default_factory=dict, compare=False, hash=False,
                                      repr=False)
 

@@ -15,12 +15,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from analyzer.core.session import MISSING, hold, recall
 from analyzer.core.store import Query, Store, key_of
 from analyzer.model import Language
 from analyzer.util import pickling
 
 PARSERS = ("tree-sitter", "tree-sitter-python", "tree-sitter-cuda", "tree-sitter-cmake")
-FACTS = Query("facts", code=("analyzer.extract",), data=("queries",), dists=PARSERS)
+FACTS = Query("facts", code=("analyzer.extract",), data=("queries",), dists=PARSERS,
+              shared=True)
 
 
 class FactsCache:
@@ -37,15 +39,27 @@ class FactsCache:
             query: Query = FACTS) -> Any | None:
         """Facts of ``file`` with that content, of one kind: a language's extraction, or
         another pure function of the bytes (``query``)."""
-        facts = self.store.get(query, key_of(str(kind), file, content_hash))
+        key = key_of(str(kind), file, content_hash)
+        facts = recall(query, key)
+        if facts is not MISSING:
+            self.hits += 1
+            return facts
+        facts = self.store.get(query, key)
         if facts is None:
             self.misses += 1  # missing, corrupted or partial: rebuilt by the caller
             return None
         self.hits += 1
+        hold(query, key, facts)
         return facts
+
+    def held(self, file: str, content_hash: str, kind: Language | str, facts: Any,
+             query: Query = FACTS) -> None:
+        """Facts just computed (by a worker, stored by it): the command's answer from now."""
+        hold(query, key_of(str(kind), file, content_hash), facts)
 
     def put(self, file: str, content_hash: str, kind: Language | str, facts: Any,
             query: Query = FACTS) -> None:
+        self.held(file, content_hash, kind, facts, query)
         self.put_payload(file, content_hash, kind, pickling.dumps(facts), query)
 
     def put_payload(self, file: str, content_hash: str, kind: Language | str,

@@ -312,6 +312,9 @@ def _drain(queue: list[int], sources: list[SourceFile], reads: list[ReadFile],
             for i, facts in zip(batch, future.result(), strict=True):
                 if isinstance(facts, bytes):
                     facts = pickling.loads(facts)
+                    if cache is not None:  # (the worker stored them)
+                        cache.held(sources[i].path, reads[i].digest, sources[i].language,
+                                   facts)
                 take(i, _finish(sources[i], reads[i].digest, reads[i].data or b"", facts))
 
 

@@ -167,6 +167,8 @@ def extract_all(root: Path, sources: list[SourceFile], *, jobs: int = 1,
         for (i, digest, data), facts in zip(batch, results, strict=True):
             if isinstance(facts, bytes):
                 facts = pickling.loads(facts)
+                if cache is not None:  # (the worker stored them)
+                    cache.held(sources[i].path, digest, sources[i].language, facts)
             out[i] = _finish(sources[i], digest, data, facts)
         parsed += len(batch)
         if progress:

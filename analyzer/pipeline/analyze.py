@@ -25,6 +25,7 @@ from analyzer.analysis.liveness import Liveness
 from analyzer.analysis.why import kept_by_tests, root_reasons
 from analyzer.config.options import ScanOptions
 from analyzer.config.profile import effective_cmake_options, merge_drops
+from analyzer.core.session import session
 from analyzer.decide.fold_reuse import TreeVersion
 from analyzer.decide.profile_facts import ProfileUse, profile_use
 from analyzer.extract.cache import FactsCache
@@ -87,7 +88,7 @@ def analyze_inputs(inputs: ScanInputs, options: ScanOptions,
     deletion goes with (unless ``--scope features`` plans by them), the features' report,
     blockers, anchors and why each root is one (what ``depgraph verify`` needs is the
     rest)."""
-    with gc_paused():
+    with gc_paused(), session():  # (the gate's scan of the applied copy: the same session)
         return _analyze(inputs, options, settings, report, gate)
 
 
