@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
+
+_R = TypeVar("_R")
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_repos"
@@ -128,3 +132,12 @@ def store_entries(cache: Path, query: str) -> list[Path]:
     """The files of one query's entries in the store under the cache folder ``cache``
     (``<cache>/store/<query>/<version>/<shard>/<entry>``), in name order."""
     return sorted(p for p in (cache / "store" / query).glob("*/*/*") if p.is_file())
+
+
+def stored(cache: Path, fn: Callable[..., _R], /, *args: Any, **kwargs: Any) -> _R:
+    """``fn(*args, **kwargs)`` in a session of its own storing under the cache folder
+    ``cache`` (what one scan's stage reads and writes of the store)."""
+    from analyzer.core.session import session
+
+    with session(cache):
+        return fn(*args, **kwargs)

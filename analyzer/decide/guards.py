@@ -43,7 +43,7 @@ from analyzer.decide.guards_eval import (
     truth,
 )
 from analyzer.decide.regions import DeadRegion
-from analyzer.extract.cache import FactsCache
+from analyzer.extract.cache import FactsCache, stored_facts
 from analyzer.extract.python_branches import Branch, Clause, Cond
 from analyzer.extract.python_facts import ImportFact, PythonFacts
 from analyzer.model import FoldRewrite
@@ -63,22 +63,21 @@ def evaluate(module: str, scope: str, cond: Cond, index: ModuleIndex,
     return None if value is UNKNOWN else value
 
 
-def fold_all(index: ModuleIndex, ctx: GuardContext, cache: FactsCache | None = None,
-             tree_key: str = "") -> dict[str, list[DeadRegion]]:
-    """Dead regions of every module that has any. With ``cache`` (the facts cache) and
-    ``tree_key`` (a digest of everything ``index`` is a function of: each module's name,
-    path and bytes, the extension modules), they are kept there under both keys and ``ctx``,
-    so a scan of the same tree with the same context reads them back: folding is a pure
+def fold_all(index: ModuleIndex, ctx: GuardContext, tree_key: str = ""
+             ) -> dict[str, list[DeadRegion]]:
+    """Dead regions of every module that has any. With ``tree_key`` (a digest of everything
+    ``index`` is a function of: each module's name, path and bytes, the extension modules),
+    they are stored under it and ``ctx`` (in the open session's store), so a scan of the
+    same tree with the same context reads them back: folding is a pure
     function of the three, but for the attribute names it looks up tree-wide
     (``ModuleIndex.sought_by_name``), which are kept beside and noted again."""
-    return fold_contexts(index, [ctx], cache, tree_key)[0]
+    return fold_contexts(index, [ctx], tree_key)[0]
 
 
-def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext],
-                  cache: FactsCache | None = None, tree_key: str = "",
+def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext], tree_key: str = "",
                   memory: FoldMemory | None = None, version: TreeVersion | None = None
                   ) -> list[dict[str, list[DeadRegion]]]:
-    """:func:`fold_all` of each of ``ctxs``; those the cache does not answer are folded in
+    """:func:`fold_all` of each of ``ctxs``; those the store does not answer are folded in
     one pass over the modules, each module's branches unpacked once for all of them (they
     are held pickled: :class:`analyzer.extract.fact.Packed`). Each context's folding notes
     its own tree-wide names, as alone. With ``memory`` (the scan's fold records, see
@@ -88,6 +87,7 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext],
     added to it (and kept in the cache). ``version``: the shape and each
     module's bytes (what tells which modules changed since a record was made; None: the
     records of ``memory`` are of this very tree)."""
+    cache = stored_facts()
     keys = [hashlib.sha256(f"{tree_key}\0{ctx.digest()}".encode()).hexdigest()
             if cache is not None and tree_key else None for ctx in ctxs]
     out: list[dict[str, list[DeadRegion]] | None] = [None] * len(ctxs)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from analyzer.core.session import MISSING, hold, recall
+from analyzer.core.session import MISSING, current, hold, recall
 from analyzer.core.store import Query, Store, key_of
 from analyzer.model import Language
 from analyzer.util import pickling
@@ -67,3 +67,11 @@ class FactsCache:
         """Store already pickled facts (extraction workers pickle once, for this and for
         sending the facts back)."""
         self.store.put_bytes(query, key_of(str(kind), file, content_hash), payload)
+
+
+def stored_facts() -> FactsCache | None:
+    """The open session's facts cache (:mod:`analyzer.core.session`); None when nothing is
+    stored (no session, or ``--no-cache``)."""
+    opened = current()
+    return opened.view("facts", lambda store: FactsCache(store.directory)) \
+        if opened is not None else None

@@ -27,7 +27,7 @@ from typing import Any
 
 from analyzer.core.store import Query
 from analyzer.discover.walk import file_module_name
-from analyzer.extract.cache import FactsCache
+from analyzer.extract.cache import stored_facts
 from analyzer.extract.python_facts import ImportFact, PythonFacts
 from analyzer.extract.python_fstrings import OWN_NAME
 from analyzer.extract.runner import (
@@ -201,7 +201,6 @@ def _family(packages: set[str], modules: _Modules, restricted: frozenset[str]) -
 
 def extract_on_demand(root: Path, sources: list[SourceFile], reads: list[ReadFile],
                       python_roots: tuple[str, ...], demand: Demand, *, jobs: int = 1,
-                      cache: FactsCache | None = None,
                       progress: Callable[[Progress], None] | None = None,
                       extracted: dict[int, ExtractedFile] | None = None) -> DemandResult:
     """Facts of every source, in order: the seeds and their closure parsed, every other
@@ -240,9 +239,9 @@ def extract_on_demand(root: Path, sources: list[SourceFile], reads: list[ReadFil
     try:
         with gc_paused():
             while True:
-                _drain(queue, sources, reads, known, cache, pool, take)
+                _drain(queue, sources, reads, known, pool, take)
                 more = _by_needles(demand, parsed_facts, sources, reads, scheduled)
-                more |= _unparsable(sources, reads, scheduled, modules, cache)
+                more |= _unparsable(sources, reads, scheduled, modules)
                 if not more:
                     break
                 schedule(sorted(more))
@@ -268,12 +267,13 @@ def extract_on_demand(root: Path, sources: list[SourceFile], reads: list[ReadFil
 
 
 def _drain(queue: list[int], sources: list[SourceFile], reads: list[ReadFile],
-           known: dict[int, ExtractedFile], cache: FactsCache | None,
+           known: dict[int, ExtractedFile],
            pool: ProcessPoolExecutor | None,
            take: Callable[[int, ExtractedFile], None]) -> None:
     """Extract everything queued, and everything queued meanwhile, until the queue is empty:
     what an earlier pass or the cache has at once, the rest in batches over the workers (a
     batch's results queue their candidates as soon as it is back)."""
+    cache = stored_facts()
     in_flight: dict[Future[list[Any]], list[int]] = {}
     while queue or in_flight:
         misses: list[int] = []
@@ -299,7 +299,7 @@ def _drain(queue: list[int], sources: list[SourceFile], reads: list[ReadFile],
             payload = [(sources[i].path, sources[i].language, reads[i].digest,
                         reads[i].data or b"") for i in batch]
             if pool is None:
-                for i, facts in zip(batch, _extract_local(payload, cache), strict=True):
+                for i, facts in zip(batch, _extract_local(payload), strict=True):
                     take(i, _finish(sources[i], reads[i].digest, reads[i].data or b"", facts))
                 continue
             in_flight[pool.submit(_extract_batch, payload,
@@ -331,10 +331,11 @@ def _by_needles(demand: Demand, parsed: list[PythonFacts], sources: list[SourceF
 
 
 def _unparsable(sources: list[SourceFile], reads: list[ReadFile], scheduled: set[int],
-                modules: _Modules, cache: FactsCache | None) -> set[int]:
+                modules: _Modules) -> set[int]:
     """Unscheduled files that would not parse cleanly (syntax errors, binary, bad UTF-8):
     extracted whole, as a full parse would, so they are kept the same way. The check's
     answer is cached per content like the facts."""
+    cache = stored_facts()
     out: set[int] = set()
     for i, (source, got) in enumerate(zip(sources, reads, strict=True)):
         if i in scheduled or got.data is None:

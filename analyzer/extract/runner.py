@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, assert_never
 
-from analyzer.extract.cache import FactsCache
+from analyzer.extract.cache import FactsCache, stored_facts
 from analyzer.model import Language, ParseProblem, SourceFile
 from analyzer.util import pickling
 from analyzer.util.gc_pause import gc_paused
@@ -76,8 +76,8 @@ def _extract_batch(batch: list[tuple[str, Language, str, bytes]],
     return out
 
 
-def _extract_local(batch: list[tuple[str, Language, str, bytes]],
-                   cache: FactsCache | None) -> list[Any]:
+def _extract_local(batch: list[tuple[str, Language, str, bytes]]) -> list[Any]:
+    cache = stored_facts()
     out = []
     for path, language, digest, data in batch:
         facts = extract_bytes(path, language, data)
@@ -139,11 +139,11 @@ def _batches(todo: list[tuple[int, str, bytes]]) -> list[list[tuple[int, str, by
 
 
 def extract_all(root: Path, sources: list[SourceFile], *, jobs: int = 1,
-                cache: FactsCache | None = None,
                 progress: Callable[[Progress], None] | None = None,
                 read: list[ReadFile] | None = None) -> list[ExtractedFile]:
     """Facts of every source, in order; ``read`` (from :func:`read_all`) spares a re-read."""
     reads = read if read is not None else read_all(root, sources)
+    cache = stored_facts()
     out: list[ExtractedFile | None] = [None] * len(sources)
     todo: list[tuple[int, str, bytes]] = []  # index, digest, data
     for i, (source, got) in enumerate(zip(sources, reads, strict=True)):
@@ -188,7 +188,7 @@ def extract_all(root: Path, sources: list[SourceFile], *, jobs: int = 1,
     else:
         with gc_paused():
             for batch, payload in zip(batches, payloads, strict=True):
-                consume(batch, _extract_local(payload, cache))
+                consume(batch, _extract_local(payload))
     return [x for x in out if x is not None]
 
 

@@ -28,7 +28,6 @@ from analyzer.config.profile import effective_cmake_options, merge_drops
 from analyzer.core.session import session
 from analyzer.decide.fold_reuse import TreeVersion
 from analyzer.decide.profile_facts import ProfileUse, profile_use
-from analyzer.extract.cache import FactsCache
 from analyzer.extract.demand import Demand, extract_on_demand
 from analyzer.extract.needle_cache import NeedleCache
 from analyzer.extract.runner import ExtractedFile, Progress, ReadFile, extract_all
@@ -88,7 +87,8 @@ def analyze_inputs(inputs: ScanInputs, options: ScanOptions,
     deletion goes with (unless ``--scope features`` plans by them), the features' report,
     blockers, anchors and why each root is one (what ``depgraph verify`` needs is the
     rest)."""
-    with gc_paused(), session():  # (the gate's scan of the applied copy: the same session)
+    # (the gate's scan of the applied copy: the same session)
+    with gc_paused(), session(settings.cache_dir):
         return _analyze(inputs, options, settings, report, gate)
 
 
@@ -106,11 +106,10 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
     # stages after read the few files they need again: SourceBytes); a later pass reads anew
     handed = [reads]
     del reads
-    cache = FactsCache(settings.cache_dir) if settings.cache_dir is not None else None
     reparsed: set[str] = set()
     extracted: dict[int, ExtractedFile] = {}  # what a pass parsed, for the next one
     while True:
-        result = _analyze_extracted(inputs, options, settings, use, handed, cache, demand,
+        result = _analyze_extracted(inputs, options, settings, use, handed, demand,
                                     timer, extracted, report, gate, frozenset(reparsed))
         if demand is None:
             return result
@@ -125,7 +124,7 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
 
 def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
                        use: ProfileUse, handed: list[list[ReadFile]],
-                       cache: FactsCache | None, demand: Demand | None, timer: StageTimer,
+                       demand: Demand | None, timer: StageTimer,
                        extracted: dict[int, ExtractedFile], report: bool,
                        gate: Gate | None, reparsed: frozenset[str]) -> ScanResult:
     found = inputs.discovery
@@ -133,11 +132,11 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         reads = handed.pop() if handed else inputs.reads()
         if demand is None:
             files = extract_all(found.root, list(found.files), jobs=settings.jobs,
-                                cache=cache, progress=settings.progress, read=reads)
+                                progress=settings.progress, read=reads)
             counted: frozenset[str] = frozenset()
         else:
             got = extract_on_demand(found.root, list(found.files), reads, found.python_roots,
-                                    demand, jobs=settings.jobs, cache=cache,
+                                    demand, jobs=settings.jobs,
                                     progress=settings.progress, extracted=extracted)
             files = got.files
             counted = frozenset(found.files[i].path for i in got.counted)
@@ -146,7 +145,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         del reads
     with timer("resolve"):
         tree = build_tree(found, files, effective_cmake_options(use.profile, use.drops),
-                          cache, sources)
+                          sources)
         scope = deletion_scope(tree, use.profile.test_paths if use.profile else ())
     sims = CheckCache(settings.cache_dir, found.root, settings.jobs)
     edge_store = EdgeStore(settings.cache_dir, found.root)
@@ -155,7 +154,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         edges = edge_store.load(edge_key)
     # the open graph is asked for after the rounds (what each deletion goes with)
     wants_open = bool(use.features) and (report or options.scope == "features")
-    rounds = Rounds(inputs, options, use, tree, scope, sources, timer, sims, edges, cache,
+    rounds = Rounds(inputs, options, use, tree, scope, sources, timer, sims, edges,
                     edge_key.digest(), open_graph=wants_open,
                     tree_version=TreeVersion(edge_key.shape, edge_key.modules),
                     jobs=settings.jobs)

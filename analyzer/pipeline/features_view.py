@@ -14,8 +14,8 @@ from analyzer.analysis.anchors import FeatureAnchors, feature_anchors
 from analyzer.config.options import ScanOptions
 from analyzer.config.profile import effective_cmake_options, merge_drops
 from analyzer.config.types import Profile
+from analyzer.core.session import session
 from analyzer.errors import ProfileError
-from analyzer.extract.cache import FactsCache
 from analyzer.extract.runner import extract_all
 from analyzer.extract.source_bytes import SourceBytes
 from analyzer.pipeline.analyze import RunSettings
@@ -50,12 +50,12 @@ def features_view(path: Path, options: ScanOptions, settings: RunSettings) -> Fe
     drops = merge_drops(profile, options.drop, options.keep)
     found = inputs.discovery
     reads = inputs.reads()
-    cache = FactsCache(settings.cache_dir) if settings.cache_dir is not None else None
-    files = extract_all(found.root, list(found.files), jobs=settings.jobs, cache=cache,
-                        progress=settings.progress, read=reads)
-    sources = SourceBytes(found.root, {f.path: r.digest for f, r in zip(
-        found.files, reads, strict=True) if r.data is not None})
-    tree = build_tree(found, files, effective_cmake_options(profile, drops), cache, sources)
+    with session(settings.cache_dir):
+        files = extract_all(found.root, list(found.files), jobs=settings.jobs,
+                            progress=settings.progress, read=reads)
+        sources = SourceBytes(found.root, {f.path: r.digest for f, r in zip(
+            found.files, reads, strict=True) if r.data is not None})
+        tree = build_tree(found, files, effective_cmake_options(profile, drops), sources)
     features = list(profile.features.values())
     anchors = {a.feature: a for a in feature_anchors(profile, features, tree.index,
                                                      list(tree.files), tree.project)}

@@ -47,14 +47,12 @@ _GIT_EXCLUDE = (".git", "info", "exclude")
 def make_gate(settings: RunSettings) -> Gate:
     """The gate of a scan run with ``settings``: the manifest of a result applied to a copy
     of its tree and verified there (the copy's scan shares the facts cache)."""
-    from analyzer.extract.cache import FactsCache
     from analyzer.verify.baseline import verify_baseline
 
     quiet = dataclasses.replace(settings, progress=None, stage=None)
 
     def gate(result: ScanResult) -> tuple[list[VerifyProblem], dict[str, Any]]:
-        facts = FactsCache(settings.cache_dir) if settings.cache_dir is not None else None
-        baseline = verify_baseline(result, facts, settings.jobs)
+        baseline = verify_baseline(result, settings.jobs)  # (in the scan's session)
         return verify_applied(result, baseline, quiet), baseline
 
     return gate

@@ -43,7 +43,6 @@ from analyzer.decide.guards import DeadRegion, fold_all, fold_contexts
 from analyzer.decide.guards_eval import GuardContext
 from analyzer.decide.profile_facts import ProfileUse, graph_options, guard_context, profile_use
 from analyzer.decide.registries import RegistryOutcome, decide_registries, module_entries
-from analyzer.extract.cache import FactsCache
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.graph.native import NativeIndex, add_native_graph
 from analyzer.graph.profile_edges import add_profile_edges
@@ -114,7 +113,7 @@ class Rounds:
     def __init__(self, inputs: ScanInputs, options: ScanOptions, use: ProfileUse, tree: Tree,
                  scope: Scope, sources: Mapping[str, bytes], timer: StageTimer,
                  sims: CheckCache | None = None, edges: EdgeMemo | None = None,
-                 cache: FactsCache | None = None, tree_key: str = "",
+                 tree_key: str = "",
                  open_graph: bool = False, tree_version: TreeVersion | None = None,
                  jobs: int = 1,
                  baseline: Counter[tuple[str, str, str]] | None = None) -> None:
@@ -131,9 +130,8 @@ class Rounds:
         self.use, self.tree = use, tree
         self._uses: tuple[Mapping[str, str], ProfileUse] = ({}, use)
         self._trees: tuple[frozenset[str], Tree] = (frozenset(), tree)
-        # the facts cache (the CMake project evaluated again and the folds are kept there),
-        # and a digest of what the tree's module index is a function of (the folds' key)
-        self.cache, self.tree_key = cache, tree_key
+        # a digest of what the tree's module index is a function of (the folds' key)
+        self.tree_key = tree_key
         # the tree's shape and each module's bytes: the folds of the last scan of a tree of
         # this shape serve the modules that did not change (analyzer.decide.fold_reuse)
         self.tree_version = tree_version
@@ -346,8 +344,7 @@ class Rounds:
         return Build(tree.cmake_facts, tree.native_facts, frozenset(tree.files),
                      {p: f.lines for p, f in tree.files.items()}, self.sources,
                      dict(tree.project.forced), self._system_libraries, self._parsed,
-                     self._builds, {p: tree.files[p].sha256 for p in tree.cmake_facts},
-                     self.cache)
+                     self._builds, {p: tree.files[p].sha256 for p in tree.cmake_facts})
 
     def native_build(self) -> Build:
         """The build of the settled state, as the native checks and their blame read it."""
@@ -414,7 +411,7 @@ class Rounds:
         unforced, tree = self._trees
         if state.unforced != unforced:
             tree = evaluated(tree, {k: v for k, v in tree.project.forced
-                                     if k not in state.unforced}, self.cache)
+                                     if k not in state.unforced})
             self._trees = (state.unforced, tree)
         return tree
 
@@ -438,7 +435,7 @@ class Rounds:
                             self.tree.index)
         contexts = [c for c in (ctx, self._open_context() if with_open else None)
                     if c is not None]
-        folded = iter(fold_contexts(self.tree.index, contexts, self.cache, self.tree_key,
+        folded = iter(fold_contexts(self.tree.index, contexts, self.tree_key,
                                     self._fold_memory, self.tree_version))
         regions = next(folded) if ctx is not None else {}
         if with_open:
@@ -473,9 +470,9 @@ class Rounds:
         regions = self._open_regions
         if regions is None:
             ctx = self._open_context()
-            regions = fold_all(self.tree.index, ctx, self.cache, self.tree_key) \
+            regions = fold_all(self.tree.index, ctx, self.tree_key) \
                 if ctx is not None else {}
-        tree = evaluated(self._tree(self.settled), {}, self.cache)
+        tree = evaluated(self._tree(self.settled), {})
         with self.timer("graph"):
             return self._build_graph(use, tree, regions, Retained()).graph
 
@@ -661,10 +658,10 @@ class Rounds:
                                              *self.stale_patterns], tiers
 
 
-def evaluated(tree: Tree, forced: Mapping[str, bool | str], cache: FactsCache | None) -> Tree:
+def evaluated(tree: Tree, forced: Mapping[str, bool | str]) -> Tree:
     """``tree`` with its CMake project evaluated with ``forced`` options (the others as the
     tree sets them), and op namespaces resolved against it."""
-    project = evaluate_cmake(tree.cmake_facts, tree.files, forced, cache)
+    project = evaluate_cmake(tree.cmake_facts, tree.files, forced)
     return dataclasses.replace(tree, project=project,
                                native_facts=resolve_op_namespaces(tree.native_facts, project))
 

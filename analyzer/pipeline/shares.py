@@ -45,10 +45,10 @@ def plan_under(rounds: Rounds, drop: tuple[str, ...], keep: tuple[str, ...]) -> 
     simulations of the files the check lints)."""
     profile = rounds.use.profile
     drops = merge_drops(profile, drop, keep)
-    tree = evaluated(rounds.tree, effective_cmake_options(profile, drops), rounds.cache)
+    tree = evaluated(rounds.tree, effective_cmake_options(profile, drops))
     other = Rounds(rounds.inputs, rounds.options.replace(drop=drop, keep=keep),
                    profile_use(profile, drops), tree, rounds.scope, rounds.sources,
-                   rounds.timer, rounds.sims, rounds.edge_memo, rounds.cache, rounds.tree_key,
+                   rounds.timer, rounds.sims, rounds.edge_memo, rounds.tree_key,
                    tree_version=rounds.tree_version, jobs=rounds.jobs,
                    baseline=rounds.baseline)
     return other.run()

@@ -24,7 +24,7 @@ import tree_sitter as ts
 
 from analyzer.core.store import Query
 from analyzer.extract import treesitter as tsu
-from analyzer.extract.cache import FactsCache
+from analyzer.extract.cache import stored_facts
 from analyzer.extract.python_names import ParamGetattr
 from analyzer.extract.python_nodes import _string_value
 from analyzer.resolve.python import ModuleIndex, PyModule
@@ -34,7 +34,6 @@ ParamValues = dict[tuple[str, str, int], frozenset[str] | None]
 
 
 def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes],
-                           cache: FactsCache | None = None,
                            digests: Mapping[str, str] | None = None) -> ParamValues:
     """The values of every ``ParamGetattr`` of the tree, from its function's callers.
 
@@ -43,7 +42,7 @@ def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes],
     values, and no later file is searched for it. What one file's calls pass is a pure
     function of its bytes, the functions searched for in it and the calls asked about
     (function name and parameter: no module or line, which an edit elsewhere moves);
-    ``cache`` (the facts cache) keeps it per file, so a scan after one file changed (or of
+    the store keeps it per file, so a scan after one file changed (or of
     a pruned copy of the tree) searches the changed files again and reads the others back
     (``digests``: the sha256 of files' bytes known already, by path)."""
     wanted = [((name, pg.scope, pg.line), pg) for name in sorted(index.modules)
@@ -54,6 +53,7 @@ def resolve_param_getattrs(index: ModuleIndex, sources: Mapping[str, bytes],
     for _key, pg in wanted:
         asked.setdefault(pg.function.encode(), {}).setdefault(signature(pg), pg)
     names = frozenset(asked)
+    cache = stored_facts()
     stored = cache.get(_ENTRY, _VERSION, _KIND, CALL_ARGS) if cache is not None else None
     known: dict[str, FileCalls] = stored if isinstance(stored, dict) else {}
     now: dict[str, FileCalls] = {}

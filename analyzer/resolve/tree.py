@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from analyzer.core.store import Query
 from analyzer.discover.test_files import is_test_path
 from analyzer.discover.walk import Discovery, file_module_name
-from analyzer.extract.cache import FactsCache
+from analyzer.extract.cache import stored_facts
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.extract.cuda import CudaFacts
 from analyzer.extract.python_fstrings import with_own_name
@@ -58,12 +58,11 @@ class Scope:
 
 def build_tree(found: Discovery, extracted: list[ExtractedFile],
                cmake_options: Mapping[str, bool | str] | None = None,
-               cache: FactsCache | None = None,
                sources: Mapping[str, bytes] | None = None) -> Tree:
     """Resolve stage over the extracted facts: the module index and the CMake project
     (evaluated with ``cmake_options`` forced: the dropped features' CMake option values), and
-    the op namespaces the build defines per target (``TORCH_EXTENSION_NAME``). ``cache``: the
-    facts cache, where the evaluated project is kept (see :func:`evaluate_cmake`)."""
+    the op namespaces the build defines per target (``TORCH_EXTENSION_NAME``). The evaluated
+    project is stored (see :func:`evaluate_cmake`)."""
     problems = list(found.problems)
     files: dict[str, FileInfo] = {}
     modules: list[PyModule] = []
@@ -87,33 +86,34 @@ def build_tree(found: Discovery, extracted: list[ExtractedFile],
         # import_module(f"{__name__}.x") names x under this module: its name is known here
         modules.append(PyModule(name, ex.path, is_package, with_own_name(ex.facts, name)))
     modules = _dedupe(modules, problems)
-    project = evaluate_cmake(cmake_facts, files, cmake_options, cache)
+    project = evaluate_cmake(cmake_facts, files, cmake_options)
     problems.extend(project.problems)
     native_facts = resolve_op_namespaces(native_facts, project)
     index = ModuleIndex(modules, extension_modules(project))
     # getattr(obj, p) with p a parameter: what the callers pass (the modules' derived facts)
     for (module, scope, line), values in resolve_param_getattrs(
-            index, sources or {}, cache, {p: f.sha256 for p, f in files.items()}).items():
+            index, sources or {}, {p: f.sha256 for p, f in files.items()}).items():
         index.modules[module].derived.setdefault("param_values", {})[(scope, line)] = values
     return Tree(files, modules, index, native_facts, cmake_facts, project, problems)
 
 
 def evaluate_cmake(cmake_facts: dict[str, CmakeFacts], files: Mapping[str, FileInfo],
-                   options: Mapping[str, bool | str] | None,
-                   cache: FactsCache | None = None) -> CMakeProject:
-    """The CMake project, evaluated -- or read back from ``cache``: evaluation is a pure
+                   options: Mapping[str, bool | str] | None) -> CMakeProject:
+    """The CMake project, evaluated -- or read back from the store: evaluation is a pure
     function of the CMake files' bytes, the set of paths (``file(GLOB)``) and the forced
     options, which together are its key (the query ``cmake-project``'s version holds the code's)."""
     return evaluate_cached(cmake_facts, {p: files[p].sha256 for p in cmake_facts}, files,
-                           options, cache)
+                           options)
 
 
 def evaluate_cached(cmake_facts: Mapping[str, CmakeFacts], digests: Mapping[str, str],
                     files: Collection[str], options: Mapping[str, bool | str] | None,
-                    cache: FactsCache | None) -> CMakeProject:
+                    stored: bool = True) -> CMakeProject:
     """:func:`evaluate_cmake` of CMake files given with the sha256 of their bytes
     (``digests``, by path): also a build a plan leaves, whose edited files are parsed again
-    from their pruned bytes (``analyzer.plan.check.native_view``)."""
+    from their pruned bytes (``analyzer.plan.check.native_view``); ``stored=False``: not
+    stored (the digests of some of the files are not known)."""
+    cache = stored_facts() if stored else None
     if cache is None:
         return cmake_eval.evaluate(dict(cmake_facts), frozenset(files), options=options)
     key = hashlib.sha256(repr((

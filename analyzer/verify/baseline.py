@@ -12,14 +12,12 @@ from analyzer.verify.native import baseline_of
 from analyzer.verify.python import python_baseline
 
 if TYPE_CHECKING:
-    from analyzer.extract.cache import FactsCache
     from analyzer.result import ScanResult
 
 
-def verify_baseline(result: ScanResult, cache: FactsCache | None = None,
-                    jobs: int = 1) -> dict[str, Any]:
-    """The baseline; ``cache`` (the facts cache) keeps the per-file Python facts, computed
-    in ``jobs`` worker processes."""
+def verify_baseline(result: ScanResult, jobs: int = 1) -> dict[str, Any]:
+    """The baseline; the per-file Python facts are stored, computed in ``jobs`` worker
+    processes."""
     folded: dict[str, list[tuple[int, int]]] = {}
     for d in result.plan.deletions:
         if d.kind == "fold_branch" and d.start_line and d.end_line:
@@ -28,7 +26,7 @@ def verify_baseline(result: ScanResult, cache: FactsCache | None = None,
     return {
         "verify_baseline": [str(p) for p in check(result, compile_paths=set())],
         "verify_baseline_python": python_baseline(result.sources, edited, folded,
-                                                  result.lint_before, cache, jobs),
+                                                  result.lint_before, jobs),
         "verify_baseline_native": baseline_of(result),
         "verify_baseline_members": member_baseline(result),
         "verify_baseline_subclasses": enumerated_subclasses(result),

@@ -36,7 +36,6 @@ from analyzer.verify.edited import EditedFile, read_now
 from analyzer.verify.problem import VerifyProblem, problem_of
 
 if TYPE_CHECKING:
-    from analyzer.extract.cache import FactsCache
     from analyzer.result import ScanResult
 
 _CACHE_KIND = "verify-python"  # facts-cache entries of _file_facts
@@ -55,13 +54,16 @@ def _file_facts(source: bytes, path: str, dead: list[tuple[int, int]],
 def python_baseline(sources: Mapping[str, bytes], edited: set[str],
                     dead: dict[str, list[tuple[int, int]]] | None = None,
                     linted: dict[str, dict[str, int]] | None = None,
-                    cache: FactsCache | None = None, jobs: int = 1) -> dict[str, Any]:
+                    jobs: int = 1) -> dict[str, Any]:
     """Facts of the original files the plan edits (see the module docstring). ``dead``:
     per file, the line ranges of folded branches (code that never runs on the target);
     ``linted``: pyflakes' undefined names of originals the plan check already linted.
-    ``cache``: the facts cache, where each file's facts are kept under its bytes and folded
-    ranges (a pure function of both), so a re-analysis parses only what changed. Files not
-    cached are parsed and linted in ``jobs`` worker processes."""
+    Each file's facts are stored under its bytes and folded ranges (a pure function of
+    both), so a re-analysis parses only what changed. Files not stored are parsed and
+    linted in ``jobs`` worker processes."""
+    from analyzer.extract.cache import stored_facts
+
+    cache = stored_facts()
     out: dict[str, Any] = {}
     todo: list[tuple[bytes, str, list[tuple[int, int]], dict[str, int] | None]] = []
     keys: list[str] = []

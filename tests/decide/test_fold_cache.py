@@ -8,8 +8,7 @@ from pathlib import Path
 
 from analyzer.decide import guards
 from analyzer.decide.guards_eval import GuardContext
-from analyzer.extract.cache import FactsCache
-from tests.helpers import module_index
+from tests.helpers import module_index, stored
 
 FILES = {
     "app/__init__.py": "",
@@ -26,31 +25,31 @@ CTX = GuardContext({"app.config.is_sparse": False})
 
 
 def test_read_back_for_the_same_tree_and_context(tmp_path: Path, folded: list[str]) -> None:
-    cache = FactsCache(tmp_path / "cache")
+    cache = tmp_path / "cache"
     index = module_index(tmp_path / "tree", FILES)
-    first = guards.fold_all(index, CTX, cache, "tree-1")
+    first = stored(cache, guards.fold_all, index, CTX, "tree-1")
     assert [(m, r.start_line, r.end_line) for m, rs in first.items() for r in rs] == [
         ("app.model", 9, 10)]
     assert "use_sparse" in index.sought_by_name
     assert folded
     folded.clear()
     again = module_index(tmp_path / "tree2", FILES)  # a new scan of the same tree
-    assert guards.fold_all(again, CTX, cache, "tree-1") == first
+    assert stored(cache, guards.fold_all, again, CTX, "tree-1") == first
     assert folded == []  # read back, nothing folded
     assert "use_sparse" in again.sought_by_name  # ... and the name noted again
 
 
 def test_another_context_or_tree_folds_again(tmp_path: Path, folded: list[str]) -> None:
-    cache = FactsCache(tmp_path / "cache")
+    cache = tmp_path / "cache"
     index = module_index(tmp_path / "tree", FILES)
-    guards.fold_all(index, CTX, cache, "tree-1")
+    stored(cache, guards.fold_all, index, CTX, "tree-1")
     folded.clear()
     # the branch taken now: nothing folds (the `return x` after it is no else clause)
-    assert guards.fold_all(index, GuardContext({"app.config.is_sparse": True}), cache,
-                           "tree-1") == {}
+    assert stored(cache, guards.fold_all, index,
+                  GuardContext({"app.config.is_sparse": True}), "tree-1") == {}
     assert folded
     folded.clear()
-    guards.fold_all(index, CTX, cache, "tree-2")
+    stored(cache, guards.fold_all, index, CTX, "tree-2")
     assert folded
     folded.clear()
     guards.fold_all(index, CTX)  # no cache: always folded

@@ -15,7 +15,7 @@ from analyzer.decide import guards
 from analyzer.decide.fold_reuse import FoldMemory, TreeVersion, reusable
 from analyzer.decide.guards_eval import GuardContext
 from analyzer.extract.cache import FactsCache
-from tests.helpers import module_index
+from tests.helpers import module_index, stored
 
 SAMPLE = Path(__file__).resolve().parents[2] / "sample_repos" / "fold_reuse"
 FILES = {p.relative_to(SAMPLE).as_posix(): p.read_text(encoding="utf-8")
@@ -115,20 +115,20 @@ def test_a_record_with_a_cycle_cut_is_never_a_base(tmp_path: Path, folded: list[
 
 def test_the_last_record_of_a_tree_is_read_from_the_cache(tmp_path: Path,
                                                           folded: list[str]) -> None:
-    cache = FactsCache(tmp_path / "cache")
+    cache = tmp_path / "cache"
     index = module_index(tmp_path / "tree", FILES)
     version = _version(FILES)
-    guards.fold_contexts(index, [BASE], cache, "tree-1", FoldMemory(), version)
+    stored(cache, guards.fold_contexts, index, [BASE], "tree-1", FoldMemory(), version)
     folded.clear()
     # the next scan, with the probe declared otherwise: a memory of its own, the cache's
     # record of the last one
-    npu = guards.fold_contexts(index, [NPU], cache, "tree-1", FoldMemory(), version)[0]
+    npu = stored(cache, guards.fold_contexts, index, [NPU], "tree-1", FoldMemory(), version)[0]
     assert folded == ["app.a_early", "app.b_late"]
     assert [(r.start_line, r.end_line) for r in npu["app.a_early"]] == [(5, 6)]
     folded.clear()
     # a tree of another shape: no record to start from
     other = TreeVersion("another shape", version.modules)
-    guards.fold_contexts(index, [FA3_DROPPED], cache, "tree-2", FoldMemory(), other)
+    stored(cache, guards.fold_contexts, index, [FA3_DROPPED], "tree-2", FoldMemory(), other)
     assert folded == BRANCHED
 
 
@@ -195,16 +195,16 @@ def test_a_tree_of_another_shape_folds_every_module(tmp_path: Path,
 ])
 def test_what_an_edit_gives_the_tree_wide_tables_is_read_from_the_cache(
         tmp_path: Path, folded: list[str], path: str, added: str, again: list[str]) -> None:
-    cache = FactsCache(tmp_path / "cache")
+    cache = tmp_path / "cache"
     before = module_index(tmp_path / "before", FILES)
     version = _version(FILES)
     for name, mod in before.modules.items():  # (what the scan of the tree before left)
-        cache.put(mod.path, version.modules[name], "python", mod.facts)
-    guards.fold_contexts(before, [BASE], cache, "tree-1", FoldMemory(), version)
+        FactsCache(cache).put(mod.path, version.modules[name], "python", mod.facts)
+    stored(cache, guards.fold_contexts, before, [BASE], "tree-1", FoldMemory(), version)
     edited = {**FILES, path: FILES[path] + added}
     after = module_index(tmp_path / "after", edited)
     folded.clear()
-    reused = guards.fold_contexts(after, [BASE], cache, "tree-2", FoldMemory(),
+    reused = stored(cache, guards.fold_contexts, after, [BASE], "tree-2", FoldMemory(),
                                   _version(edited))[0]
     assert folded == again
     assert _lines(reused) == _lines(guards.fold_contexts(

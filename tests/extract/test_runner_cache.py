@@ -5,11 +5,25 @@ from __future__ import annotations
 
 import io
 import shutil
+from pathlib import Path
+from typing import Any
 
+from analyzer.core.session import session
 from analyzer.discover.walk import discover
-from analyzer.extract.cache import FACTS, FactsCache
-from analyzer.extract.runner import Progress, ProgressBar, extract_all
+from analyzer.extract.cache import FACTS, FactsCache, stored_facts
+from analyzer.extract.runner import ExtractedFile, Progress, ProgressBar, extract_all
 from tests.helpers import MINI_SGLANG, store_entries
+
+
+def _stored(cache: Path, root: Path, files: list[Any], **kw: Any
+            ) -> tuple[list[ExtractedFile], FactsCache]:
+    """``extract_all`` in a session of its own storing under ``cache`` (one scan), and that
+    session's facts cache (its hits and misses)."""
+    with session(cache):
+        got = extract_all(root, files, **kw)
+        facts = stored_facts()
+    assert facts is not None
+    return got, facts
 
 
 def test_parallel_equals_single_process():
@@ -26,26 +40,25 @@ def test_cache_hits_corruption_and_changed_files(tmp_path):
     found = discover(tree)
     files = list(found.files)
     fresh = extract_all(found.root, files)
-    cache = FactsCache(tmp_path / "cache")
-    assert extract_all(found.root, files, cache=cache) == fresh
+    got, cache = _stored(tmp_path / "cache", found.root, files)
+    assert got == fresh
     assert (cache.hits, cache.misses) == (0, len(files))
 
-    warm = FactsCache(tmp_path / "cache")
-    assert extract_all(found.root, files, cache=warm) == fresh
+    got, warm = _stored(tmp_path / "cache", found.root, files)
+    assert got == fresh
     assert (warm.hits, warm.misses) == (len(files), 0)
 
     # corrupt one cache entry (truncate it): detected, rebuilt, never trusted
     entry = next(p for p in (tmp_path / "cache").rglob("*") if p.is_file())
     entry.write_bytes(entry.read_bytes()[:-10])
-    again = FactsCache(tmp_path / "cache")
-    assert extract_all(found.root, files, cache=again) == fresh
+    got, again = _stored(tmp_path / "cache", found.root, files)
+    assert got == fresh
     assert again.misses == 1
 
     # change one file: only it is extracted again
     target = tree / "python/minisgl/srt/utils/common.py"
     target.write_text(target.read_text() + "\n# changed\n")
-    changed = FactsCache(tmp_path / "cache")
-    results = extract_all(found.root, files, cache=changed)
+    results, changed = _stored(tmp_path / "cache", found.root, files)
     assert changed.misses == 1
     assert next(r for r in results if r.path.endswith("utils/common.py")).lines \
         == next(r for r in fresh if r.path.endswith("utils/common.py")).lines + 2
@@ -53,8 +66,7 @@ def test_cache_hits_corruption_and_changed_files(tmp_path):
 
 def test_facts_live_in_the_store_under_the_extractions_version(tmp_path):
     found = discover(MINI_SGLANG)
-    cache = FactsCache(tmp_path / "cache")
-    extract_all(found.root, list(found.files)[:3], cache=cache)
+    _stored(tmp_path / "cache", found.root, list(found.files)[:3])
     # three files' facts, under the query "facts" and the version of its code
     entries = store_entries(tmp_path / "cache", "facts")
     assert len(entries) == 3
@@ -65,11 +77,11 @@ def test_progress_reports_cached_and_parsed_files(tmp_path):
     found = discover(MINI_SGLANG)
     files = list(found.files)
     seen: list[Progress] = []
-    extract_all(found.root, files, cache=FactsCache(tmp_path / "c"), progress=seen.append)
+    _stored(tmp_path / "c", found.root, files, progress=seen.append)
     assert seen[0] == Progress(len(files), 0, 0, len(files))
     assert seen[-1] == Progress(len(files), 0, len(files), len(files))
     seen.clear()  # all cached: nothing to parse, nothing reported
-    extract_all(found.root, files, cache=FactsCache(tmp_path / "c"), progress=seen.append)
+    _stored(tmp_path / "c", found.root, files, progress=seen.append)
     assert seen == []
 
 

@@ -7,11 +7,12 @@ Expectations from sample_repos/cmake_option_fold/CMakeLists.txt (foo_ops is crea
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from analyzer.extract.cache import FactsCache
+from analyzer.core.session import session
 from analyzer.extract.cmake import extract
 from analyzer.model import FileInfo
 from analyzer.resolve import tree as tree_stage
@@ -19,6 +20,14 @@ from tests.helpers import SAMPLES
 
 LISTS = "CMakeLists.txt"
 
+
+
+@pytest.fixture(autouse=True)
+def _stored(tmp_path: Path) -> Iterator[None]:
+    """Every test here runs in one session storing under its folder (scans come and go,
+    the store outlives them)."""
+    with session(tmp_path):
+        yield
 
 def _inputs(data: bytes, extra: tuple[str, ...] = ()):
     info = FileInfo(LISTS, hashlib.sha256(data).hexdigest(), data.count(b"\n"), "cmake")
@@ -43,25 +52,24 @@ def _counted_evaluations(monkeypatch: pytest.MonkeyPatch) -> list[object]:
 def test_the_project_is_read_back_until_an_input_changes(tmp_path: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     data = (SAMPLES / "cmake_option_fold" / LISTS).read_bytes()
-    cache = FactsCache(tmp_path)
     facts, files = _inputs(data)
-    off = tree_stage.evaluate_cmake(facts, files, {"ENABLE_FOO": False}, cache)
+    off = tree_stage.evaluate_cmake(facts, files, {"ENABLE_FOO": False})
     assert {t.name: t.off is not None for t in off.targets} == {"foo_ops": True,
                                                                 "core_ops": False}
 
     evaluations = _counted_evaluations(monkeypatch)
-    again = tree_stage.evaluate_cmake(facts, files, {"ENABLE_FOO": False}, cache)
+    again = tree_stage.evaluate_cmake(facts, files, {"ENABLE_FOO": False})
     assert evaluations == [] and again == off  # nothing changed: read back
     # other forced options: evaluated, and foo_ops is built
-    on = tree_stage.evaluate_cmake(facts, files, None, cache)
+    on = tree_stage.evaluate_cmake(facts, files, None)
     assert evaluations == [None] and {t.name: t.off for t in on.targets}["foo_ops"] is None
     # one more path (a file(GLOB) could match it): evaluated
     facts, files = _inputs(data, ("csrc/new.cc",))
-    tree_stage.evaluate_cmake(facts, files, {"ENABLE_FOO": False}, cache)
+    tree_stage.evaluate_cmake(facts, files, {"ENABLE_FOO": False})
     assert len(evaluations) == 2
     # other bytes: evaluated, and the edit shows (core_ops renamed)
     facts, files = _inputs(data.replace(b"core_ops", b"base_ops"))
-    renamed = tree_stage.evaluate_cmake(facts, files, {"ENABLE_FOO": False}, cache)
+    renamed = tree_stage.evaluate_cmake(facts, files, {"ENABLE_FOO": False})
     assert len(evaluations) == 3 and "base_ops" in {t.name for t in renamed.targets}
 
 
@@ -81,8 +89,7 @@ def test_the_project_a_plan_leaves_is_read_back_too(tmp_path: Path,
 
     def build() -> Build:  # (each scan makes its own; the cache outlives them)
         return Build(facts, {}, frozenset(files), {p: f.lines for p, f in files.items()},
-                     {LISTS: data}, {}, digests={LISTS: files[LISTS].sha256},
-                     cache=FactsCache(tmp_path))
+                     {LISTS: data}, {}, digests={LISTS: files[LISTS].sha256})
 
     evaluations = _counted_evaluations(monkeypatch)
     first = _planned_build(plan, build(), index, view)

@@ -9,6 +9,7 @@ import pytest
 
 from analyzer.extract.python_names import ParamGetattr
 from analyzer.resolve.call_args import caller_values, function_uses
+from tests.helpers import stored
 
 DEFINITION = b'''
 import torch
@@ -80,7 +81,6 @@ def searched(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_each_file_is_searched_again_only_when_it_changed(tmp_path, searched: list[str]) -> None:
-    from analyzer.extract.cache import FactsCache
     from analyzer.resolve import call_args
     from tests.helpers import module_index
 
@@ -89,33 +89,33 @@ def test_each_file_is_searched_again_only_when_it_changed(tmp_path, searched: li
              "pkg/b.py": 'from pkg.ops import debug_op\n\ndebug_op(x, "mul", "mine")\n'}
     index = module_index(tmp_path / "tree", files)
     sources = {p: v.encode() for p, v in files.items()}
-    cache = FactsCache(tmp_path / "cache")
+    cache = tmp_path / "cache"
     key = ("pkg.ops", "debug_op", 6)
     # the callers pass "custom" and "mine" (the default is never used: every call passes one)
-    assert call_args.resolve_param_getattrs(index, sources, cache) == {
+    assert stored(cache, call_args.resolve_param_getattrs, index, sources) == {
         key: {"custom", "mine"}}
     # every file naming the function, once (pkg/__init__.py does not)
     assert sorted(searched) == ["pkg/a.py", "pkg/b.py", "pkg/ops.py"]
     searched.clear()
-    assert call_args.resolve_param_getattrs(index, sources, cache) == {
+    assert stored(cache, call_args.resolve_param_getattrs, index, sources) == {
         key: {"custom", "mine"}}
     assert searched == []  # read back
     # one caller changed: that file is searched again, the others' calls are read back
     sources["pkg/a.py"] = sources["pkg/a.py"].replace(b'"custom"', b'"other"')
-    assert call_args.resolve_param_getattrs(index, sources, cache) == {
+    assert stored(cache, call_args.resolve_param_getattrs, index, sources) == {
         key: {"other", "mine"}}
     assert searched == ["pkg/a.py"]
     # a caller now hands the function on as a value: nothing can be known
     searched.clear()
     sources["pkg/b.py"] += b"handler = debug_op\n"
-    assert call_args.resolve_param_getattrs(index, sources, cache) == {key: None}
+    assert stored(cache, call_args.resolve_param_getattrs, index, sources) == {key: None}
     assert searched == ["pkg/b.py"]
     # without a cache: the same answers
     assert call_args.resolve_param_getattrs(index, sources) == {key: None}
     # a.py changed again: searched again; b.py, read back, still hands the function on
     searched.clear()
     sources["pkg/a.py"] += b"\n"
-    assert call_args.resolve_param_getattrs(index, sources, cache) == {key: None}
+    assert stored(cache, call_args.resolve_param_getattrs, index, sources) == {key: None}
     assert searched == ["pkg/a.py"]
 
 
@@ -139,7 +139,6 @@ def test_a_pruned_copy_reads_back_the_files_it_did_not_change(
         tmp_path, searched: list[str]) -> None:
     """The pruning deletes a function whose parameter a getattr reads (the calls asked about
     change) and edits one file: only the edited file is searched again."""
-    from analyzer.extract.cache import FactsCache
     from analyzer.resolve import call_args
     from tests.helpers import module_index
 
@@ -149,16 +148,16 @@ def test_a_pruned_copy_reads_back_the_files_it_did_not_change(
              "pkg/a.py": 'from pkg.ops import debug_op\n\ndebug_op(x, "add", "custom")\n',
              "pkg/b.py": 'from pkg.other import other_op\n\nother_op(x, "mul", "mine")\n'
                          "\n\ndef dead():\n    return 1\n"}
-    cache = FactsCache(tmp_path / "cache")
+    cache = tmp_path / "cache"
     index = module_index(tmp_path / "tree", files)
     sources = {p: v.encode() for p, v in files.items()}
-    assert call_args.resolve_param_getattrs(index, sources, cache) == {
+    assert stored(cache, call_args.resolve_param_getattrs, index, sources) == {
         ("pkg.ops", "debug_op", 6): {"custom"}, ("pkg.other", "other_op", 6): {"mine"}}
     searched.clear()
     pruned = {p: v for p, v in files.items() if p != "pkg/other.py"}
     pruned["pkg/b.py"] = "\n\ndef dead():\n    return 1\n"
     index = module_index(tmp_path / "pruned", pruned)
-    assert call_args.resolve_param_getattrs(
-        index, {p: v.encode() for p, v in pruned.items()}, cache) == {
+    assert stored(cache, call_args.resolve_param_getattrs, index,
+                  {p: v.encode() for p, v in pruned.items()}) == {
         ("pkg.ops", "debug_op", 6): {"custom"}}
     assert searched == []  # a.py and ops.py read back; b.py changed but names no function

@@ -8,7 +8,7 @@ from pathlib import Path
 from analyzer.pipeline.scan import run_scan
 from analyzer.verify.problem import VerifyProblem
 from analyzer.verify.python import check_python, python_baseline
-from tests.helpers import write_tree
+from tests.helpers import stored, write_tree
 
 ORIGINAL = {
     "app/__init__.py": "",
@@ -60,12 +60,11 @@ def test_overloads_are_counted_together() -> None:
 
 def test_baseline_facts_come_from_the_cache_keyed_by_bytes_and_folds(tmp_path: Path,
                                                                      monkeypatch) -> None:
-    from analyzer.extract.cache import FactsCache
     from analyzer.verify import python as verify_python
 
     sources = {p: v.encode() for p, v in ORIGINAL.items()}
-    cache = FactsCache(tmp_path / "cache")
-    first = python_baseline(sources, {"app/m.py"}, cache=cache)
+    cache = tmp_path / "cache"
+    first = stored(cache, python_baseline, sources, {"app/m.py"})
     assert first["app/m.py"]["bindings"] == {"f": {"s": 2}}
     calls: list[str] = []
     real = verify_python._file_facts
@@ -76,15 +75,15 @@ def test_baseline_facts_come_from_the_cache_keyed_by_bytes_and_folds(tmp_path: P
 
     monkeypatch.setattr(verify_python, "_file_facts", counted)
     # same bytes, same folds: read back, not parsed again
-    assert python_baseline(sources, {"app/m.py"}, cache=cache) == first
+    assert stored(cache, python_baseline, sources, {"app/m.py"}) == first
     assert calls == []
     # the `from os import sep as s` branch folded: another key, computed afresh (one live s)
-    folded = python_baseline(sources, {"app/m.py"}, {"app/m.py": [(5, 6)]}, cache=cache)
+    folded = stored(cache, python_baseline, sources, {"app/m.py"}, {"app/m.py": [(5, 6)]})
     assert calls == ["app/m.py"]
     assert folded["app/m.py"]["bindings"] == {"f": {"s": 1}}
     # changed bytes: computed afresh too
     changed = {**sources, "app/m.py": sources["app/m.py"] + b"\nX = 1\n"}
-    assert python_baseline(changed, {"app/m.py"}, cache=cache)["app/m.py"]["names"] == \
+    assert stored(cache, python_baseline, changed, {"app/m.py"})["app/m.py"]["names"] == \
         ["X", "f", "os"]
     assert calls == ["app/m.py", "app/m.py"]
 

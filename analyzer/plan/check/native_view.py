@@ -19,7 +19,6 @@ from typing import Any
 import networkx as nx
 
 from analyzer.extract import cmake as cmake_extract
-from analyzer.extract.cache import FactsCache
 from analyzer.extract.cmake import CmakeFacts
 from analyzer.extract.cuda import CudaFacts
 from analyzer.graph.native import NativeIndex, add_native_graph
@@ -50,10 +49,9 @@ class Build:
     # the native deletions of a plan -> the build they leave: rounds that change only the
     # Python half of the plan evaluate the build once
     built: dict[frozenset[Deletion], NativeIndex] = field(default_factory=dict, compare=False)
-    # the sha256 of each CMake file's bytes, and the facts cache: the project a plan leaves
-    # is evaluated once for all scans (as the original's is: ``resolve.tree.evaluate_cmake``)
+    # the sha256 of each CMake file's bytes: the project a plan leaves is evaluated once for
+    # all scans, stored (as the original's is: ``resolve.tree.evaluate_cmake``)
     digests: Mapping[str, str] = field(default_factory=dict, compare=False)
-    cache: FactsCache | None = field(default=None, compare=False)
 
 
 def planned_native(plan: Plan, build: Build, index: ModuleIndex, view: PythonView
@@ -95,7 +93,7 @@ def _planned_build(plan: Plan, build: Build, index: ModuleIndex, view: PythonVie
         cmake[path] = facts
     files = build.files - deleted
     project = evaluate_cached(cmake, digests, files, build.forced,
-                              build.cache if len(digests) == len(cmake) else None)
+                              stored=len(digests) == len(cmake))
     native = {p: (replace(f, ops=tuple(op for op in f.ops
                                        if not ranges[p].covers(op.line, op.end_line or op.line)))
                   if p in ranges else f)
