@@ -32,18 +32,12 @@ def snapshot(root: Path) -> dict[str, bytes]:
 
 
 def run_apply(*args: str | Path) -> tuple[int, str, str]:
-    """``depgraph apply ARGS`` under a stand-in ``depgraph`` group: (exit code, stdout, stderr)."""
-    import click
+    """``depgraph apply ARGS``: (exit code, stdout, stderr)."""
     from click.testing import CliRunner
 
-    from analyzer.cli.apply import apply_command
+    from analyzer.cli.main import main
 
-    @click.group()
-    def cli() -> None:
-        """A stand-in for the real ``depgraph`` group."""
-
-    cli.add_command(apply_command, "apply")
-    res = CliRunner().invoke(cli, ["apply", *map(str, args)])
+    res = CliRunner().invoke(main, ["apply", *map(str, args)])
     return res.exit_code, res.stdout, res.stderr
 
 

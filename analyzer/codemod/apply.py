@@ -54,6 +54,7 @@ from analyzer.codemod.apply_state import (
 from analyzer.codemod.manifest_check import validate
 from analyzer.codemod.python_edits import PyEdit, edit_python
 from analyzer.codemod.text_edits import EditError, delete_lines, split_lines
+from analyzer.core.session import current, session
 from analyzer.core.store import Query, Store
 from analyzer.errors import ApplyError
 from analyzer.model import goes_with
@@ -196,12 +197,12 @@ def _by_path(entries: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
 
 
 def plan(manifest: dict[str, Any], root: Path, feature: str | None, state: State,
-         progress: Callable[[int, int], None] | None = None, edit: bool = True,
-         cache: EditCache | None = None) -> ApplyResult:
+         progress: Callable[[int, int], None] | None = None, edit: bool = True
+         ) -> ApplyResult:
     """Every file's new content; ApplyError on the first refusal. Without ``edit``: the
     files it would change as previews (every check made, no edit computed: what ``--stat``
-    and the dry run show). ``cache``: the edits of a file already computed, by its bytes and
-    entries (``EditCache``)."""
+    and the dry run show). The edits of a file already computed (by its bytes and entries)
+    are read back from the open session's store (``EditCache``)."""
     applied = None if feature is None else (state.applied_features or frozenset()) | {feature}
     entries = [e for e in manifest["deletions"] if selected(e, applied)]
     result = ApplyResult(selected=len(entries))
@@ -266,7 +267,7 @@ def plan(manifest: dict[str, Any], root: Path, feature: str | None, state: State
         return result
     for (rel, old, _base, todo, expected), (new, skipped) in zip(
             work, _edit_all([(rel, base, todo) for rel, _old, base, todo, _e in work],
-                            progress, cache),
+                            progress),
             strict=True):
         result.skipped.extend(skipped.values())
         ids = [entry_id(e) for e in todo if entry_id(e) not in skipped]
@@ -295,12 +296,14 @@ def check_tree(manifest: dict[str, Any], root: Path, state: State) -> None:
 
 
 def _edit_all(jobs: list[tuple[str, bytes, list[dict[str, Any]]]],
-              progress: Callable[[int, int], None] | None = None,
-              cache: EditCache | None = None) -> list[tuple[bytes, dict[str, str]]]:
+              progress: Callable[[int, int], None] | None = None
+              ) -> list[tuple[bytes, dict[str, str]]]:
     """``_edit_entries`` of every job, in worker processes when there are many (LibCST
     parsing dominates a large apply); the first refusal is raised, as in a serial run.
-    ``progress(done, total)`` after each file. ``cache``: the jobs edited before (same bytes,
-    same entries) are read back; the others are stored once edited."""
+    ``progress(done, total)`` after each file. The jobs edited before (same bytes, same
+    entries) are read back from the store; the others are stored once edited."""
+    opened = current()
+    cache = opened.view("edits", EditCache) if opened is not None else None
     known = [cache.get(rel, old, todo) if cache is not None else None
              for rel, old, todo in jobs]
     todo_jobs = [job for job, hit in zip(jobs, known, strict=True) if hit is None]
@@ -323,8 +326,8 @@ class EditCache:
     computes them once for the ``apply`` that follows, and a plan that changed a few files
     edits only those. Unreadable or corrupted entries are misses."""
 
-    def __init__(self, directory: Path) -> None:
-        self.store = Store(directory)
+    def __init__(self, store: Store) -> None:
+        self.store = store
 
     @staticmethod
     def _key(rel: str, old: bytes, entries: list[dict[str, Any]]) -> str:
@@ -485,7 +488,7 @@ def run_apply(manifest_path: Path, root: Path | None = None, *, write: bool = Fa
     """Check, plan and (with ``write``) apply; ApplyError before anything is written.
     Without ``edit`` (and ``write``): previews from the manifest's entries, no edit computed
     (``--stat``, the dry run). ``cache_dir``: the cache folder the edits are kept in
-    (``EditCache``)."""
+    (``EditCache``; in a scan's session, that session's store)."""
     manifest = load_manifest(manifest_path)
     root = Path(manifest["root"]) if root is None else root
     if not root.is_dir():
@@ -494,8 +497,8 @@ def run_apply(manifest_path: Path, root: Path | None = None, *, write: bool = Fa
         state = apply_state.load(root, [patch_out] if patch_out is not None else [])
     except StateError as exc:
         raise ApplyError(str(exc)) from exc
-    cache = EditCache(cache_dir) if cache_dir is not None else None
-    result = plan(manifest, root, feature, state, progress, edit or write, cache)
+    with session(cache_dir):
+        result = plan(manifest, root, feature, state, progress, edit or write)
     if result.previews:
         return result
     result.diff = "".join(unified_diff(c) for c in result.changes)

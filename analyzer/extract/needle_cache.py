@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from pathlib import Path
 
-from analyzer.core.store import Query, Store, tree_key
+from analyzer.core.session import current_store
+from analyzer.core.store import Query, tree_key
 
 SCRIPT = 1  # the bytes hold ``__main__``
 NEEDLE = 2  # the bytes hold one of the needles
@@ -49,10 +50,10 @@ class NeedleSearch:
 
 
 class NeedleCache:
-    """The stored searches of one tree; ``directory`` None keeps nothing."""
+    """The stored searches of one tree, in the open session's store (none: nothing kept)."""
 
-    def __init__(self, directory: Path | None, tree_root: Path) -> None:
-        self._store = Store(directory) if directory is not None else None
+    def __init__(self, tree_root: Path) -> None:
+        self._store = current_store()
         self._key = tree_key(tree_root)
 
     def search(self, needles: Collection[bytes]) -> NeedleSearch:

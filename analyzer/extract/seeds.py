@@ -37,11 +37,10 @@ _WILDCARDS = re.compile(r"[*?\[\]]")
 
 
 def demand_for(found: Discovery, reads: list[ReadFile], roots: tuple[str, ...],
-               profile: Profile | None, entry_files: dict[str, bytes | str],
-               needle_cache: NeedleCache | None = None) -> Demand:
+               profile: Profile | None, entry_files: dict[str, bytes | str]) -> Demand:
     """The seeds of the closure (module docstring), the plugin packages whose members are
-    selected, and the hook naming enumerated bases. ``needle_cache`` keeps the byte searches
-    between scans of the tree (none: every file is searched)."""
+    selected, and the hook naming enumerated bases. The byte searches are stored between
+    scans of the tree (:class:`NeedleCache`; no store: every file is searched)."""
     files = found.files
     module_of = [file_module_name(f.path, found.python_roots) if f.language == "python" else None
                  for f in files]
@@ -56,7 +55,7 @@ def demand_for(found: Discovery, reads: list[ReadFile], roots: tuple[str, ...],
     claims_all = b"" in needles  # a pattern with no literal part matches every file
     if claims_all:
         needles = set()
-    cache = needle_cache if needle_cache is not None else NeedleCache(None, found.root)
+    cache = NeedleCache(found.root)
     search = cache.search(needles)
     seeds: set[int] = set()
     for i, f in enumerate(files):

@@ -29,7 +29,6 @@ from analyzer.core.session import session
 from analyzer.decide.fold_reuse import TreeVersion
 from analyzer.decide.profile_facts import ProfileUse, profile_use
 from analyzer.extract.demand import Demand, extract_on_demand
-from analyzer.extract.needle_cache import NeedleCache
 from analyzer.extract.runner import ExtractedFile, Progress, ReadFile, extract_all
 from analyzer.extract.seeds import demand_for, may_answer_pattern
 from analyzer.extract.source_bytes import SourceBytes
@@ -100,8 +99,7 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
     with timer("extract"):
         reads = inputs.reads()
         demand = None if options.parse_all else demand_for(
-            found, reads, options.roots, use.profile, inputs.entry_point_files,
-            NeedleCache(settings.cache_dir, found.root))
+            found, reads, options.roots, use.profile, inputs.entry_point_files)
     # the files' bytes go to the first pass's extraction and are dropped after it (the
     # stages after read the few files they need again: SourceBytes); a later pass reads anew
     handed = [reads]

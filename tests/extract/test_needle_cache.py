@@ -11,29 +11,38 @@ from pathlib import Path
 
 from analyzer.extract.needle_cache import NEEDLE, SCRIPT, NeedleCache
 from analyzer.pipeline.scan import run_scan
-from tests.helpers import SAMPLES
+from tests.helpers import SAMPLES, stored
 
 
 def test_answers_are_reused_by_digest_for_the_same_needles_only(tmp_path: Path) -> None:
-    cache = NeedleCache(tmp_path / "cache", tmp_path / "tree")
-    first = cache.search([b"fa3_fwd"])
-    assert first.flags(b"x = fa3_fwd()\n", "d1") == NEEDLE
-    assert first.flags(b"if __name__ == '__main__':\n", "d2") == SCRIPT
-    assert first.flags(None, "") == 0  # an unreadable file holds nothing
-    cache.save(first)
+    def first_scan() -> None:
+        cache = NeedleCache(tmp_path / "tree")
+        first = cache.search([b"fa3_fwd"])
+        assert first.flags(b"x = fa3_fwd()\n", "d1") == NEEDLE
+        assert first.flags(b"if __name__ == '__main__':\n", "d2") == SCRIPT
+        assert first.flags(None, "") == 0  # an unreadable file holds nothing
+        cache.save(first)
 
-    again = NeedleCache(tmp_path / "cache", tmp_path / "tree").search([b"fa3_fwd"])
+    def search(needle: bytes):  # (a later scan of the same tree)
+        return stored(tmp_path / "cache",
+                      lambda: NeedleCache(tmp_path / "tree").search([needle]))
+
+    stored(tmp_path / "cache", first_scan)
+
+    again = search(b"fa3_fwd")
     # the stored answer stands for the digest: these bytes are not searched again
     assert again.flags(b"", "d1") == NEEDLE
     # another set of needles: every file is searched again
-    other = NeedleCache(tmp_path / "cache", tmp_path / "tree").search([b"flashmla"])
+    other = search(b"flashmla")
     assert other.flags(b"", "d1") == 0
 
     # a corrupted file is a miss, never trusted
-    stored = next(p for p in (tmp_path / "cache").rglob("*") if p.is_file())
-    stored.write_bytes(stored.read_bytes()[:-3])
-    broken = NeedleCache(tmp_path / "cache", tmp_path / "tree").search([b"fa3_fwd"])
+    entry = next(p for p in (tmp_path / "cache").rglob("*") if p.is_file())
+    entry.write_bytes(entry.read_bytes()[:-3])
+    broken = search(b"fa3_fwd")
     assert broken.flags(b"", "d1") == 0
+    # outside a session nothing is stored or read: every file is searched
+    assert NeedleCache(tmp_path / "tree").search([b"flashmla"]).stored == {}
 
 
 def test_an_edited_file_is_searched_again(tmp_path: Path) -> None:
