@@ -300,10 +300,10 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
             drop_cache = work / "drop"
             cmd = scan(tree, drop_cache, "--drop", args.drop_feature)
             drop.command = shlex.join(cmd) + "  (cache: as the priming scan left it)"
-            before_results = _names(pristine / "results")
+            before_results = _names(pristine / "store" / "results")
             hits: list[bool] = []
             measure(drop, cmd, args.runs, before=restore(drop_cache),
-                    after=lambda _r: hits.append(not _names(drop_cache / "results")
+                    after=lambda _r: hits.append(not _names(drop_cache / "store" / "results")
                                                  - before_results))
             drop.note = f"--drop {args.drop_feature}"
             if any(hits):
@@ -351,8 +351,9 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _names(folder: Path) -> set[str]:
+    """The entries under ``folder`` (the store's results: ``<version>/<shard>/<entry>``)."""
     try:
-        return set(os.listdir(folder))
+        return {str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file()}
     except OSError:
         return set()
 

@@ -96,3 +96,42 @@ def test_depgraphs_own_queries_have_their_versions() -> None:
     assert "analyzer.model" in closure
     assert not any(m.startswith(("analyzer.plan", "analyzer.pipeline", "analyzer.outputs",
                                  "analyzer.cli")) for m in closure)
+
+
+def _ast_imports(module: str) -> frozenset[str]:
+    """What ``ast`` finds ``module`` importing (the rule's own search must find it all)."""
+    import ast
+
+    modules = cv._module_files()
+    path = modules[module]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = cv._absolute(module, path.name == "__init__.py", node.module, node.level)
+            found.add(base)
+            found.update(f"{base}.{a.name}" for a in node.names)
+    return frozenset(p for name in found for i in range(1, name.count(".") + 2)
+                     if (p := ".".join(name.split(".")[:i])) in modules) - {module}
+
+
+def test_the_search_finds_every_import_of_depgraphs_modules() -> None:
+    # (the real package) a missed import would leave a query's answers valid after an edit
+    # of code it runs: the text search may find more than ``ast``, never less
+    for module in cv._module_files():
+        assert cv._imports(module) >= _ast_imports(module), module
+
+
+def test_the_search_reads_every_form_of_import(package: Path) -> None:
+    forms = ("import analyzer.model as m, analyzer.extract\n"
+             "from analyzer.plan import (  # a comment (with a parenthesis)\n"
+             "    check,\n    rules)\n"
+             "from analyzer.extract import run, \\\n    later\n"
+             "if True:\n    from .. import unused\n")
+    (package / "plan" / "forms.py").write_text(forms)
+    _clear()
+    assert cv._imports("analyzer.plan.forms") == {
+        "analyzer", "analyzer.model", "analyzer.extract", "analyzer.plan",
+        "analyzer.plan.check", "analyzer.plan.rules", "analyzer.extract.run",
+        "analyzer.extract.later", "analyzer.unused"}
