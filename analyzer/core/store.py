@@ -7,7 +7,8 @@ or half-written entry reads as missing), written atomically; a read touches the 
 modification time is when it was last used). The one eviction policy
 (:meth:`Store.evict`): when the store is larger than its cap, the entries of versions no
 longer current go first, then the least recently used, until it is below nine tenths of the
-cap. A scan evicts at its end; nothing else deletes.
+cap. A scan evicts at its end (and removes the folders of the caches depgraph kept before the
+store); nothing else deletes.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +34,9 @@ from analyzer.util.cache_files import (
 STORE_FOLDER = "store"
 DEFAULT_CAP_MB = 2048
 CAP_VARIABLE = "DEPGRAPH_CACHE_MB"
+# the folders of the caches depgraph kept before the store (removed by the eviction)
+LEGACY_FOLDERS = ("facts", "results", "edges", "check", "needles", "digests", "discovery",
+                  "edits")
 DECLARED: dict[str, Query] = {}  # name -> the query of that name (one per name)
 
 
@@ -129,6 +134,8 @@ class Store:
         """Apply the eviction policy; returns the number of entries removed. Stale: an
         entry of a query this process declared, under another version than its own."""
         current = {q.name: q.version for q in DECLARED.values()}
+        for folder in LEGACY_FOLDERS:  # depgraph's caches before the store: never read again
+            shutil.rmtree(self.directory / folder, ignore_errors=True)
         cap = cap_bytes if cap_bytes is not None else cap_from_environment()
         entries = list(_entries(self.root))
         total = sum(size for _, _, size, _ in entries)

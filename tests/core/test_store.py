@@ -104,3 +104,14 @@ def test_two_queries_of_one_name_are_an_error() -> None:
     assert Query("test-one", code=("analyzer.model",)) == ONE  # (the same: a re-import)
     with pytest.raises(ValueError, match="two queries named"):
         Query("test-one", code=("analyzer.nodes",))
+
+
+def test_eviction_removes_the_caches_kept_before_the_store(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    kept = _aged(store, ONE, "e", 0)
+    for folder in ("facts/0123456789abcdef/ab", "results", "edges", "check"):
+        (tmp_path / folder).mkdir(parents=True, exist_ok=True)
+        (tmp_path / folder / "old").write_bytes(b"an older depgraph's entry")
+    assert store.evict() == 0  # within the cap: no entry of the store goes
+    assert kept.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["store"]
