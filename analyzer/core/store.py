@@ -7,8 +7,8 @@ or half-written entry reads as missing), written atomically; a read touches the 
 modification time is when it was last used). The one eviction policy
 (:meth:`Store.evict`): when the store is larger than its cap, the entries of versions no
 longer current go first, then the least recently used, until it is below nine tenths of the
-cap. A scan evicts at its end (and removes the folders of the caches depgraph kept before the
-store); nothing else deletes.
+cap, the folders it empties with them. A scan evicts at its end (and removes the folders of the
+caches depgraph kept before the store); nothing else deletes.
 """
 
 from __future__ import annotations
@@ -152,6 +152,9 @@ class Store:
                 path.unlink()
                 total -= size
                 removed += 1
+            for emptied in (path.parent, path.parent.parent):  # (shard, version) when empty
+                with contextlib.suppress(OSError):
+                    emptied.rmdir()
         return removed
 
 

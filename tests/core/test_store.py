@@ -74,6 +74,10 @@ def test_eviction_removes_the_least_recently_used_down_to_the_cap(tmp_path: Path
     # over a cap of 5 entries: down to nine tenths of it (4 entries), oldest first
     assert store.evict(cap_bytes=5 * one) == 6
     assert [p.exists() for p in paths] == [False] * 6 + [True] * 4
+    # the shards left empty go too; the version folder holds the rest
+    assert all(p.parent.exists() for p in paths[6:])
+    assert not any(p.parent.exists() for p in paths[:6] if p.parent not in
+                   {q.parent for q in paths[6:]})
 
 
 def test_entries_of_another_version_go_first(tmp_path: Path) -> None:
@@ -86,6 +90,7 @@ def test_entries_of_another_version_go_first(tmp_path: Path) -> None:
     # over the cap; once the stale entry is gone, below nine tenths of it
     assert store.evict(cap_bytes=kept * 10 // 9 + 10) == 1
     assert not recent_stale.exists() and all(p.exists() for p in paths)
+    assert not recent_stale.parent.parent.exists()  # the stale version's folder, emptied
 
 
 @pytest.mark.parametrize(("value", "cap"), [
