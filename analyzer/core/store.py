@@ -18,8 +18,9 @@ import hashlib
 import os
 import shutil
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from analyzer.core.code_version import code_version
 from analyzer.util.cache_files import (
@@ -31,6 +32,7 @@ from analyzer.util.cache_files import (
     write_pickled,
 )
 
+_T = TypeVar("_T")
 STORE_FOLDER = "store"
 DEFAULT_CAP_MB = 2048
 CAP_VARIABLE = "DEPGRAPH_CACHE_MB"
@@ -53,8 +55,6 @@ class Query:
     dists: tuple[str, ...] = ()
     # immutable answers, held for the whole command once asked (analyzer.core.session)
     shared: bool = False
-    versions: dict[str, str] = field(default_factory=dict, compare=False, hash=False,
-                                     repr=False)
 
     def __post_init__(self) -> None:
         if DECLARED.setdefault(self.name, self) != self:
@@ -62,9 +62,8 @@ class Query:
 
     @property
     def version(self) -> str:
-        if "v" not in self.versions:
-            self.versions["v"] = code_version(self.code, self.data, self.dists)
-        return self.versions["v"]
+        """The fingerprint of the code the query runs (computed once: ``code_version``)."""
+        return code_version(self.code, self.data, self.dists)
 
 
 def key_of(*parts: object) -> str:
@@ -93,21 +92,13 @@ class Store:
 
     def get(self, query: Query, key: str) -> object | None:
         """The stored answer, or ``None`` (missing, corrupted or not unpickling)."""
-        path = self.path(query, key)
-        value = read_pickled(path)
-        if value is not None:
-            touch(path)
-        return value
+        return _used(self.path(query, key), read_pickled)
 
     def put(self, query: Query, key: str, value: object, *, shared: bool = False) -> None:
         write_pickled(self.path(query, key), value, shared=shared)
 
     def get_bytes(self, query: Query, key: str) -> bytes | None:
-        path = self.path(query, key)
-        value = read_checked(path)
-        if value is not None:
-            touch(path)
-        return value
+        return _used(self.path(query, key), read_checked)
 
     def put_bytes(self, query: Query, key: str, payload: bytes) -> None:
         write_checked(self.path(query, key), payload)
@@ -116,11 +107,7 @@ class Store:
                   suffix: str = "") -> tuple[object, object] | None:
         """(head, value) of an entry written with :meth:`put_keyed`, when ``wanted(head)``;
         ``suffix`` names a companion entry of the same key (a store's changes since)."""
-        path = self.path(query, key + suffix)
-        got = read_keyed(path, wanted)
-        if got is not None:
-            touch(path)
-        return got
+        return _used(self.path(query, key + suffix), lambda path: read_keyed(path, wanted))
 
     def put_keyed(self, query: Query, key: str, head: object, value: object, *,
                   shared: bool = False, suffix: str = "") -> None:
@@ -171,6 +158,14 @@ def cap_from_environment() -> int:
     except ValueError:
         mb = DEFAULT_CAP_MB
     return max(mb, 0) * 1_000_000
+
+
+def _used(path: Path, read: Callable[[Path], _T | None]) -> _T | None:
+    """``read(path)``, the entry marked used when it is there."""
+    value = read(path)
+    if value is not None:
+        touch(path)
+    return value
 
 
 def touch(path: Path) -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
-from functools import cache
 from pathlib import Path
 
 from analyzer.core.store import Query, Store, tree_key
@@ -127,7 +126,7 @@ class CheckCache:
     def save(self) -> None:
         """Persist what this scan used (nothing without a cache folder)."""
         if self._store is not None and self.misses:
-            self._store.put_keyed(CHECKS, self._slot, _environment(), self._used)
+            self._store.put_keyed(CHECKS, self._slot, CHECKS.version, self._used)
 
     # -- inside ------------------------------------------------------------------------------
     def _lookup(self, key: str) -> object:
@@ -146,7 +145,7 @@ class CheckCache:
             self._stored = {}
             # (another depgraph's, pyflakes' or Python's entries are not even unpickled)
             loaded = self._store.get_keyed(CHECKS, self._slot,
-                                           lambda head: head == _environment()) \
+                                           lambda head: head == CHECKS.version) \
                 if self._store is not None else None
             if loaded is not None and isinstance(loaded[1], dict):
                 self._stored = loaded[1]
@@ -158,7 +157,7 @@ class CheckCache:
             digest = self._digests[path] = sources.digest(path) \
                 if isinstance(sources, SourceBytes) else hashlib.sha256(sources[path]).hexdigest()
         return hashlib.sha256("\0".join(
-            (kind, _environment(), path, digest, extra)).encode()).hexdigest()
+            (kind, CHECKS.version, path, digest, extra)).encode()).hexdigest()
 
 
 def _lint_and_simulate(job: tuple[str, bytes, tuple[Deletion, ...], bool, FileLint | None]
@@ -169,13 +168,6 @@ def _lint_and_simulate(job: tuple[str, bytes, tuple[Deletion, ...], bool, FileLi
     if not known:
         return lint_and_simulate(source, list(edits), path)
     return original, simulate(source, list(edits), path, original)
-
-
-@cache
-def _environment() -> str:
-    """What every entry's key holds besides its file: the query's version (its code, the
-    pyflakes and Python versions)."""
-    return CHECKS.version
 
 
 _MISSING = object()

@@ -113,11 +113,6 @@ def _write_values(path: Path, values: tuple[object, ...], shared: bool) -> None:
     _write(path, fill)
 
 
-def tree_cache_path(directory: Path, folder: str, tree_root: Path) -> Path:
-    """``<directory>/<folder>/<hash of the tree's path>``: a cache kept per scanned tree."""
-    return directory / folder / hashlib.sha256(str(tree_root).encode()).hexdigest()[:24]
-
-
 def read_pickled(path: Path) -> object | None:
     """The unpickled payload of a cache file, or ``None`` when it is missing, does not check
     out or does not unpickle (an unreadable cache is only a miss)."""
