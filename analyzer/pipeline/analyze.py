@@ -17,9 +17,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyzer.analysis.anchors import FeatureAnchors, feature_anchors
+from analyzer.analysis.anchors import feature_anchors
 from analyzer.analysis.blockers import Blocker, feature_blockers, feature_keys, present
-from analyzer.analysis.feature_columns import FeatureColumns, feature_columns
+from analyzer.analysis.feature_columns import feature_columns
 from analyzer.analysis.features import FeatureReport, analyze_features, feature_nodes
 from analyzer.analysis.liveness import Liveness
 from analyzer.analysis.why import kept_by_tests, root_reasons
@@ -32,7 +32,8 @@ from analyzer.extract.demand import Demand, extract_on_demand
 from analyzer.extract.runner import ExtractedFile, Progress, ReadFile, extract_all
 from analyzer.extract.seeds import demand_for, may_answer_pattern
 from analyzer.extract.source_bytes import SourceBytes
-from analyzer.graph.edge_store import EdgeStore, index_key
+from analyzer.graph.edge_store import EdgeStore, IndexKey, index_key
+from analyzer.graph.python import EdgeMemo
 from analyzer.model import Deletion, Plan
 from analyzer.nodes import Graph, module_node, target_node
 from analyzer.pipeline.frees import what_frees
@@ -41,7 +42,7 @@ from analyzer.pipeline.inputs import ChosenProfile, ScanError, ScanInputs, gathe
 from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.rounds_state import Planned, Retained
 from analyzer.pipeline.scope import scope_to_features
-from analyzer.pipeline.shares import feature_shares
+from analyzer.pipeline.shares import PendingShares, start_shares
 from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.check import check_plan, edits_by_path
 from analyzer.plan.check_cache import CheckCache
@@ -159,22 +160,47 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     state: Retained | None = None
     while True:  # the rounds, then the gate: until the plan's applied tree verifies
         last = rounds.run(state)
-        result = _planned_result(inputs, options, settings, rounds, last, tree, scope, sources,
-                                 sims, timer, counted, wants_open, report)
+        # each feature's share of the plan (the plans keeping each): started first, made in
+        # workers while the gate verifies the plan (the shares only label its deletions)
+        shares = start_shares(rounds, last) if wants_open else None
+        result = _planned_result(inputs, options, rounds, last, tree, timer, counted)
         result.reparsed = reparsed
-        if gate is None or (demand is not None and _counted_reached(result)):
-            break  # (no gate; or the analysis runs again with more files parsed: gated then)
+        if options.scope == "features":
+            # (the plan is cut to the shares' deletions: they come before the gate)
+            _attribute(result, rounds, last, sims, sources, timer, counted, shares)
+            shares = None
+        if demand is not None and _counted_reached(result):
+            # the analysis runs again with more files parsed (and is gated then): this
+            # result is not the answer, so neither labelled nor reported
+            if shares is not None:
+                shares.cancel()
+            return _saved(result, rounds, sims, edge_store, edge_key, edges, timer)
+        if gate is None:
+            break
         with timer("gate"):
             problems, baseline = gate(result)
         if not problems:
             result.verified = baseline
             break
+        if shares is not None:
+            shares.cancel()
         state = rounds.settled.keeping(gate_conflicts(rounds, last, problems), last.index)
         if state == rounds.settled:
             raise unsettled(problems)
-    if report and result.blockers and not (demand is not None and _counted_reached(result)):
+    if shares is not None:
+        _attribute(result, rounds, last, sims, sources, timer, counted, shares)
+    if report:
+        _report(result, options, last, tree, scope, sources, timer)
+    if report and result.blockers:
         with timer("plan"):  # the last pass: what a further drop would free
             result.freeing = what_frees(rounds, last, result.blockers, result.shares)
+    return _saved(result, rounds, sims, edge_store, edge_key, edges, timer)
+
+
+def _saved(result: ScanResult, rounds: Rounds, sims: CheckCache, edge_store: EdgeStore,
+           edge_key: IndexKey, edges: EdgeMemo, timer: StageTimer) -> ScanResult:
+    """``result``, once what the scan keeps for the next one is stored (the lints, each
+    module's edges)."""
     rounds.module_breaks.clear()  # (the last check ran: each module's breaks go)
     sims.save()
     with timer("graph"):
@@ -182,73 +208,88 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     return result
 
 
-def _planned_result(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
-                    rounds: Rounds, last: Planned, tree: Tree, scope: Scope,
-                    sources: SourceBytes, sims: CheckCache, timer: StageTimer,
-                    counted: frozenset[str], wants_open: bool, report: bool) -> ScanResult:
-    """The scan's result from the rounds' last plan: what each deletion goes with, the
-    scope, and (``report``) the features' reports."""
+def _planned_result(inputs: ScanInputs, options: ScanOptions, rounds: Rounds, last: Planned,
+                    tree: Tree, timer: StageTimer, counted: frozenset[str]) -> ScanResult:
+    """The scan's result from the rounds' last plan, before the features' shares label its
+    deletions (:func:`_attribute`) and the outputs' parts are made (:func:`_report`)."""
     found = inputs.discovery
     with timer("plan"):
         graph, live, plan, use = last.graph, last.liveness, last.plan, last.use
-        native_summary = last.native_summary
         attribute_deletions(plan, graph, use.features, last.native.project)
-    # what each deletion goes with (apply --feature): the open graph's uses
-    shares: dict[str, frozenset[Deletion]] = {}
-    if wants_open:
-        open_graph = rounds.open_graph()
-
-        def check_one(share: list[Deletion]) -> Breaks:
-            return [(c.path, c.line, c.deletion, c.root) for c in check_plan(
-                Plan(share), last.index, sources, rounds.baseline, sims.simulation,
-                rounds.share_unbuilt(last, share), rounds.module_breaks)
-            ] + rounds.native_share_breaks(last, share)
-
-        def check(shares: list[list[Deletion]]) -> list[Breaks]:
-            # the files' simulations of every share first, in worker processes (one pool)
-            sims.prefetch_all([edits_by_path(Plan(share)) for share in shares], sources)
-            return [check_one(share) for share in shares]
-
-        shares = feature_shares(rounds, last)
-        with timer("plan"):
-            assign_features(plan, open_graph, [f.name for f in use.features], check,
-                            last.liveness.roots,
-                            sources.only(counted),  # (read only where asked)
-                            {m.path: m.name for m in last.index.modules.values()}, shares)
-        open_graph.clear()
-    if options.scope == "features":  # only what the dropped features take (pipeline/scope)
-        native_summary = scope_to_features(plan, native_summary, graph,
-                                           frozenset(f.name for f in use.features))
-    with timer("plan"):
         plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
-    features: list[FeatureReport] = []
-    columns: dict[str, FeatureColumns] = {}
-    blockers: dict[str, list[Blocker]] = {}
-    anchors: list[FeatureAnchors] = []
-    reasons: dict[str, str] = {}
-    by_tests: dict[str, str] = {}
-    if report:
-        with timer("plan"):
-            features = analyze_features(graph, live, use.features, feature_nodes(
-                graph, use.features, use.kept_features), plan)
-            columns = {f.name: feature_columns(graph, live, f) for f in features}
-            blockers = {f.name: _blockers(graph, live, f, use, sources, scope.tests)
-                        for f in features}
-            anchors = feature_anchors(use.profile, use.features, tree.index,
-                                      list(tree.files), last.native.project)
-            by_tests = kept_by_tests(graph, live, scope.tests)
-            reasons = root_reasons(graph, live.roots, list(options.roots), found.root,
-                                   last.default_roots, use.profile, scope.tests,
-                                   scope.in_scope, scope.unparsed, plan.kept)
     return ScanResult(found.root, found, tree.files, last.index, graph, last.roots,
                       list(options.roots), last.default_roots, live, plan, last.native,
-                      native_summary, list(last.keep_targets), use, features,
-                      set(scope.in_scope), tree.problems, last.unresolved, timer.seconds,
-                      sources, options=options, conflicts=last.conflicts,
-                      lint_before=last.lint_before, breaks_before=last.breaks_before,
-                      native_before=last.native_before, anchors=anchors,
-                      feature_columns=columns, blockers=blockers, counted=counted,
-                      root_reasons=reasons, kept_by_tests=by_tests, shares=shares)
+                      last.native_summary, list(last.keep_targets), use, [],
+                      set(rounds.scope.in_scope), tree.problems, last.unresolved,
+                      timer.seconds, rounds.sources, options=options,
+                      conflicts=last.conflicts, lint_before=last.lint_before,
+                      breaks_before=last.breaks_before, native_before=last.native_before,
+                      counted=counted)
+
+
+def _attribute(result: ScanResult, rounds: Rounds, last: Planned, sims: CheckCache,
+               sources: SourceBytes, timer: StageTimer, counted: frozenset[str],
+               pending: PendingShares | None) -> None:
+    """What each deletion goes with (``apply --feature``): the features whose shares hold
+    it, and what else it waits for (the open graph's uses; None: no shares are made); with
+    ``--scope features`` the plan is then cut to what the dropped features take
+    (``pipeline/scope``)."""
+    plan, use = result.plan, result.profile
+    if pending is not None:
+        _assign(result, rounds, last, sims, sources, timer, counted, pending.result())
+    if result.options.scope == "features":  # only what the dropped features take
+        result.native_summary = scope_to_features(plan, result.native_summary, result.graph,
+                                                  frozenset(f.name for f in use.features))
+    with timer("plan"):
+        plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
+
+
+def _assign(result: ScanResult, rounds: Rounds, last: Planned, sims: CheckCache,
+            sources: SourceBytes, timer: StageTimer, counted: frozenset[str],
+            shares: dict[str, frozenset[Deletion]]) -> None:
+    """The features of each deletion from ``shares`` (``plan.feature_sets``)."""
+    plan, use = result.plan, result.profile
+    open_graph = rounds.open_graph()
+
+    def check_one(share: list[Deletion]) -> Breaks:
+        return [(c.path, c.line, c.deletion, c.root) for c in check_plan(
+            Plan(share), last.index, sources, rounds.baseline, sims.simulation,
+            rounds.share_unbuilt(last, share), rounds.module_breaks)
+        ] + rounds.native_share_breaks(last, share)
+
+    def check(shares: list[list[Deletion]]) -> list[Breaks]:
+        # the files' simulations of every share first, in worker processes (one pool)
+        sims.prefetch_all([edits_by_path(Plan(share)) for share in shares], sources)
+        return [check_one(share) for share in shares]
+
+    with timer("plan"):
+        assign_features(plan, open_graph, [f.name for f in use.features], check,
+                        last.liveness.roots,
+                        sources.only(counted),  # (read only where asked)
+                        {m.path: m.name for m in last.index.modules.values()}, shares)
+    open_graph.clear()
+    result.shares = shares
+
+
+def _report(result: ScanResult, options: ScanOptions, last: Planned, tree: Tree,
+            scope: Scope, sources: SourceBytes, timer: StageTimer) -> None:
+    """The outputs' parts of ``result``: the features' report, columns, blockers and
+    anchors, what the tests keep and why each root is one."""
+    graph, live, plan, use = result.graph, result.liveness, result.plan, result.profile
+    with timer("plan"):
+        result.features = analyze_features(graph, live, use.features, feature_nodes(
+            graph, use.features, use.kept_features), plan)
+        result.feature_columns = {f.name: feature_columns(graph, live, f)
+                                  for f in result.features}
+        result.blockers = {f.name: _blockers(graph, live, f, use, sources, scope.tests)
+                           for f in result.features}
+        result.anchors = feature_anchors(use.profile, use.features, tree.index,
+                                         list(tree.files), last.native.project)
+        result.kept_by_tests = kept_by_tests(graph, live, scope.tests)
+        result.root_reasons = root_reasons(graph, live.roots, list(options.roots),
+                                           result.discovery.root, last.default_roots,
+                                           use.profile, scope.tests, scope.in_scope,
+                                           scope.unparsed, plan.kept)
 
 
 def _blockers(graph: Graph, live: Liveness, feature: FeatureReport, use: ProfileUse,
