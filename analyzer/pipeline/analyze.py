@@ -192,7 +192,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     if report:
         _report(result, options, last, tree, scope, sources, timer)
     if report and result.blockers:
-        with timer("plan"):  # the last pass: what a further drop would free
+        with timer("frees"):  # the last pass: what a further drop would free
             result.freeing = what_frees(rounds, last, result.blockers, result.shares)
     return _saved(result, rounds, sims, edge_store, edge_key, edges, timer)
 

@@ -62,23 +62,34 @@ def what_frees(rounds: Rounds, last: Planned, blockers: Mapping[str, list[Blocke
         for other in drops:
             by_drop.setdefault(other, []).append(name)
 
-    def rows(other: str, timer: StageTimer, jobs: int) -> dict[str, tuple[int, int, int]]:
-        """Each feature tried with ``other`` dropped too -> its row in that plan."""
+    def rows(other: str, timer: StageTimer, jobs: int, inherit: bool = False
+             ) -> dict[str, tuple[int, int, int]]:
+        """Each feature tried with ``other`` dropped too -> its row in that plan (``inherit``:
+        in a forked worker, whose plans continue the run's memos: the plans keeping each
+        feature come first, since each patches the graph the plan with ``other`` dropped,
+        which the rows read, is made on)."""
         drop = (*rounds.options.drop, other)
-        with_it = plan_under(rounds, drop, rounds.options.keep, timer, jobs)
-        made = frozenset(bare(d) for d in with_it.plan.deletions)
-        out: dict[str, tuple[int, int, int]] = {}
+        kept: dict[str, frozenset[Deletion]] = {}
         for name in by_drop[other]:
-            keeping = plan_under(rounds, drop, (*rounds.options.keep, name), timer, jobs)
-            share = made - {bare(d) for d in keeping.plan.deletions}
-            keeping.graph.clear()
-            out[name] = _row(share, with_it, name)
-        with_it.graph.clear()
+            keeping = plan_under(rounds, drop, (*rounds.options.keep, name), timer, jobs,
+                                 inherit)
+            kept[name] = frozenset(bare(d) for d in keeping.plan.deletions)
+            if not inherit:
+                keeping.graph.clear()
+        with_it = plan_under(rounds, drop, rounds.options.keep, timer, jobs, inherit)
+        made = frozenset(bare(d) for d in with_it.plan.deletions)
+        out = {name: _row(made - kept[name], with_it, name) for name in by_drop[other]}
+        if not inherit:
+            with_it.graph.clear()
         return out
+
+    def rows_in_worker(other: str, timer: StageTimer, jobs: int
+                       ) -> dict[str, tuple[int, int, int]]:
+        return rows(other, timer, jobs, True)
 
     drops = sorted(by_drop)
     if rounds.jobs > 1 and len(drops) > 1:
-        made = taken_back(rounds, forked_map(in_worker(rounds, rows), drops, rounds.jobs,
+        made = taken_back(rounds, forked_map(in_worker(rounds, rows_in_worker), drops, rounds.jobs,
                                              chunks_per_job=len(drops)))
     else:
         made = [rows(other, rounds.timer, rounds.jobs) for other in drops]

@@ -30,11 +30,14 @@ Answer = TypeVar("Answer")
 
 
 def plan_under(rounds: Rounds, drop: tuple[str, ...], keep: tuple[str, ...],
-               timer: StageTimer | None = None, jobs: int | None = None) -> Planned:
+               timer: StageTimer | None = None, jobs: int | None = None,
+               inherit: bool = False) -> Planned:
     """The plan of the same tree with ``drop`` and ``keep`` instead of the run's: the rounds
     to their fixpoint, sharing the run's caches (the facts, each module's edges, the
     simulations of the files the check lints). ``timer``: where its stages' seconds go,
-    ``jobs``: its worker processes (the run's by default)."""
+    ``jobs``: its worker processes (the run's by default); ``inherit``: its rounds continue
+    the run's memos, its graph patched from the run's last one (only in a forked worker,
+    which never reads the run's graph again)."""
     profile = rounds.use.profile
     drops = merge_drops(profile, drop, keep)
     tree = evaluated(rounds.tree, effective_cmake_options(profile, drops))
@@ -43,7 +46,7 @@ def plan_under(rounds: Rounds, drop: tuple[str, ...], keep: tuple[str, ...],
                    timer or rounds.timer, rounds.sims, rounds.edge_memo, rounds.tree_key,
                    tree_version=rounds.tree_version,
                    jobs=rounds.jobs if jobs is None else jobs,
-                   baseline=rounds.baseline)
+                   baseline=rounds.baseline, inherit=rounds if inherit else None)
     return other.run()
 
 
@@ -62,7 +65,8 @@ def in_worker(rounds: Rounds, fn: Callable[[Item, StageTimer, int], Answer]
               ) -> Callable[[Item], Handed[Answer]]:
     """``fn(item, timer, jobs)`` as a forked worker runs it: its stages on a timer of its
     own (they are not the scan's), its pools' work done itself (one job), and what it adds
-    to the scan's kept caches handed back with its answer."""
+    to the scan's kept caches handed back with its answer. A plan it makes should inherit
+    the run's memos (:func:`plan_under`): the worker's copy of them is its own."""
 
     def run(item: Item) -> Handed[Answer]:
         memo, sims = rounds.edge_memo, rounds.sims

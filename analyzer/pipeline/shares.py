@@ -41,7 +41,7 @@ class PendingShares:
         self._planned = frozenset(bare(d) for d in last.plan.deletions)
         self._forked: Forked | None = None
         if rounds.jobs > 1 and len(self._names) > 1:
-            self._forked = forked_start(in_worker(rounds, self._made), self._names,
+            self._forked = forked_start(in_worker(rounds, self._in_worker), self._names,
                                         rounds.jobs, chunks_per_job=len(self._names))
 
     def result(self) -> dict[str, frozenset[Deletion]]:
@@ -53,7 +53,8 @@ class PendingShares:
             self._forked = None
             made = dict(zip(self._names, taken_back(rounds, done), strict=True))
         else:
-            made = {name: self._made(name, rounds.timer, rounds.jobs) for name in self._names}
+            made = {name: self._made(name, rounds.timer, rounds.jobs, False)
+                    for name in self._names}
         planned = self._planned
         return {name: planned - made[name] if name else planned & made[name]
                 for name in self._names}
@@ -64,14 +65,21 @@ class PendingShares:
             self._forked.cancel()
             self._forked = None
 
-    def _made(self, name: str, timer: StageTimer, jobs: int) -> frozenset[Deletion]:
+    def _in_worker(self, name: str, timer: StageTimer, jobs: int) -> frozenset[Deletion]:
+        """:meth:`_made` in a forked worker: on its copy of the run's memos."""
+        return self._made(name, timer, jobs, True)
+
+    def _made(self, name: str, timer: StageTimer, jobs: int, inherit: bool
+              ) -> frozenset[Deletion]:
         """The deletions of the plan keeping ``name`` (every dropped feature: ``""``)."""
         rounds = self._rounds
         options = rounds.options
         keep = (*options.keep, name) if name else (*options.keep, *rounds.use.drops)
-        kept = plan_under(rounds, options.drop, keep, timer, jobs)
+        kept = plan_under(rounds, options.drop, keep, timer, jobs, inherit)
         out = frozenset(bare(d) for d in kept.plan.deletions)
-        kept.graph.clear()  # (its memory goes now: one counterfactual graph at a time)
+        if not inherit:  # (its memory goes now: one counterfactual graph at a time; an
+            #                inherited graph is patched by the next plan instead)
+            kept.graph.clear()
         return out
 
 
