@@ -185,7 +185,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     if not labelled:
         _attribute(result, rounds, last, sims, sources, timer, counted, wants_open)
     if report:
-        _report(result, options, last, tree, scope, sources, timer)
+        _report(result, last, tree, scope, sources, timer)
     if report and result.blockers:
         with timer("frees"):  # the last pass: what a further drop would free
             result.freeing = what_frees(rounds, last, result.blockers, result.shares)
@@ -233,11 +233,10 @@ def _attribute(result: ScanResult, rounds: Rounds, last: Planned, sims: CheckCac
     if shared:
         _assign(result, rounds, last, sims, sources, timer, counted,
                 feature_shares(rounds, last))
-    if result.options.scope == "features":  # only what the dropped features take
+    if result.options.scope == "features":  # only what the dropped features take (the
+        #                                          order _planned_result sorted them in)
         result.native_summary = scope_to_features(plan, result.native_summary, result.graph,
                                                   frozenset(f.name for f in use.features))
-    with timer("plan"):
-        plan.deletions.sort(key=lambda d: (d.path, d.start_line or 0, d.kind))
 
 
 def _assign(result: ScanResult, rounds: Rounds, last: Planned, sims: CheckCache,
@@ -267,8 +266,8 @@ def _assign(result: ScanResult, rounds: Rounds, last: Planned, sims: CheckCache,
     result.shares = shares
 
 
-def _report(result: ScanResult, options: ScanOptions, last: Planned, tree: Tree,
-            scope: Scope, sources: SourceBytes, timer: StageTimer) -> None:
+def _report(result: ScanResult, last: Planned, tree: Tree, scope: Scope,
+            sources: SourceBytes, timer: StageTimer) -> None:
     """The outputs' parts of ``result``: the features' report, columns, blockers and
     anchors, what the tests keep and why each root is one."""
     graph, live, plan, use = result.graph, result.liveness, result.plan, result.profile
@@ -282,7 +281,7 @@ def _report(result: ScanResult, options: ScanOptions, last: Planned, tree: Tree,
         result.anchors = feature_anchors(use.profile, use.features, tree.index,
                                          list(tree.files), last.native.project)
         result.kept_by_tests = kept_by_tests(graph, live, scope.tests)
-        result.root_reasons = root_reasons(graph, live.roots, list(options.roots),
+        result.root_reasons = root_reasons(graph, live.roots, list(result.options.roots),
                                            result.discovery.root, last.default_roots,
                                            use.profile, scope.tests, scope.in_scope,
                                            scope.unparsed, plan.kept)
