@@ -31,6 +31,7 @@ STAGES = {
     "liveness": "marking what the roots reach",
     "check": "checking the plan (soundness)",
     "plan": "planning deletions",
+    "shares": "planning each dropped feature's share (workers)",
     "frees": "planning what further drops would free",
     "gate": "verifying the plan on a copy of the tree",
     "render": "writing the outputs",

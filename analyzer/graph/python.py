@@ -96,7 +96,7 @@ __all__ = ["NOT_FOLLOWED", "EdgeMemo", "Layer", "Op", "Ops", "PythonGraph", "add
 
 
 @dataclass
-class _ModuleRecord:
+class ModuleRecord:
     """What one module's edges added to the graph, to add again unchanged."""
 
     ops: Ops
@@ -127,7 +127,7 @@ class _ModuleRecord:
         return index.same_orders(self.orders) \
             and all(options.registries.get(q) == v for q, v in self.registries.items())
 
-    def __reduce__(self) -> tuple[Callable[..., _ModuleRecord], tuple[object, ...]]:
+    def __reduce__(self) -> tuple[Callable[..., ModuleRecord], tuple[object, ...]]:
         """Pickled (the persisted memo, :mod:`analyzer.graph.edge_store`) with each edge's
         attributes as three plain values in the flat additions: pickle remembers every
         object it writes (an ``EdgeData`` and its argument tuple: two entries each, a memo
@@ -145,8 +145,8 @@ class _ModuleRecord:
                                    self.consulted, self.owned)
 
 
-def _unpickled_record(flat: tuple[object, ...], *fields: Any) -> _ModuleRecord:
-    """A :class:`_ModuleRecord` from its pickled form (:meth:`_ModuleRecord.__reduce__`)."""
+def _unpickled_record(flat: tuple[object, ...], *fields: Any) -> ModuleRecord:
+    """A :class:`ModuleRecord` from its pickled form (:meth:`ModuleRecord.__reduce__`)."""
     ops: list[object] = []
     items = iter(flat)
     for node in items:
@@ -157,7 +157,7 @@ def _unpickled_record(flat: tuple[object, ...], *fields: Any) -> _ModuleRecord:
             kind, file, line = next(items), next(items), next(items)
             ops.extend((node, dst, EdgeData(cast(str, kind), cast(str, file),
                                             cast("int | None", line))))
-    return _ModuleRecord(tuple(ops), *fields)
+    return ModuleRecord(tuple(ops), *fields)
 
 
 # variants of one module's edges kept (its folded lines differ between rounds and profiles)
@@ -176,9 +176,9 @@ class EdgeMemo:
 
     global_key: tuple[object, ...] | None = None
     # module -> the record its edges came from in the last build: (own folded lines, record)
-    records: dict[str, tuple[object, _ModuleRecord]] = field(default_factory=dict)
+    records: dict[str, tuple[object, ModuleRecord]] = field(default_factory=dict)
     # module -> every record kept for it (the latest last, at most _VARIANTS)
-    variants: dict[str, list[tuple[object, _ModuleRecord]]] = field(default_factory=dict)
+    variants: dict[str, list[tuple[object, ModuleRecord]]] = field(default_factory=dict)
     replayed: int = 0  # modules replayed by the last build
     computed: int = 0  # modules whose edges the last build resolved
     added: int = 0  # records kept since this memo was made or loaded
@@ -188,6 +188,9 @@ class EdgeMemo:
     # the attributes of each node edges make (``ext:torch``), one dict for every record that
     # needs the node (hundreds of thousands of records' node ops; read only, never written)
     made_attrs: dict[tuple[object, ...], dict[str, object]] = field(default_factory=dict)
+    # the records kept since :meth:`logging` began (a worker's, handed back to the memo it
+    # was forked from: :meth:`absorb`); None: not logged
+    log: list[tuple[str, object, ModuleRecord]] | None = None
 
     def reset(self, global_key: tuple[object, ...]) -> None:
         """Forget every record: they were made under another ``global_key``."""
@@ -197,20 +200,34 @@ class EdgeMemo:
         self.touched = None
 
     def find(self, module: str, local: object, index: ModuleIndex, options: GraphOptions
-             ) -> _ModuleRecord | None:
+             ) -> ModuleRecord | None:
         """A record of ``module`` made with these folded lines that still holds, or None."""
         for known_local, record in reversed(self.variants.get(module, ())):
             if known_local == local and record.still_valid(index, options):
                 return record
         return None
 
-    def keep(self, module: str, local: object, record: _ModuleRecord) -> None:
+    def keep(self, module: str, local: object, record: ModuleRecord) -> None:
         kept = self.variants.setdefault(module, [])
         kept.append((local, record))
         del kept[:-_VARIANTS]
         self.added += 1
         if self.touched is not None:
             self.touched.add(module)
+        if self.log is not None:
+            self.log.append((module, local, record))
+
+    def logging(self) -> None:
+        """Log the records kept from now on (:attr:`log`)."""
+        self.log = []
+
+    def absorb(self, global_key: tuple[object, ...] | None,
+               log: list[tuple[str, object, ModuleRecord]]) -> None:
+        """Keep the records another process's copy of this memo logged, when they were made
+        under this memo's ``global_key`` (a copy that was reset made them for another)."""
+        if global_key == self.global_key:
+            for module, local, record in log:
+                self.keep(module, local, record)
 
 
 def build_python_graph(index: ModuleIndex, options: GraphOptions | None = None,
@@ -229,7 +246,7 @@ class Layer:
     the key every record was made under (``analyzer.graph.rounds_graph`` patches it)."""
 
     python: PythonGraph
-    records: dict[str, _ModuleRecord]
+    records: dict[str, ModuleRecord]
     made: dict[str, int]  # node an edge needs (``MADE_NODES``) -> modules whose ops add it
     methods: list[tuple[str, dict[str, object]]]
     members: dict[tuple[str, str], Mapping[str, object]]  # class -> method edges, as made
@@ -297,10 +314,10 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
     names = sorted(index.modules)
     locals_ = {name: _local(name, index, options) for name in names}
     found = {name: memo.find(name, locals_[name], index, options) for name in names}
-    resolved: dict[str, _ModuleRecord] = {}  # records the workers made
+    resolved: dict[str, ModuleRecord] = {}  # records the workers made
     todo = [name for name in names if found[name] is None]
     if not patch and jobs > 1 and len(todo) >= _FORK_MIN:
-        def resolve(name: str) -> _ModuleRecord:  # (in a forked worker: its own graph)
+        def resolve(name: str) -> ModuleRecord:  # (in a forked worker: its own graph)
             return _module_edges(index, graph, index.modules[name], options, gated,
                                  subclasses, memo.made_attrs)
         resolved = dict(zip(todo, forked_map(resolve, todo, jobs), strict=True))
@@ -451,7 +468,7 @@ def _remove_ops(graph: Graph, ops: Ops, made: dict[str, int],
 
 def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: GraphOptions,
                   gated: frozenset[str], subclasses: dict[str, list[tuple[str, str]]],
-                  made_attrs: dict[tuple[object, ...], dict[str, object]]) -> _ModuleRecord:
+                  made_attrs: dict[tuple[object, ...], dict[str, object]]) -> ModuleRecord:
     """Add one module's edges, and record them (``made_attrs``: :attr:`EdgeMemo.made_attrs`)."""
     decisions: list[dict[str, object]] = graph.graph["decisions"]
     first_decision = len(decisions)
@@ -459,7 +476,7 @@ def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: Grap
     with index.recording() as used:
         edges.add_all()
     ops = tuple(edges.ops)
-    return _ModuleRecord(
+    return ModuleRecord(
         ops, edges.unresolved, decisions[first_decision:],
         frozenset((d[1], d[2]) for d in used if d[0] == "reexport"),
         index.orders_of(used),

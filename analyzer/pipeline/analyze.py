@@ -42,7 +42,7 @@ from analyzer.pipeline.inputs import ChosenProfile, ScanError, ScanInputs, gathe
 from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.rounds_state import Planned, Retained
 from analyzer.pipeline.scope import scope_to_features
-from analyzer.pipeline.shares import feature_shares
+from analyzer.pipeline.shares import PendingShares, start_shares
 from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.check import check_plan, edits_by_path
 from analyzer.plan.check_cache import CheckCache
@@ -160,17 +160,20 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     state: Retained | None = None
     while True:  # the rounds, then the gate: until the plan's applied tree verifies
         last = rounds.run(state)
+        # each feature's share of the plan (the plans keeping each): started first, made in
+        # workers while the gate verifies the plan (the shares only label its deletions)
+        shares = start_shares(rounds, last) if wants_open else None
         result = _planned_result(inputs, options, rounds, last, tree, timer, counted)
         result.reparsed = reparsed
-        # each feature's share of the plan (the plans keeping each) only labels its deletions
-        # (verify never reads the labels): made once the gate passes the plan, unless the
-        # plan is cut to the shares (--scope features: before the gate)
-        labelled = options.scope == "features"
-        if labelled:
-            _attribute(result, rounds, last, sims, sources, timer, counted, wants_open)
+        if options.scope == "features":
+            # (the plan is cut to the shares' deletions: they come before the gate)
+            _attribute(result, rounds, last, sims, sources, timer, counted, shares)
+            shares = None
         if demand is not None and _counted_reached(result):
             # the analysis runs again with more files parsed (and is gated then): this
             # result is not the answer, so neither labelled nor reported
+            if shares is not None:
+                shares.cancel()
             return _saved(result, rounds, sims, edge_store, edge_key, edges, timer)
         if gate is None:
             break
@@ -179,11 +182,13 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         if not problems:
             result.verified = baseline
             break
+        if shares is not None:
+            shares.cancel()
         state = rounds.settled.keeping(gate_conflicts(rounds, last, problems), last.index)
         if state == rounds.settled:
             raise unsettled(problems)
-    if not labelled:
-        _attribute(result, rounds, last, sims, sources, timer, counted, wants_open)
+    if shares is not None:
+        _attribute(result, rounds, last, sims, sources, timer, counted, shares)
     if report:
         _report(result, last, tree, scope, sources, timer)
     if report and result.blockers:
@@ -224,15 +229,14 @@ def _planned_result(inputs: ScanInputs, options: ScanOptions, rounds: Rounds, la
 
 def _attribute(result: ScanResult, rounds: Rounds, last: Planned, sims: CheckCache,
                sources: SourceBytes, timer: StageTimer, counted: frozenset[str],
-               shared: bool) -> None:
+               pending: PendingShares | None) -> None:
     """What each deletion goes with (``apply --feature``): the features whose shares hold
-    it, and what else it waits for (the open graph's uses; ``shared`` False: no shares are
-    made); with ``--scope features`` the plan is then cut to what the dropped features take
+    it, and what else it waits for (the open graph's uses; None: no shares are made); with
+    ``--scope features`` the plan is then cut to what the dropped features take
     (``pipeline/scope``)."""
     plan, use = result.plan, result.profile
-    if shared:
-        _assign(result, rounds, last, sims, sources, timer, counted,
-                feature_shares(rounds, last))
+    if pending is not None:
+        _assign(result, rounds, last, sims, sources, timer, counted, pending.result())
     if result.options.scope == "features":  # only what the dropped features take (the
         #                                          order _planned_result sorted them in)
         result.native_summary = scope_to_features(plan, result.native_summary, result.graph,

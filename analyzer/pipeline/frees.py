@@ -16,6 +16,7 @@ their blockers say what changing each alone frees (``analysis.blockers``).
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Iterable, Mapping
 
 from analyzer.analysis.blockers import Blocker
@@ -24,11 +25,13 @@ from analyzer.analysis.freeing import Freeing
 from analyzer.config.globs import any_path_matches
 from analyzer.config.types import Feature
 from analyzer.model import Deletion
+from analyzer.pipeline.plans_under import in_worker, plan_under, taken_back
 from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.rounds_state import Planned
-from analyzer.pipeline.shares import plan_under
+from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.feature_sets import bare
 from analyzer.plan.native import leaving_tus
+from analyzer.util.parallel import forked_map
 
 CANDIDATES = 1  # further drops tried per blocked feature (two plans each)
 
@@ -36,45 +39,72 @@ CANDIDATES = 1  # further drops tried per blocked feature (two plans each)
 def what_frees(rounds: Rounds, last: Planned, blockers: Mapping[str, list[Blocker]],
                shares: Mapping[str, frozenset[Deletion]]) -> dict[str, Freeing]:
     """Each dropped feature with blockers -> the further drop that frees the most of it (by
-    lines), or a :class:`Freeing` without drops saying none does."""
+    lines), or a :class:`Freeing` without drops saying none does. The plans are made per
+    further drop (the plan with it is shared by the features it is tried for), in forked
+    workers with several jobs (each returns its rows: ``analyzer.util.parallel``)."""
     profile = rounds.use.profile
     if profile is None:
         return {}
     dropped = set(rounds.use.drops)
     others = [f for name, f in profile.features.items()
               if name not in dropped and name not in rounds.options.keep]
-    out: dict[str, Freeing] = {}
-    planned_with: dict[str, Planned] = {}  # a further drop -> the plan with it (shared)
+    tried: dict[str, list[str]] = {}  # blocked feature -> the further drops tried
     for name in rounds.use.drops:
         found = [b for b in blockers.get(name, []) if b.group != "test" and b.blocks]
         if not found:
             continue
         ranked = sorted(((sum(1 for b in found if _in(b, g, last)), g.name) for g in others),
                         key=lambda t: (-t[0], t[1]))
+        tried[name] = [other for covered, other in
+                       itertools.takewhile(lambda t: t[0] > 0, ranked[:CANDIDATES])]
+    by_drop: dict[str, list[str]] = {}  # a further drop -> the features it is tried for
+    for name, drops in tried.items():
+        for other in drops:
+            by_drop.setdefault(other, []).append(name)
+
+    def rows(other: str, timer: StageTimer, jobs: int, inherit: bool = False
+             ) -> dict[str, tuple[int, int, int]]:
+        """Each feature tried with ``other`` dropped too -> its row in that plan (``inherit``:
+        in a forked worker, whose plans continue the run's memos: the plans keeping each
+        feature come first, since each patches the graph the plan with ``other`` dropped,
+        which the rows read, is made on)."""
+        drop = (*rounds.options.drop, other)
+        kept: dict[str, frozenset[Deletion]] = {}
+        for name in by_drop[other]:
+            keeping = plan_under(rounds, drop, (*rounds.options.keep, name), timer, jobs,
+                                 inherit)
+            kept[name] = frozenset(bare(d) for d in keeping.plan.deletions)
+            if not inherit:
+                keeping.graph.clear()
+        with_it = plan_under(rounds, drop, rounds.options.keep, timer, jobs, inherit)
+        made = frozenset(bare(d) for d in with_it.plan.deletions)
+        out = {name: _row(made - kept[name], with_it, name) for name in by_drop[other]}
+        if not inherit:
+            with_it.graph.clear()
+        return out
+
+    def rows_in_worker(other: str, timer: StageTimer, jobs: int
+                       ) -> dict[str, tuple[int, int, int]]:
+        return rows(other, timer, jobs, True)
+
+    drops = sorted(by_drop)
+    if rounds.jobs > 1 and len(drops) > 1:
+        made = taken_back(rounds, forked_map(in_worker(rounds, rows_in_worker), drops, rounds.jobs,
+                                             chunks_per_job=len(drops)))
+    else:
+        made = [rows(other, rounds.timer, rounds.jobs) for other in drops]
+    then = dict(zip(drops, made, strict=True))
+    out: dict[str, Freeing] = {}
+    for name, candidates in tried.items():
         now = _row(shares.get(name, frozenset()), last, name)
         best: Freeing | None = None
-        tried: list[str] = []
-        for covered, other in ranked[:CANDIDATES]:
-            if not covered:
-                break
-            tried.append(other)
-            drop = (*rounds.options.drop, other)
-            with_it = planned_with.get(other)
-            if with_it is None:
-                with_it = planned_with[other] = plan_under(rounds, drop, rounds.options.keep)
-            made = frozenset(bare(d) for d in with_it.plan.deletions)
-            keeping = plan_under(rounds, drop, (*rounds.options.keep, name))
-            share = made - {bare(d) for d in keeping.plan.deletions}
-            keeping.graph.clear()
-            then = _row(share, with_it, name)
-            gain = Freeing(name, (other,), then[0] - now[0], then[1] - now[1],
-                           then[2] - now[2])
+        for other in candidates:
+            row = then[other][name]
+            gain = Freeing(name, (other,), row[0] - now[0], row[1] - now[1], row[2] - now[2])
             if gain.lines > 0 and (best is None or gain.lines > best.lines):
                 best = gain
-        out[name] = dataclasses.replace(best, tried=tuple(tried)) if best is not None \
-            else Freeing(name, (), 0, 0, 0, tuple(tried))
-    for planned in planned_with.values():
-        planned.graph.clear()
+        out[name] = dataclasses.replace(best, tried=tuple(candidates)) if best is not None \
+            else Freeing(name, (), 0, 0, 0, tuple(candidates))
     return out
 
 

@@ -116,12 +116,16 @@ class Rounds:
                  tree_key: str = "",
                  open_graph: bool = False, tree_version: TreeVersion | None = None,
                  jobs: int = 1,
-                 baseline: Counter[tuple[str, str, str]] | None = None) -> None:
+                 baseline: Counter[tuple[str, str, str]] | None = None,
+                 inherit: Rounds | None = None) -> None:
         """``open_graph``: :meth:`open_graph` will be asked for (its folds are made beside
         the rounds' first ones, in the same pass over the modules); ``jobs``: worker
         processes a fresh graph may resolve the modules' edges in; ``baseline``: the
         tree's breaks before any pruning, when known already (another use of the profile
-        on the same tree)."""
+        on the same tree); ``inherit``: the rounds of another use of the profile on the
+        same tree whose memos these continue -- its graph, patched into this one's first
+        (``RoundGraph``), each module's plan share, breaks and folds -- for a caller that
+        never reads those rounds' graph again (a forked worker's copy of them)."""
         self.jobs = jobs
         self.inputs, self.options, self.scope = inputs, options, scope
         self.sources, self.timer = sources, timer
@@ -167,14 +171,16 @@ class Rounds:
         self._open_regions: dict[str, list[DeadRegion]] | None = None
         # each context's folds module by module, and what they read of it: a later context
         # folds again only the modules whose reads it answers otherwise
-        self._fold_memory = FoldMemory()
+        self._fold_memory: FoldMemory = (inherit._fold_memory if inherit is not None
+                                         else FoldMemory())
         with timer("fold"):
             self._folds: tuple[tuple[object, ...], dict[str, list[DeadRegion]]] = (
                 self._folds_key(self.settled), self._fold(self.settled, with_open=open_graph))
         # each module's breaks, kept between the plans' checks (what a check asks of most
         # modules does not change from one plan to the next; the unpruned tree's answers
         # are few plans' answers: not kept)
-        self.module_breaks = ModuleBreaks()
+        self.module_breaks: ModuleBreaks = (inherit.module_breaks if inherit is not None
+                                            else ModuleBreaks())
         # what the tree breaks before any pruning (optional packages, strings naming
         # nothing): no break of a plan
         if baseline is None:
@@ -194,7 +200,8 @@ class Rounds:
         self._never_hits: tuple[Graph, object, list[tuple[KeepEntry, list[str]]]] | None \
             = None
         # the rounds' graph, patched from round to round (the open graph is built apart)
-        self._graphs = RoundGraph(jobs)
+        self._graphs: RoundGraph = inherit._graphs if inherit is not None else RoundGraph(jobs)
+        self._graphs.jobs = jobs
         # the roots named on the command line and the tree's default roots: functions of the
         # graph's module and symbol nodes, which every round's graph has alike (they are
         # made from the modules' facts before any edge), so they are found once
@@ -202,7 +209,7 @@ class Rounds:
         self._declared_roots: list[str] | None = None
         # each live module's share of the plans built so far: a round recomputes only the
         # modules whose questions got other answers (analyzer.plan.python.PlanMemo)
-        self._plans = PlanMemo()
+        self._plans: PlanMemo = inherit._plans if inherit is not None else PlanMemo()
         self._registry_memo: tuple[ProfileUse, ModuleIndex, dict[str, FileInfo],
                                    frozenset[tuple[str, int]], RegistryOutcome] | None = None
 

@@ -10,45 +10,79 @@ them is applied. One in none is other dead code when the plan keeping every
 feature makes it too (dead whatever is dropped); else it is dead once any of several
 features is dropped (an `if(NOT DEVICE STREQUAL "cuda")` block that cpu and tpu both fold):
 in no single share, it goes with any of the features that decided it.
+
+The plans keeping each feature are independent of each other: with several jobs they are
+made in forked workers (``analyzer.pipeline.plans_under``) while the scan's own process goes
+on to the gate; their stage seconds are then the wait for them once the gate is done, as
+``shares``.
 """
 
 from __future__ import annotations
 
-from analyzer.config.profile import effective_cmake_options, merge_drops
-from analyzer.decide.profile_facts import profile_use
 from analyzer.model import Deletion
-from analyzer.pipeline.rounds import Rounds, evaluated
+from analyzer.pipeline.plans_under import Handed, in_worker, plan_under, taken_back
+from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.rounds_state import Planned
+from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.feature_sets import bare
+from analyzer.util.parallel import Forked, forked_start
 
 
-def feature_shares(rounds: Rounds, last: Planned) -> dict[str, frozenset[Deletion]]:
-    """Each dropped feature -> its share of ``last``'s plan (deletions, :func:`bare`), and
-    under ``""`` the deletions the plan keeping every feature makes too (other dead code)."""
-    use, options = rounds.use, rounds.options
-    if use.profile is None or not use.drops:
-        return {}
-    planned = frozenset(bare(d) for d in last.plan.deletions)
-    out: dict[str, frozenset[Deletion]] = {}
-    for name in (*use.drops, ""):
-        keep = (*options.keep, name) if name else (*options.keep, *use.drops)
-        kept = plan_under(rounds, options.drop, keep)
-        made = frozenset(bare(d) for d in kept.plan.deletions)
-        out[name] = planned & made if not name else planned - made
-        kept.graph.clear()  # (its memory goes now: one counterfactual graph at a time)
-    return out
+class PendingShares:
+    """Each dropped feature's share of a plan, started: with several jobs the plans keeping
+    each feature are made in forked workers while this process goes on (the gate verifies
+    the plan meanwhile); :meth:`result` waits for them, or makes them here with one job."""
+
+    def __init__(self, rounds: Rounds, last: Planned) -> None:
+        self._rounds = rounds
+        use = rounds.use
+        self._names: tuple[str, ...] = (*use.drops, "") \
+            if use.profile is not None and use.drops else ()
+        self._planned = frozenset(bare(d) for d in last.plan.deletions)
+        self._forked: Forked | None = None
+        if rounds.jobs > 1 and len(self._names) > 1:
+            self._forked = forked_start(in_worker(rounds, self._in_worker), self._names,
+                                        rounds.jobs, chunks_per_job=len(self._names))
+
+    def result(self) -> dict[str, frozenset[Deletion]]:
+        """Each dropped feature -> its share; ``""`` -> the other dead code."""
+        rounds = self._rounds
+        if self._forked is not None:
+            with rounds.timer("shares"):  # (the wait: what the workers took beyond the gate)
+                done: list[Handed[frozenset[Deletion]]] = self._forked.results()
+            self._forked = None
+            made = dict(zip(self._names, taken_back(rounds, done), strict=True))
+        else:
+            made = {name: self._made(name, rounds.timer, rounds.jobs, False)
+                    for name in self._names}
+        planned = self._planned
+        return {name: planned - made[name] if name else planned & made[name]
+                for name in self._names}
+
+    def cancel(self) -> None:
+        """The plan changed (the gate blamed some of it): the shares are not wanted."""
+        if self._forked is not None:
+            self._forked.cancel()
+            self._forked = None
+
+    def _in_worker(self, name: str, timer: StageTimer, jobs: int) -> frozenset[Deletion]:
+        """:meth:`_made` in a forked worker: on its copy of the run's memos."""
+        return self._made(name, timer, jobs, True)
+
+    def _made(self, name: str, timer: StageTimer, jobs: int, inherit: bool
+              ) -> frozenset[Deletion]:
+        """The deletions of the plan keeping ``name`` (every dropped feature: ``""``)."""
+        rounds = self._rounds
+        options = rounds.options
+        keep = (*options.keep, name) if name else (*options.keep, *rounds.use.drops)
+        kept = plan_under(rounds, options.drop, keep, timer, jobs, inherit)
+        out = frozenset(bare(d) for d in kept.plan.deletions)
+        if not inherit:  # (its memory goes now: one counterfactual graph at a time; an
+            #                inherited graph is patched by the next plan instead)
+            kept.graph.clear()
+        return out
 
 
-def plan_under(rounds: Rounds, drop: tuple[str, ...], keep: tuple[str, ...]) -> Planned:
-    """The plan of the same tree with ``drop`` and ``keep`` instead of the run's: the rounds
-    to their fixpoint, sharing the run's caches (the facts, each module's edges, the
-    simulations of the files the check lints)."""
-    profile = rounds.use.profile
-    drops = merge_drops(profile, drop, keep)
-    tree = evaluated(rounds.tree, effective_cmake_options(profile, drops))
-    other = Rounds(rounds.inputs, rounds.options.replace(drop=drop, keep=keep),
-                   profile_use(profile, drops), tree, rounds.scope, rounds.sources,
-                   rounds.timer, rounds.sims, rounds.edge_memo, rounds.tree_key,
-                   tree_version=rounds.tree_version, jobs=rounds.jobs,
-                   baseline=rounds.baseline)
-    return other.run()
+def start_shares(rounds: Rounds, last: Planned) -> PendingShares:
+    """The shares of ``last``'s plan, started (:class:`PendingShares`)."""
+    return PendingShares(rounds, last)

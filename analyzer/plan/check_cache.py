@@ -26,7 +26,7 @@ from analyzer.plan.check.lint import FileLint
 from analyzer.plan.check.simulate import FileSim, lint_and_simulate, lint_original, simulate
 from analyzer.util.parallel import parallel_map
 
-_Entry = FileSim | FileLint | None  # None: the file does not parse
+Entry = FileSim | FileLint | None  # None: the file does not parse
 CHECKS = Query("check", code=("analyzer.plan.check_cache",), dists=("pyflakes",))
 
 
@@ -38,12 +38,13 @@ class CheckCache:
         self.jobs = jobs  # worker processes for :meth:`prefetch`
         self._store = Store(directory) if directory is not None else None
         self._slot = tree_key(tree_root or Path())
-        self._stored: dict[str, _Entry] | None = None  # loaded on first use
-        self._used: dict[str, _Entry] = {}
+        self._stored: dict[str, Entry] | None = None  # loaded on first use
+        self._used: dict[str, Entry] = {}
         self._digests: dict[str, str] = {}  # path -> sha256 of the bytes it was given
         self._originals: dict[str, FileLint | None] = {}  # path -> lint, this scan
         self.hits = 0
         self.misses = 0
+        self._marked: tuple[frozenset[str], int] = (frozenset(), 0)  # (:meth:`mark`)
 
     def original(self, path: str, sources: Mapping[str, bytes]) -> FileLint | None:
         """The file's lint as it is (None when it does not parse); ``sources``: path -> bytes,
@@ -123,6 +124,24 @@ class CheckCache:
         """Path -> lint of every file this scan linted or found linted."""
         return dict(self._originals)
 
+    def mark(self) -> None:
+        """Begin what :meth:`taken` hands over."""
+        self._marked = (frozenset(self._used), self.misses)
+
+    def taken(self) -> tuple[dict[str, Entry], int]:
+        """What this cache answered since :meth:`mark` (entries by key) and how many of them
+        it computed: what a worker forked from it hands back (:meth:`absorb`)."""
+        known, misses = self._marked
+        return {k: v for k, v in self._used.items() if k not in known}, self.misses - misses
+
+    def absorb(self, taken: tuple[dict[str, Entry], int]) -> None:
+        """Add what a copy of this cache answered in another process (:meth:`taken`), so
+        that :meth:`save` keeps it too."""
+        used, misses = taken
+        for key, entry in used.items():
+            self._used.setdefault(key, entry)
+        self.misses += misses
+
     def save(self) -> None:
         """Persist what this scan used (nothing without a cache folder)."""
         if self._store is not None and self.misses:
@@ -140,7 +159,7 @@ class CheckCache:
         self.misses += 1
         return _MISSING
 
-    def _load(self) -> dict[str, _Entry]:
+    def _load(self) -> dict[str, Entry]:
         if self._stored is None:
             self._stored = {}
             # (another depgraph's, pyflakes' or Python's entries are not even unpickled)

@@ -76,19 +76,59 @@ def forked_map(fn: Callable[[Item], Result], items: Sequence[Item], jobs: int,
     and everything it reads (nothing is pickled but the items and the results; ``fn`` may be
     a closure). The items go in contiguous chunks, ``chunks_per_job`` per worker, taken as
     workers come free. Where processes are not forked, or with one job, in this process."""
-    global _FORKED
+    return forked_start(fn, items, jobs, chunks_per_job).results()
+
+
+class Forked:
+    """The results of :func:`forked_start`: being computed in forked workers while this
+    process goes on, or (one job, or no fork) computed here when asked for."""
+
+    def __init__(self, fn: Callable[[Any], Any], items: Sequence[Any],
+                 chunks: list[list[Any]] | None, jobs: int) -> None:
+        self._fn, self._items = fn, items
+        self._pool: ProcessPoolExecutor | None = None
+        self._futures: list[Any] = []
+        if chunks is not None:
+            global _FORKED
+            _FORKED = fn
+            try:  # (a forking pool starts every worker at the first submit: they inherit fn)
+                self._pool = ProcessPoolExecutor(min(jobs, len(chunks)),
+                                                 mp_context=worker_context())
+                self._futures = [self._pool.submit(_forked_chunk, c) for c in chunks]
+            finally:
+                _FORKED = None
+
+    def results(self) -> list[Any]:
+        """The results in the items' order (waiting for the workers; a worker's exception is
+        raised here)."""
+        if self._pool is None:
+            return [self._fn(item) for item in self._items]
+        try:
+            done = [future.result() for future in self._futures]
+        finally:
+            self.cancel()
+        out: list[Any] = []
+        with gc_paused():
+            for payload in done:
+                out.extend(cast(list[Any], pickling.loads(payload)))
+        return out
+
+    def cancel(self) -> None:
+        """Stop the workers (results no longer wanted)."""
+        if self._pool is not None:
+            for future in self._futures:
+                future.cancel()
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+def forked_start(fn: Callable[[Item], Result], items: Sequence[Item], jobs: int,
+                 chunks_per_job: int = 8) -> Forked:
+    """:func:`forked_map` started: the workers run while this process goes on; their
+    results come from :meth:`Forked.results`."""
     if jobs < 2 or len(items) < 2 or sys.platform != "linux":
-        return [fn(item) for item in items]
+        return Forked(fn, items, None, jobs)
     count = min(len(items), jobs * chunks_per_job)
     bounds = [len(items) * i // count for i in range(count + 1)]
-    chunks = [list(items[bounds[i]:bounds[i + 1]]) for i in range(count)]
-    _FORKED = fn
-    try:
-        done = parallel_map(_forked_chunk, chunks, jobs, min_items=2)
-    finally:
-        _FORKED = None
-    out: list[Result] = []
-    with gc_paused():
-        for payload in done:
-            out.extend(cast(list[Result], pickling.loads(payload)))
-    return out
+    return Forked(fn, items, [list(items[bounds[i]:bounds[i + 1]]) for i in range(count)],
+                  jobs)

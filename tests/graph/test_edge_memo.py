@@ -73,3 +73,27 @@ def test_changed_options_rebuild_everything(tmp_path):
     again = build_python_graph(index, options, memo)
     same_python_graph(again, build_python_graph(index, options))
     assert memo.replayed == 0
+
+
+def test_records_a_forked_copy_logged_are_absorbed_under_the_same_key_only(tmp_path):
+    # the share plans' workers hand back the module records they made (pipeline/shares.py)
+    import copy
+
+    base = module_index(tmp_path, TREE)
+    memo = EdgeMemo()
+    build_python_graph(*_built(base, {}), memo)
+    worker = copy.deepcopy(memo)
+    worker.logging()
+    dead = {"pkg.sel": [(5, 5)]}
+    build_python_graph(*_built(base, dead), worker)
+    assert {m for m, _local, _record in worker.log or []} == {"pkg.sel", "pkg.user"}
+
+    other_key = copy.deepcopy(memo)
+    other_key.absorb(("another key",), worker.log or [])
+    build_python_graph(*_built(base, dead), other_key)
+    assert other_key.replayed == 5  # nothing absorbed: the two modules resolved again
+
+    memo.absorb(worker.global_key, worker.log or [])
+    again = build_python_graph(*_built(base, dead), memo)
+    assert memo.replayed == 7  # every module replays, the two the worker made too
+    same_python_graph(again, build_python_graph(*_built(base, dead)))

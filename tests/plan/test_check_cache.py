@@ -146,3 +146,23 @@ def test_several_plans_prefetched_at_once_lint_each_original_once(tmp_path, monk
     assert both.after.undefined == {"os": 1, "helper": 1}
     alone = CheckCache(None, None).simulation("pkg/m.py", sources, (line_2,))
     assert cache.simulation("pkg/m.py", sources, (line_2,)).after == alone.after
+
+
+def test_what_a_forked_copy_answered_is_saved_by_the_cache_it_came_from(tmp_path):
+    # the share plans' workers hand back what they linted (pipeline/shares.py): the next scan
+    # finds it as if it had been linted in the scan's own process
+    parent = CheckCache(tmp_path, tmp_path / "tree")
+    parent.original("pkg/m.py", {"pkg/m.py": SOURCE})  # known before the fork
+    import copy
+
+    worker = copy.deepcopy(parent)  # (what a fork gives the worker)
+    worker.mark()
+    worker.simulation("pkg/m.py", {"pkg/m.py": SOURCE}, EDITS)
+    handed, misses = worker.taken()
+    assert misses == 1 and len(handed) == 1  # the simulation only: the original was known
+    parent.absorb((handed, misses))
+    parent.save()
+
+    later = CheckCache(tmp_path, tmp_path / "tree")
+    later.simulation("pkg/m.py", {"pkg/m.py": SOURCE}, EDITS)
+    assert (later.hits, later.misses) == (2, 0)

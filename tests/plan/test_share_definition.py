@@ -23,8 +23,10 @@ from tests.helpers import MINI_SGLANG, SAMPLES, apply_and_verify
 CHAIN = SAMPLES / "knock_ons" / "shared_chain"
 
 
-def test_the_shares_and_what_each_deletion_waits_for() -> None:
-    result = run_scan(CHAIN, [])
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_shares_and_what_each_deletion_waits_for(jobs: int) -> None:
+    # (jobs 2: the plans keeping each feature run in forked workers; the same shares)
+    result = run_scan(CHAIN, [], jobs=jobs)
     got = {(d.path, d.start_line): (d.features, d.after) for d in result.plan.deletions}
     assert got == {
         ("app/layer.py", 6): (("xpu", "cpu", "rocm"), ()),
@@ -61,7 +63,7 @@ def test_cpu_applied_alone_carries_out_only_what_waits_for_nothing_else(
 ])
 def test_each_share_is_the_plan_minus_the_plan_keeping_it(sample: Path,
                                                          roots: list[str]) -> None:
-    result = run_scan(sample, roots)
+    result = run_scan(sample, roots, jobs=2)  # (its shares planned in forked workers)
     planned = {bare(d) for d in result.plan.deletions}
     assert result.profile.drops
     for feature in result.profile.drops:

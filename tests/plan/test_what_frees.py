@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from analyzer.analysis.freeing import Freeing
@@ -65,14 +66,15 @@ def test_no_further_drop_is_said_too() -> None:
     assert "What frees it: no further drop" in render_markdown(result)
 
 
-def test_two_blocked_features_each_freed_by_another_drop() -> None:
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_two_blocked_features_each_freed_by_another_drop(jobs: int) -> None:
     # sample_repos/what_frees_two, read by hand: the what_frees sample with a second pair --
     # fa3 dropped (its backend, 6 lines; its registration, backends.py 32-36, 5 lines; the
     # two kernels only the backend calls, fa3_kernels.py 1-2 and 5-7: 1 file, 16 lines), its
     # fa3_varlen still imported and called by the hybrid backend (kept): 2 items blocked;
     # dropping hybrid too frees them (fa3_kernels.py, 11 lines, goes whole: +1 file, +6
-    # lines). Two further drops to plan, each with its own rows.
-    result = run_scan(SAMPLES / "what_frees_two", [])
+    # lines). Two further drops to plan: with two jobs they are made in forked workers.
+    result = run_scan(SAMPLES / "what_frees_two", [], jobs=jobs)
     row = {f.name: (f.files_removable, f.lines_removable, len(f.blocked))
            for f in result.features}
     assert row == {"flashmla": (1, 16, 2), "fa3": (1, 16, 2)}
