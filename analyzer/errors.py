@@ -69,6 +69,13 @@ class GateError(DepgraphError):
     exit_code = 9
 
 
+class WorkerError(DepgraphError):
+    """A worker process died before it answered (killed, or out of memory): its work is
+    lost, nothing was written."""
+
+    exit_code = 10
+
+
 def suggest(word: str, choices: list[str] | tuple[str, ...], *, several: bool = False) -> str:
     """`` (did you mean 'x'?)`` for the closest choice; with ``several``, ``; did you mean:
     a, b`` (or ``; no similar name found``), for the root and target messages."""

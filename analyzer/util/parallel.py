@@ -16,9 +16,11 @@ from __future__ import annotations
 import multiprocessing
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar, cast
 
+from analyzer.errors import WorkerError
 from analyzer.util import pickling
 from analyzer.util.gc_pause import gc_paused
 
@@ -37,7 +39,8 @@ def parallel_map(fn: Callable[[Item], Result], items: Sequence[Item], jobs: int,
                  progress: Callable[[int, int], None] | None = None) -> list[Result]:
     """``[fn(item) for item in items]``, computed in up to ``jobs`` worker processes
     (``fn`` must be a module-level function; ``size`` orders the work, largest first;
-    ``progress(done, total)`` after each item). A worker's exception is raised here."""
+    ``progress(done, total)`` after each item). A worker's exception is raised here; a
+    worker that died, as :class:`WorkerError`."""
     if jobs < 2 or len(items) < min_items:
         out: list[Result] = []
         for item in items:
@@ -51,7 +54,7 @@ def parallel_map(fn: Callable[[Item], Result], items: Sequence[Item], jobs: int,
     with ProcessPoolExecutor(min(jobs, len(items)), mp_context=worker_context()) as pool:
         futures = {pool.submit(fn, items[i]): i for i in order}
         for future in as_completed(futures):
-            results[futures[future]] = future.result()
+            results[futures[future]] = _answer(future)
             if progress is not None:
                 progress(len(results), len(items))
     return [results[i] for i in range(len(items))]
@@ -100,11 +103,11 @@ class Forked:
 
     def results(self) -> list[Any]:
         """The results in the items' order (waiting for the workers; a worker's exception is
-        raised here)."""
+        raised here; a worker that died, as :class:`WorkerError`)."""
         if self._pool is None:
             return [self._fn(item) for item in self._items]
         try:
-            done = [future.result() for future in self._futures]
+            done = [_answer(future) for future in self._futures]
         finally:
             self.cancel()
         out: list[Any] = []
@@ -120,6 +123,15 @@ class Forked:
                 future.cancel()
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+def _answer(future: Future[Result]) -> Result:
+    """A worker's result; a worker that died (the pool broke) as one clear error."""
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise WorkerError("a worker process died before it answered (killed, or out of "
+                          "memory); run again, with fewer --jobs if memory is short") from None
 
 
 def forked_start(fn: Callable[[Item], Result], items: Sequence[Item], jobs: int,

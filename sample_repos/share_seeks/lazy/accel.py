@@ -1,0 +1,2 @@
+def fast_forward(x):
+    return x * 2

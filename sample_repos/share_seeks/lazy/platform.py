@@ -1,0 +1,6 @@
+def is_accel():
+    return False
+
+
+def is_turbo():
+    return False

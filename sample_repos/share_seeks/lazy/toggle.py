@@ -1,0 +1,2 @@
+def force_turbo(model):
+    model.turbo = True

@@ -1,0 +1,2 @@
+def warm_up():
+    return 0
