@@ -39,9 +39,10 @@ CANDIDATES = 1  # further drops tried per blocked feature (two plans each)
 def what_frees(rounds: Rounds, last: Planned, blockers: Mapping[str, list[Blocker]],
                shares: Mapping[str, frozenset[Deletion]]) -> dict[str, Freeing]:
     """Each dropped feature with blockers -> the further drop that frees the most of it (by
-    lines), or a :class:`Freeing` without drops saying none does. The plans are made per
-    further drop (the plan with it is shared by the features it is tried for), in forked
-    workers with several jobs (each returns its rows: ``analyzer.util.parallel``)."""
+    lines), or a :class:`Freeing` without drops saying none does. The plans -- with each
+    further drop, one keeping each feature it is tried for and one keeping none (shared by
+    the features it is tried for) -- are independent: with several jobs each is made in a
+    forked worker (``analyzer.pipeline.plans_under``), one plan a task."""
     profile = rounds.use.profile
     if profile is None:
         return {}
@@ -61,42 +62,41 @@ def what_frees(rounds: Rounds, last: Planned, blockers: Mapping[str, list[Blocke
     for name, drops in tried.items():
         for other in drops:
             by_drop.setdefault(other, []).append(name)
+    # the plans: with each further drop, one keeping each feature it is tried for and one
+    # keeping none of them -- all independent of each other
+    tasks = [(other, name) for other in sorted(by_drop) for name in (*by_drop[other], "")]
 
-    def rows(other: str, timer: StageTimer, jobs: int, inherit: bool = False
-             ) -> dict[str, tuple[int, int, int]]:
-        """Each feature tried with ``other`` dropped too -> its row in that plan (``inherit``:
-        in a forked worker, whose plans continue the run's memos: the plans keeping each
-        feature come first, since each patches the graph the plan with ``other`` dropped,
-        which the rows read, is made on)."""
-        drop = (*rounds.options.drop, other)
-        kept: dict[str, frozenset[Deletion]] = {}
-        for name in by_drop[other]:
-            keeping = plan_under(rounds, drop, (*rounds.options.keep, name), timer, jobs,
-                                 inherit)
-            kept[name] = frozenset(bare(d) for d in keeping.plan.deletions)
-            if not inherit:
-                keeping.graph.clear()
-        with_it = plan_under(rounds, drop, rounds.options.keep, timer, jobs, inherit)
-        made = frozenset(bare(d) for d in with_it.plan.deletions)
-        out = {name: _row(made - kept[name], with_it, name) for name in by_drop[other]}
+    def made(task: tuple[str, str], timer: StageTimer, jobs: int, inherit: bool = False
+             ) -> tuple[frozenset[Deletion], dict[str, int]]:
+        """The deletions of the plan with the further drop ``other`` and also keeping
+        ``name`` (``""``: keeping none of the features tried) and, for the latter, the fetched
+        TUs of each tried feature's dead targets in it (``inherit``: in a forked worker, the
+        plan continues the run's memos, its graph read before the next plan patches it)."""
+        other, name = task
+        keep = (*rounds.options.keep, name) if name else rounds.options.keep
+        planned = plan_under(rounds, (*rounds.options.drop, other), keep, timer, jobs, inherit)
+        out = frozenset(bare(d) for d in planned.plan.deletions)
+        fetched = {} if name else {f: _fetched(planned, f) for f in by_drop[other]}
         if not inherit:
-            with_it.graph.clear()
-        return out
+            planned.graph.clear()
+        return out, fetched
 
-    def rows_in_worker(other: str, timer: StageTimer, jobs: int
-                       ) -> dict[str, tuple[int, int, int]]:
-        return rows(other, timer, jobs, True)
+    def made_in_worker(task: tuple[str, str], timer: StageTimer, jobs: int
+                       ) -> tuple[frozenset[Deletion], dict[str, int]]:
+        return made(task, timer, jobs, True)
 
-    drops = sorted(by_drop)
-    if rounds.jobs > 1 and len(drops) > 1:
-        made = taken_back(rounds, forked_map(in_worker(rounds, rows_in_worker), drops, rounds.jobs,
-                                             chunks_per_job=len(drops)))
+    if rounds.jobs > 1 and len(tasks) > 1:
+        plans = taken_back(rounds, forked_map(in_worker(rounds, made_in_worker), tasks,
+                                              rounds.jobs, chunks_per_job=len(tasks)))
     else:
-        made = [rows(other, rounds.timer, rounds.jobs) for other in drops]
-    then = dict(zip(drops, made, strict=True))
+        plans = [made(task, rounds.timer, rounds.jobs) for task in tasks]
+    by_task = dict(zip(tasks, plans, strict=True))
+    then = {other: {name: _row(by_task[(other, "")][0] - by_task[(other, name)][0],
+                               by_task[(other, "")][1][name]) for name in names}
+            for other, names in by_drop.items()}
     out: dict[str, Freeing] = {}
     for name, candidates in tried.items():
-        now = _row(shares.get(name, frozenset()), last, name)
+        now = _row(shares.get(name, frozenset()), _fetched(last, name))
         best: Freeing | None = None
         for other in candidates:
             row = then[other][name]
@@ -116,16 +116,22 @@ def _in(b: Blocker, feature: Feature, last: Planned) -> bool:
     return data is not None and feature_of_node(data, [feature]) == feature.name
 
 
-def _row(share: Iterable[Deletion], planned: Planned, name: str) -> tuple[int, int, int]:
+def _row(share: Iterable[Deletion], fetched: int) -> tuple[int, int, int]:
     """(files, lines, TUs) of a share, as the terminal's feature row counts them: its whole
-    files, its lines, its TU files and the fetched TUs of the feature's dead targets."""
+    files, its lines, its TU files and ``fetched``: the fetched TUs of the feature's dead
+    targets (:func:`_fetched`)."""
     share = list(share)
+    tus = leaving_tus(share, (), (), {})
+    return (sum(1 for d in share if d.kind == "delete_file"), sum(d.lines for d in share),
+            sum(n for n, _targets in tus) + fetched)
+
+
+def _fetched(planned: Planned, name: str) -> int:
+    """The fetched TUs of the dead targets of feature ``name`` in ``planned``."""
     use = planned.use
     features = [f for f in use.features if f.name == name]
     targets = {node.split(":", 1)[1] for node, owner in feature_nodes(
         planned.graph, features, use.kept_features).items()
         if owner == name and node.startswith("target:")} if features else set()
-    tus = leaving_tus(share, planned.native_summary.dead_targets, targets,
-                      planned.native.compiled_by)
-    return (sum(1 for d in share if d.kind == "delete_file"), sum(d.lines for d in share),
-            sum(n for n, _targets in tus))
+    return sum(n for n, _targets in leaving_tus((), planned.native_summary.dead_targets,
+                                                 targets, {}))
