@@ -21,7 +21,7 @@ DROPPING = ["arch_lists", "blocker_story", "cmake_option_fold", "demand_extract"
             "impl_version", "int_selectors", "membership_tuple", "method_selection",
             "mini_sglang", "mini_vllm", "probed_registry", "profile_keys", "prune_safety",
             "share_seeks", "spurious_blockers", "test_infra", "value_selection", "what_frees",
-            "what_frees_two"]
+            "what_frees_two", "what_frees_tus"]
 
 
 def _manifest(jobs: int, sample: str) -> dict:

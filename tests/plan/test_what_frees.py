@@ -82,3 +82,11 @@ def test_two_blocked_features_each_freed_by_another_drop(jobs: int) -> None:
         "flashmla": Freeing("flashmla", ("nsa",), 1, 6, 0, ("nsa",)),
         "fa3": Freeing("fa3", ("hybrid",), 1, 6, 0, ("hybrid",)),
     }
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_further_drop_frees_a_kernel_target_and_its_translation_units(jobs: int) -> None:
+    # sample_repos/what_frees_tus/README.md: flashmla's share now 1 file / 15 lines / 0 TUs;
+    # with nsa dropped too 4 / 48 / 2 (the extension's .cc and the dead target's fetched TU)
+    result = run_scan(SAMPLES / "what_frees_tus", [], jobs=jobs)
+    assert result.freeing == {"flashmla": Freeing("flashmla", ("nsa",), 3, 33, 2, ("nsa",))}

@@ -1,0 +1,6 @@
+import os
+
+
+class ServerArgs:
+    def __init__(self):
+        self.attention_backend = os.environ.get("BACKEND", "triton")

@@ -1,0 +1,3 @@
+class TritonBackend:
+    def forward(self, q):
+        return q
