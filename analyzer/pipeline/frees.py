@@ -31,7 +31,7 @@ from analyzer.pipeline.rounds_state import Planned
 from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.feature_sets import bare
 from analyzer.plan.native import leaving_tus
-from analyzer.util.parallel import forked_map
+from analyzer.util.parallel import forked_map, forks
 
 CANDIDATES = 1  # further drops tried per blocked feature (two plans each)
 
@@ -85,15 +85,17 @@ def what_frees(rounds: Rounds, last: Planned, blockers: Mapping[str, list[Blocke
                        ) -> tuple[frozenset[Deletion], dict[str, int]]:
         return made(task, timer, jobs, True)
 
-    if rounds.jobs > 1 and len(tasks) > 1:
+    if forks(rounds.jobs, len(tasks)):  # (never in this process: the plans inherit)
         plans = taken_back(rounds, forked_map(in_worker(rounds, made_in_worker), tasks,
                                               rounds.jobs, chunks_per_job=len(tasks)))
     else:
         plans = [made(task, rounds.timer, rounds.jobs) for task in tasks]
     by_task = dict(zip(tasks, plans, strict=True))
-    then = {other: {name: _row(by_task[(other, "")][0] - by_task[(other, name)][0],
-                               by_task[(other, "")][1][name]) for name in names}
-            for other, names in by_drop.items()}
+    then: dict[str, dict[str, tuple[int, int, int]]] = {}
+    for other, names in by_drop.items():
+        with_it, fetched = by_task[(other, "")]
+        then[other] = {name: _row(with_it - by_task[(other, name)][0], fetched[name])
+                       for name in names}
     out: dict[str, Freeing] = {}
     for name, candidates in tried.items():
         now = _row(shares.get(name, frozenset()), _fetched(last, name))

@@ -25,7 +25,7 @@ from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.rounds_state import Planned
 from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.feature_sets import bare
-from analyzer.util.parallel import Forked, forked_start
+from analyzer.util.parallel import Forked, forked_start, forks
 
 
 class PendingShares:
@@ -40,7 +40,7 @@ class PendingShares:
             if use.profile is not None and use.drops else ()
         self._planned = frozenset(bare(d) for d in last.plan.deletions)
         self._forked: Forked | None = None
-        if rounds.jobs > 1 and len(self._names) > 1:
+        if forks(rounds.jobs, len(self._names)):  # (never in this process: it inherits)
             self._forked = forked_start(in_worker(rounds, self._in_worker), self._names,
                                         rounds.jobs, chunks_per_job=len(self._names))
 

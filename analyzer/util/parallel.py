@@ -134,11 +134,18 @@ def _answer(future: Future[Result]) -> Result:
                           "memory); run again, with fewer --jobs if memory is short") from None
 
 
+def forks(jobs: int, count: int) -> bool:
+    """Whether :func:`forked_start` runs ``count`` items with ``jobs`` in forked workers
+    (else in this process): a caller whose function must only run in a worker's copy of the
+    state asks first."""
+    return jobs >= 2 and count >= 2 and sys.platform == "linux"
+
+
 def forked_start(fn: Callable[[Item], Result], items: Sequence[Item], jobs: int,
                  chunks_per_job: int = 8) -> Forked:
     """:func:`forked_map` started: the workers run while this process goes on; their
     results come from :meth:`Forked.results`."""
-    if jobs < 2 or len(items) < 2 or sys.platform != "linux":
+    if not forks(jobs, len(items)):
         return Forked(fn, items, None, jobs)
     count = min(len(items), jobs * chunks_per_job)
     bounds = [len(items) * i // count for i in range(count + 1)]

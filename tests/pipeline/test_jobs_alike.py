@@ -7,11 +7,13 @@ deletions, what each goes with, the features' rows and what would free them -- b
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
 from analyzer.outputs.manifest import manifest_dict
 from analyzer.pipeline.scan import run_scan
+from analyzer.util import parallel
 from tests.helpers import SAMPLES
 
 VOLATILE = {"generated_at", "tool", "options"}
@@ -33,4 +35,13 @@ def _manifest(jobs: int, sample: str) -> dict:
 
 @pytest.mark.parametrize("sample", DROPPING)
 def test_two_jobs_answer_as_one(sample: str) -> None:
+    assert _manifest(2, sample) == _manifest(1, sample)
+
+
+@pytest.mark.parametrize("sample", ["mini_sglang", "what_frees_two", "share_seeks"])
+def test_two_jobs_where_processes_do_not_fork(sample: str,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # (macOS, Windows: the plans that continue the scan's memos in a worker's copy of them
+    # must then be made as with one job, never on the scan's own state)
+    monkeypatch.setattr(parallel, "sys", SimpleNamespace(platform="darwin"))
     assert _manifest(2, sample) == _manifest(1, sample)
