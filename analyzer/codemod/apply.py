@@ -68,6 +68,7 @@ __all__ = ["ApplyError", "ApplyResult", "atomic_write", "entry_id",
 PYTHON_SUFFIXES = (".py", ".pyi")
 
 EDITS = Query("edits", code=("analyzer.codemod",))  # a file's edits, by its bytes and entries
+DIFFS = Query("diffs", code=("analyzer.codemod.apply",))  # a change's diff, by its two contents
 
 
 
@@ -453,6 +454,29 @@ def _text_lines(data: bytes) -> list[str]:
     return [x.decode("utf-8", "surrogateescape") for x in split_lines(data)]
 
 
+def _diffs(changes: list[FileChange]) -> list[str]:
+    """The :func:`unified_diff` of each change: read back from the open session's store
+    (the query ``diffs``: a function of the path and the two contents), the others made in
+    worker processes when there are many (``difflib`` on the largest files) and stored."""
+    opened = current()
+    store = opened.store if opened is not None else None
+    keys = [hashlib.sha256("\0".join((c.path, sha256(c.old), DELETED if c.new is None
+                                       else sha256(c.new))).encode()).hexdigest()
+            for c in changes]
+    known = [store.get(DIFFS, k) if store is not None else None for k in keys]
+    todo = [c for c, hit in zip(changes, known, strict=True) if not isinstance(hit, str)]
+    made = iter(parallel_map(unified_diff, todo, min(os.cpu_count() or 1, 8),
+                             size=lambda c: len(c.old), min_items=16))
+    out: list[str] = []
+    for key, hit in zip(keys, known, strict=True):
+        if not isinstance(hit, str):
+            hit = next(made)
+            if store is not None:
+                store.put(DIFFS, key, hit)
+        out.append(hit)
+    return out
+
+
 def unified_diff(change: FileChange) -> str:
     new = b"" if change.new is None else change.new
     to = "/dev/null" if change.deleted else f"b/{change.path}"
@@ -499,9 +523,9 @@ def run_apply(manifest_path: Path, root: Path | None = None, *, write: bool = Fa
         raise ApplyError(str(exc)) from exc
     with session(cache_dir):
         result = plan(manifest, root, feature, state, progress, edit or write)
-    if result.previews:
-        return result
-    result.diff = "".join(unified_diff(c) for c in result.changes)
+        if result.previews:
+            return result
+        result.diff = "".join(_diffs(result.changes))
     result.lines_removed = sum(
         len(_text_lines(c.old)) - len(_text_lines(c.new or b"")) for c in result.changes)
     done = {e for c in result.changes for e in c.entries}

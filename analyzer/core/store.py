@@ -71,9 +71,10 @@ def key_of(*parts: object) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
-def tree_key(tree_root: Path) -> str:
-    """The key of a query kept per scanned tree: one slot, replaced by each scan."""
-    return key_of("tree", str(tree_root))
+def tree_key(tree: Path | str) -> str:
+    """The key of a query kept per scanned tree: one slot, replaced by each scan. ``tree``:
+    the tree's root, or the name a scan keeps its slots under (``RunSettings.slot``)."""
+    return key_of("tree", str(tree))
 
 
 class Store:

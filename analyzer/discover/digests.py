@@ -26,7 +26,7 @@ Entry = tuple[tuple[int, ...], str, int]
 
 
 class DigestIndex:
-    def __init__(self, directory: Path, root: Path):
+    def __init__(self, directory: Path, root: Path | str):
         self.store = Store(directory)
         self.key = tree_key(root)
         self.entries: dict[str, Entry] = self._load()

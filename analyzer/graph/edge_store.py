@@ -77,7 +77,7 @@ def index_key(index: ModuleIndex, files: Mapping[str, FileInfo],
 class EdgeStore:
     """The persisted memo of one tree; ``directory`` None keeps nothing."""
 
-    def __init__(self, directory: Path | None, tree_root: Path):
+    def __init__(self, directory: Path | None, tree_root: Path | str):
         self._store = Store(directory) if directory is not None else None
         self._slot = tree_key(tree_root)
         self._token: str | None = None  # the loaded whole memo's (None: none loaded)

@@ -64,6 +64,9 @@ class RunSettings:
     cache_dir: Path | None = None
     progress: Callable[[Progress], None] | None = None
     stage: Callable[[str], None] | None = None  # each stage entered (the progress line)
+    # the name the store keeps the tree's per-tree entries under (None: the root's path): a
+    # tree scanned in a new folder each time (the gate's copy) still finds its last scan's
+    slot: str | None = None
 
 
 def scan_tree(path: Path, options: ScanOptions, settings: RunSettings = RunSettings(),
@@ -74,8 +77,8 @@ def scan_tree(path: Path, options: ScanOptions, settings: RunSettings = RunSetti
     if settings.stage is not None:
         settings.stage("discover")
     return analyze_inputs(gather_inputs(path, options, cache_dir=settings.cache_dir,
-                                        pruned=True, chosen=chosen), options, settings,
-                          report=False)
+                                        pruned=True, chosen=chosen, slot=settings.slot),
+                          options, settings, report=False)
 
 
 def analyze_inputs(inputs: ScanInputs, options: ScanOptions,
@@ -146,8 +149,8 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         tree = build_tree(found, files, effective_cmake_options(use.profile, use.drops),
                           sources)
         scope = deletion_scope(tree, use.profile.test_paths if use.profile else ())
-    sims = CheckCache(settings.cache_dir, found.root, settings.jobs)
-    edge_store = EdgeStore(settings.cache_dir, found.root)
+    sims = CheckCache(settings.cache_dir, inputs.slot, settings.jobs)
+    edge_store = EdgeStore(settings.cache_dir, inputs.slot)
     with timer("graph"):
         edge_key = index_key(tree.index, tree.files, counted)
         edges = edge_store.load(edge_key)

@@ -53,7 +53,10 @@ def make_gate(settings: RunSettings) -> Gate:
 
     def gate(result: ScanResult) -> tuple[list[VerifyProblem], dict[str, Any]]:
         baseline = verify_baseline(result, settings.jobs)  # (in the scan's session)
-        return verify_applied(result, baseline, quiet), baseline
+        # the copy is a new folder each time: the store keeps its per-tree entries under a
+        # name of the original's (the next gate of this tree reuses its edges and lints)
+        copy = dataclasses.replace(quiet, slot=f"{result.root.resolve()}\0the gate's copy")
+        return verify_applied(result, baseline, copy), baseline
 
     return gate
 

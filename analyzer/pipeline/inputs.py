@@ -41,6 +41,9 @@ class ScanInputs:
     # bytes fingerprinting read, by file index: handed to the first :meth:`reads`, not kept
     data: dict[int, bytes] = field(default_factory=dict)
     changed_since_key: bool = False  # a file changed between fingerprinting and reading
+    # the name the store keeps this tree's per-tree entries under (digests, lints, edges):
+    # its root's path, or the scan's ``slot`` (the gate's copy, a new folder each time)
+    slot: str = ""
 
     def reads(self) -> list[ReadFile]:
         """Every file's bytes and digest, read now (those fingerprinting read are handed over
@@ -76,13 +79,15 @@ class ChosenProfile:
 
 def gather_inputs(path: Path, options: ScanOptions, *,
                   cache_dir: Path | None = None, pruned: bool = False,
-                  chosen: ChosenProfile | None = None) -> ScanInputs:
+                  chosen: ChosenProfile | None = None, slot: str | None = None
+                  ) -> ScanInputs:
     """Discover, choose the profile and fingerprint every file (stages 1 and 2's input).
 
     With ``cache_dir``, files whose stat signature is unchanged since they were last hashed
     are not read (:class:`analyzer.discover.digests.DigestIndex`). A tree without Python
     files is an error, unless it is ``pruned`` (what ``depgraph verify`` reads: a plan may
-    delete every Python file). ``chosen``: the profile, instead of selecting one."""
+    delete every Python file). ``chosen``: the profile, instead of selecting one. ``slot``:
+    the name the store keeps the tree's per-tree entries under (None: its root's path)."""
     excludes, profile, use_profile = options.excludes, options.profile, options.use_profile
     t0 = time.perf_counter()
     found = (discover_cached(path, excludes, cache_dir) if cache_dir is not None
@@ -93,7 +98,8 @@ def gather_inputs(path: Path, options: ScanOptions, *,
         raise ScanError(f"no Python files under {path}")
     timings = {"discover": time.perf_counter() - t0}
     t0 = time.perf_counter()
-    index = DigestIndex(cache_dir, found.root) if cache_dir is not None else None
+    kept_as = slot if slot is not None else str(found.root)
+    index = DigestIndex(cache_dir, kept_as) if cache_dir is not None else None
     digests: list[str] = []
     errors: dict[int, str] = {}
     data: dict[int, bytes] = {}
@@ -122,7 +128,8 @@ def gather_inputs(path: Path, options: ScanOptions, *,
         except OSError as exc:
             entry_files[rel] = str(exc)
     timings["fingerprint"] = time.perf_counter() - t0
-    return ScanInputs(found, picked, use_profile, digests, errors, entry_files, timings, data)
+    return ScanInputs(found, picked, use_profile, digests, errors, entry_files, timings, data,
+                      slot=kept_as)
 
 
 def _entry_point_candidates(found: Discovery) -> list[str]:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from analyzer.config.options import ScanOptions
+from analyzer.core.session import session
 from analyzer.errors import RootError
 from analyzer.pipeline.analyze import RunSettings, ScanResult, scan_tree
 from analyzer.pipeline.inputs import ChosenProfile
@@ -46,8 +47,11 @@ def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None =
     are linted and compiled in worker processes while the scan runs, from the end of its
     extraction on (:class:`~analyzer.verify.edited.EditedFiles`). ``chosen``: the profile,
     chosen already (the gate's copy: the original's)."""
-    with gc_paused():  # (the checks too: a full collection over the scan's objects is slow)
-        return _verify(path, options, settings or RunSettings(), before, chosen)
+    settings = settings or RunSettings()
+    # (the checks too: a full collection over the scan's objects is slow); one session for
+    # the scan and the checks (the edited files' lints are kept in its store)
+    with gc_paused(), session(settings.cache_dir):
+        return _verify(path, options, settings, before, chosen)
 
 
 def _verify(path: Path, options: ScanOptions, settings: RunSettings,

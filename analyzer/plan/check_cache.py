@@ -33,7 +33,7 @@ CHECKS = Query("check", code=("analyzer.plan.check_cache",), dists=("pyflakes",)
 class CheckCache:
     """File lints and simulations by content; ``directory`` None keeps them in memory only."""
 
-    def __init__(self, directory: Path | None = None, tree_root: Path | None = None,
+    def __init__(self, directory: Path | None = None, tree_root: Path | str | None = None,
                  jobs: int = 1):
         self.jobs = jobs  # worker processes for :meth:`prefetch`
         self._store = Store(directory) if directory is not None else None

@@ -7,16 +7,27 @@ after extraction (whose workers take every core) the scan keeps one core busy fo
 time, and the other core lints meanwhile. What the workers have not started when
 :meth:`EditedFiles.results` is asked for is done then, on every core. Nothing is imported or
 run: files are parsed with ``ast``, checked by ``compile()`` and read with pyflakes.
+
+Being a function of the bytes, each answer is the query ``edited`` of the store, keyed by the
+file's path and sha256: the gate verifies the same edited files on every re-analysis, and
+``depgraph verify`` after it finds them answered.
 """
 
 from __future__ import annotations
 
+import hashlib
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from analyzer.core.session import current_store
+from analyzer.core.store import Query, Store, key_of
 from analyzer.plan.check.lint import FileLint, lint_tree, parse
 from analyzer.util.parallel import parallel_map, worker_context
+
+EDITED = Query("edited", code=("analyzer.verify.edited",), dists=("pyflakes",))
+# (root, path, the store's folder or None): one file to read
+Item = tuple[Path, str, Path | None]
 
 
 @dataclass(frozen=True)
@@ -28,22 +39,42 @@ class EditedFile:
     compile_error: tuple[int, str] | None
 
 
-def read_edited(job: tuple[Path, str]) -> EditedFile | None:
-    """``path`` under ``root`` linted and compiled (None: it cannot be read)."""
-    root, path = job
+def read_edited(job: Item) -> EditedFile | None:
+    """``path`` under ``root`` linted and compiled (None: it cannot be read); the answer of
+    the store under ``folder`` when it has one for these bytes."""
+    root, path, folder = job
     try:
         data = (root / path).read_bytes()
     except OSError:
         return None
-    return EditedFile(lint_source(data, path), compile_error(data, path))
+    store = Store(folder) if folder is not None else None
+    key = key_of(path, hashlib.sha256(data).hexdigest())
+    known = store.get(EDITED, key) if store is not None else None
+    if isinstance(known, EditedFile):
+        return known
+    found = EditedFile(lint_source(data, path), compile_error(data, path))
+    if store is not None:
+        store.put(EDITED, key, found)
+    return found
 
 
-def read_now(items: list[tuple[Path, str]], jobs: int) -> dict[str, EditedFile]:
-    """Each (root, path) of ``items`` read now, in ``jobs`` worker processes: path -> the
+def read_now(files: list[tuple[Path, str]], jobs: int) -> dict[str, EditedFile]:
+    """Each (root, path) of ``files`` read now, in ``jobs`` worker processes: path -> the
     file (unreadable files left out)."""
-    return {path: found for (_root, path), found in zip(
+    return _read_now(_items(files), jobs)
+
+
+def _read_now(items: list[Item], jobs: int) -> dict[str, EditedFile]:
+    return {path: found for (_root, path, _folder), found in zip(
         items, parallel_map(read_edited, items, jobs, size=_size), strict=True)
         if found is not None}
+
+
+def _items(files: list[tuple[Path, str]]) -> list[Item]:
+    """``files`` as the jobs of :func:`read_edited`, with the open session's store."""
+    store = current_store()
+    folder = store.directory if store is not None else None
+    return [(root, path, folder) for root, path in files]
 
 
 def lint_source(data: bytes, path: str) -> FileLint | None:
@@ -71,7 +102,7 @@ class EditedFiles:
 
     def __init__(self, root: Path, paths: list[str], jobs: int):
         self._jobs = jobs
-        self._items = sorted(((root, p) for p in paths), key=lambda item: -_size(item))
+        self._items = sorted(_items([(root, p) for p in paths]), key=lambda item: -_size(item))
         self._pool: ProcessPoolExecutor | None = None
         self._futures: list[Future[EditedFile | None]] = []
         self._started = False
@@ -93,7 +124,7 @@ class EditedFiles:
         # (the futures, when a pool was started, are the items' in order)
         started = {item[1]: future for item, future in zip(
             self._items, self._futures, strict=False) if not future.cancel()}
-        out = read_now([item for item in self._items if item[1] not in started], self._jobs)
+        out = _read_now([item for item in self._items if item[1] not in started], self._jobs)
         out.update((path, found) for path, future in started.items()
                    if (found := future.result()) is not None)
         self.close()
@@ -106,7 +137,7 @@ class EditedFiles:
             self._pool = None
 
 
-def _size(item: tuple[Path, str]) -> int:
+def _size(item: Item) -> int:
     """The file's size (the largest go first, so the workers finish together)."""
     try:
         return (item[0] / item[1]).stat().st_size
