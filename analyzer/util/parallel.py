@@ -119,8 +119,6 @@ class Forked:
     def cancel(self) -> None:
         """Stop the workers (results no longer wanted)."""
         if self._pool is not None:
-            for future in self._futures:
-                future.cancel()
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 

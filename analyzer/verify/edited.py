@@ -8,9 +8,10 @@ time, and the other core lints meanwhile. What the workers have not started when
 :meth:`EditedFiles.results` is asked for is done then, on every core. Nothing is imported or
 run: files are parsed with ``ast``, checked by ``compile()`` and read with pyflakes.
 
-Being a function of the bytes, each answer is the query ``edited`` of the store, keyed by the
-file's path and sha256: the gate verifies the same edited files on every re-analysis, and
-``depgraph verify`` after it finds them answered.
+Being a function of the bytes, each answer is kept beside the file's facts (the query
+``verify-edited`` of :func:`~analyzer.extract.cache.stored_facts`, keyed by path and sha256):
+the gate verifies the same edited files on every re-analysis, and ``depgraph verify`` after it
+finds them answered. Each file is read once, here; only the answers not stored go to workers.
 """
 
 from __future__ import annotations
@@ -20,14 +21,13 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from analyzer.core.session import current_store
-from analyzer.core.store import Query, Store, key_of
+from analyzer.core.store import Query
+from analyzer.extract.cache import stored_facts
 from analyzer.plan.check.lint import FileLint, lint_tree, parse
 from analyzer.util.parallel import parallel_map, worker_context
 
-EDITED = Query("edited", code=("analyzer.verify.edited",), dists=("pyflakes",))
-# (root, path, the store's folder or None): one file to read
-Item = tuple[Path, str, Path | None]
+EDITED = Query("verify-edited", code=("analyzer.verify.edited",), dists=("pyflakes",))
+_KIND = "verify-edited"  # facts-cache entries of :func:`read_edited`
 
 
 @dataclass(frozen=True)
@@ -39,42 +39,51 @@ class EditedFile:
     compile_error: tuple[int, str] | None
 
 
-def read_edited(job: Item) -> EditedFile | None:
-    """``path`` under ``root`` linted and compiled (None: it cannot be read); the answer of
-    the store under ``folder`` when it has one for these bytes."""
-    root, path, folder = job
-    try:
-        data = (root / path).read_bytes()
-    except OSError:
-        return None
-    store = Store(folder) if folder is not None else None
-    key = key_of(path, hashlib.sha256(data).hexdigest())
-    known = store.get(EDITED, key) if store is not None else None
-    if isinstance(known, EditedFile):
-        return known
-    found = EditedFile(lint_source(data, path), compile_error(data, path))
-    if store is not None:
-        store.put(EDITED, key, found)
-    return found
+# (path, bytes): one file whose answer is not stored
+Job = tuple[str, bytes]
+
+
+def read_edited(job: Job) -> EditedFile:
+    """The file ``path`` with these bytes linted and compiled."""
+    path, data = job
+    return EditedFile(lint_source(data, path), compile_error(data, path))
 
 
 def read_now(files: list[tuple[Path, str]], jobs: int) -> dict[str, EditedFile]:
-    """Each (root, path) of ``files`` read now, in ``jobs`` worker processes: path -> the
-    file (unreadable files left out)."""
-    return _read_now(_items(files), jobs)
+    """Each (root, path) of ``files`` read now, the answers not stored computed in ``jobs``
+    worker processes: path -> the file (unreadable files left out)."""
+    known, todo = _stored(files)
+    known.update(_made(todo, parallel_map(read_edited, todo, jobs, size=_size)))
+    return dict(sorted(known.items()))
 
 
-def _read_now(items: list[Item], jobs: int) -> dict[str, EditedFile]:
-    return {path: found for (_root, path, _folder), found in zip(
-        items, parallel_map(read_edited, items, jobs, size=_size), strict=True)
-        if found is not None}
+def _stored(files: list[tuple[Path, str]]) -> tuple[dict[str, EditedFile], list[Job]]:
+    """The answers of ``files`` the store holds (by their bytes now), and the jobs of the
+    others, largest first (unreadable files: in neither)."""
+    cache = stored_facts()
+    known: dict[str, EditedFile] = {}
+    todo: list[Job] = []
+    for root, path in files:
+        try:
+            data = (root / path).read_bytes()
+        except OSError:
+            continue
+        found = cache.get(path, hashlib.sha256(data).hexdigest(), _KIND, EDITED) \
+            if cache is not None else None
+        if isinstance(found, EditedFile):
+            known[path] = found
+        else:
+            todo.append((path, data))
+    return known, sorted(todo, key=lambda job: -_size(job))
 
 
-def _items(files: list[tuple[Path, str]]) -> list[Item]:
-    """``files`` as the jobs of :func:`read_edited`, with the open session's store."""
-    store = current_store()
-    folder = store.directory if store is not None else None
-    return [(root, path, folder) for root, path in files]
+def _made(todo: list[Job], answers: list[EditedFile]) -> dict[str, EditedFile]:
+    """The answers computed for ``todo``, stored."""
+    cache = stored_facts()
+    if cache is not None:
+        for (path, data), found in zip(todo, answers, strict=True):
+            cache.put(path, hashlib.sha256(data).hexdigest(), _KIND, found, EDITED)
+    return {path: found for (path, _data), found in zip(todo, answers, strict=True)}
 
 
 def lint_source(data: bytes, path: str) -> FileLint | None:
@@ -102,9 +111,10 @@ class EditedFiles:
 
     def __init__(self, root: Path, paths: list[str], jobs: int):
         self._jobs = jobs
-        self._items = sorted(_items([(root, p) for p in paths]), key=lambda item: -_size(item))
+        # (read now: the answers the store holds need no worker)
+        self._known, self._items = _stored([(root, p) for p in paths])
         self._pool: ProcessPoolExecutor | None = None
-        self._futures: list[Future[EditedFile | None]] = []
+        self._futures: list[Future[EditedFile]] = []
         self._started = False
 
     def start(self) -> None:
@@ -122,12 +132,16 @@ class EditedFiles:
         """Path -> the file as it is (unreadable files left out). The items no worker started
         are read now, in ``jobs`` processes."""
         # (the futures, when a pool was started, are the items' in order)
-        started = {item[1]: future for item, future in zip(
+        started = {item[0]: future for item, future in zip(
             self._items, self._futures, strict=False) if not future.cancel()}
-        out = _read_now([item for item in self._items if item[1] not in started], self._jobs)
-        out.update((path, found) for path, future in started.items()
-                   if (found := future.result()) is not None)
+        rest = [item for item in self._items if item[0] not in started]
+        answers = dict(zip((path for path, _data in rest),
+                           parallel_map(read_edited, rest, self._jobs, size=_size),
+                           strict=True))
+        answers.update((path, future.result()) for path, future in started.items())
         self.close()
+        out = dict(self._known)
+        out.update(_made(self._items, [answers[path] for path, _data in self._items]))
         return dict(sorted(out.items()))
 
     def close(self) -> None:
@@ -137,9 +151,6 @@ class EditedFiles:
             self._pool = None
 
 
-def _size(item: Item) -> int:
+def _size(job: Job) -> int:
     """The file's size (the largest go first, so the workers finish together)."""
-    try:
-        return (item[0] / item[1]).stat().st_size
-    except OSError:
-        return 0
+    return len(job[1])

@@ -10,8 +10,9 @@ import shutil
 from pathlib import Path
 
 from analyzer.codemod.apply import FileChange, _diffs, unified_diff
-from analyzer.core.store import Store, key_of, tree_key
+from analyzer.core.store import Store, tree_key
 from analyzer.discover.digests import DIGESTS
+from analyzer.extract.cache import FactsCache
 from analyzer.pipeline.scan import run_scan
 from analyzer.verify.edited import EDITED, EditedFile, read_now
 from tests.helpers import SAMPLES, store_entries, stored, write_tree
@@ -46,9 +47,10 @@ def test_edited_files_are_answered_from_the_store(tmp_path: Path) -> None:
     assert first.lint is not None and dict(first.lint.undefined) == {"y": 1}
     assert first.compile_error is None
     # what the store holds for these bytes is the answer: a planted one shows it is read
-    key = key_of("pkg/a.py", hashlib.sha256(b"print(y)\n").hexdigest())
-    assert isinstance(Store(cache).get(EDITED, key), EditedFile)
-    Store(cache).put(EDITED, key, EditedFile(None, (7, "planted")))
+    digest = hashlib.sha256(b"print(y)\n").hexdigest()
+    facts = FactsCache(cache)
+    assert isinstance(facts.get("pkg/a.py", digest, "verify-edited", EDITED), EditedFile)
+    facts.put("pkg/a.py", digest, "verify-edited", EditedFile(None, (7, "planted")), EDITED)
     assert stored(cache, read_now, files, 1)["pkg/a.py"].compile_error == (7, "planted")
     # other bytes are another key: computed
     (root / "pkg" / "a.py").write_text("print(z)\n")
