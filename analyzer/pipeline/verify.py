@@ -36,6 +36,17 @@ class Verification:
         return not self.problems
 
 
+def pruned_slot(original: Path | str) -> str:
+    """The slot of the pruned trees of the tree at ``original``: the gate's copy (a new
+    folder each time) and the tree ``verify --before`` checks (wherever the user applied the
+    manifest) keep their per-tree entries under it, so each finds the other's last scan (the
+    edges of the modules, the check's lints). Sound for any tree: the entries inside a slot
+    are keyed by content (a file's digest by its path and stat signature, inode included: a
+    file of another folder is hashed again), the slot only says which last scan is looked
+    at."""
+    return f"{Path(original).resolve()}\0the gate's copy"
+
+
 def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None = None, *,
                 before: dict[str, Any] | None = None, chosen: ChosenProfile | None = None
                 ) -> Verification:
@@ -48,6 +59,9 @@ def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None =
     extraction on (:class:`~analyzer.verify.edited.EditedFiles`). ``chosen``: the profile,
     chosen already (the gate's copy: the original's)."""
     settings = settings or RunSettings()
+    if before is not None and settings.slot is None and isinstance(before.get("root"), str):
+        # a pruned tree of the manifest's tree: the slot the gate kept its copy's scan in
+        settings = dataclasses.replace(settings, slot=pruned_slot(before["root"]))
     # (the checks too: a full collection over the scan's objects is slow); one session for
     # the scan and the checks (the edited files' lints are kept in its store)
     with gc_paused(), session(settings.cache_dir):

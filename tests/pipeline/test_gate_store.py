@@ -13,6 +13,7 @@ from analyzer.codemod.apply import FileChange, _diffs, unified_diff
 from analyzer.core.store import Store, tree_key
 from analyzer.discover.digests import DIGESTS
 from analyzer.extract.cache import FactsCache
+from analyzer.pipeline.analyze import RunSettings
 from analyzer.pipeline.scan import run_scan
 from analyzer.verify.edited import EDITED, EditedFile, read_now
 from tests.helpers import SAMPLES, store_entries, stored, write_tree
@@ -37,6 +38,37 @@ def test_the_gates_copy_keeps_one_slot(tmp_path: Path) -> None:
     assert second.plan.deletions == first.plan.deletions
     # the second gate's copy, in another folder, used the same slots: no entry was added
     assert {q: store_entries(cache, q) for q in kept} == kept
+
+
+def test_verify_before_uses_the_gates_slot(tmp_path: Path) -> None:
+    # the user applies the manifest in a folder of their own and verifies it there: the
+    # scan of that tree is the gate's copy's scan again (same options, same pruned bytes),
+    # so it is kept under the gate's slot and adds no per-tree entry
+    import json
+
+    from analyzer.codemod.apply import run_apply
+    from analyzer.config.options import ScanOptions
+    from analyzer.pipeline.verify import manifest_of, verify_scan
+
+    tree = tmp_path / "tree"
+    shutil.copytree(SAMPLES / "value_selection", tree)
+    cache = tmp_path / "cache"
+    result = run_scan(tree, [], cache_dir=cache)
+    assert result.plan.deletions
+    manifest = manifest_of(result)
+    written = tmp_path / "manifest.json"
+    written.write_text(json.dumps(manifest))
+    pruned = tmp_path / "mine"
+    shutil.copytree(tree, pruned)
+    run_apply(written, pruned, write=True, cache_dir=cache)
+    kept = {q: store_entries(cache, q) for q in ("digests", "check", "edges")}
+    settings = RunSettings(cache_dir=cache)
+    assert verify_scan(pruned, ScanOptions(), settings, before=manifest).problems == []
+    assert {q: store_entries(cache, q) for q in kept} == kept
+    # without the manifest the tree is just a tree: its own slot, a third digest index
+    assert verify_scan(pruned, ScanOptions(), settings).problems == []
+    assert len(store_entries(cache, "digests")) == len(kept["digests"]) + 1
+    assert Store(cache).path(DIGESTS, tree_key(str(pruned.resolve()))).is_file()
 
 
 def test_edited_files_are_answered_from_the_store(tmp_path: Path) -> None:
