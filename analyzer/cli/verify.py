@@ -90,7 +90,8 @@ def verify_command(path: Path, before: Path | None, fmt: str, quiet: bool, verbo
         require_roots(options, path)
     settings = run_settings(jobs, cache_dir, no_cache, quiet)
     try:
-        verification = verify_scan(path, options, settings, before=manifest)
+        # (the gate verified the same tree, most likely: its rounds' settled state is kept)
+        verification = verify_scan(path, options, settings, before=manifest, resume=True)
     finally:
         close_progress(settings)
     check_strict(verification.result.profile.stale, options)

@@ -1,13 +1,15 @@
 """Pipeline input: discover the files, choose the profile and read every file once.
 Everything a scan reads from disk is in ``ScanInputs``; the analysis
 (``analyzer.pipeline.scan``) works on it and the result cache
-(``analyzer.pipeline.result_cache``) keys on it.
+(``analyzer.pipeline.result_cache``) keys on it (:func:`content_key`, and the tree's folder).
 
 Kept light (no graph libraries) so an unchanged re-scan answers from the cache quickly.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -21,7 +23,7 @@ from analyzer.discover.walk import Discovery, discover
 from analyzer.errors import ScanError
 from analyzer.extract.runner import ReadFile, read_all
 
-__all__ = ["ScanError", "ScanInputs", "gather_inputs"]
+__all__ = ["ScanError", "ScanInputs", "content_key", "gather_inputs"]
 
 
 @dataclass
@@ -139,3 +141,46 @@ def _entry_point_candidates(found: Discovery) -> list[str]:
         str(PurePosixPath(r).parent) if "/" in r else "" for r in found.python_roots}
     return [f"{d}/{fname}" if d else fname
             for d in sorted(dirs) for fname in ("pyproject.toml", "setup.cfg")]
+
+
+def content_key(inputs: ScanInputs, options: ScanOptions) -> str:
+    """Hash of every input of a scan but the folder the tree lies in: the same files, profile
+    and options in another folder (the gate's copy, the user's pruned tree) hash alike. A
+    profile file inside the tree counts by its path in the tree."""
+    h = hashlib.sha256()
+
+    def put(*parts: object) -> None:
+        for part in parts:
+            h.update(part if isinstance(part, bytes) else repr(part).encode())
+            h.update(b"\0")
+
+    found = inputs.discovery
+    put("depgraph-scan-content", found.python_roots, found.problems, inputs.use_profile,
+        _in_tree(inputs.profile, found.root), options.cache_key())
+    for i, source in enumerate(found.files):
+        put(source.path, source.language, inputs.digests[i], inputs.errors.get(i))
+    for rel, data in sorted(inputs.entry_point_files.items()):
+        put(rel, data)
+    if inputs.profile is not None and not inputs.profile.source.startswith("builtin:"):
+        try:  # the text too, not only what it means: reports quote its line numbers
+            put(Path(inputs.profile.source).read_bytes())
+        except OSError as exc:
+            put(str(exc))
+    return h.hexdigest()
+
+
+def _in_tree(profile: Profile | None, root: Path) -> Profile | None:
+    """``profile`` with the paths of its files relative to ``root`` where they lie in it."""
+    if profile is None:
+        return None
+
+    def rel(path: str) -> str:
+        if not path or path.startswith("builtin:"):
+            return path
+        try:
+            return "<tree>/" + Path(path).resolve().relative_to(root.resolve()).as_posix()
+        except (ValueError, OSError):
+            return path
+
+    return dataclasses.replace(profile, source=rel(profile.source),
+                               extends=rel(profile.extends), config=rel(profile.config))

@@ -16,14 +16,13 @@ from growing with every profile edit.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from analyzer.config.options import ScanOptions
-from analyzer.core.store import Query, Store
+from analyzer.core.store import Query, Store, key_of
 from analyzer.outputs.render import Packed
-from analyzer.pipeline.inputs import ScanInputs
+from analyzer.pipeline.inputs import ScanInputs, content_key
 
 RESULTS = Query("results", code=("analyzer",))  # the whole scan, rendered: all of depgraph
 
@@ -43,26 +42,7 @@ class CachedScan:
 def scan_key(inputs: ScanInputs, options: ScanOptions) -> str:
     """Hash of every input of a scan (see the module docstring); the options by
     ``ScanOptions.cache_key`` (every field that changes the analysis)."""
-    h = hashlib.sha256()
-
-    def put(*parts: object) -> None:
-        for part in parts:
-            h.update(part if isinstance(part, bytes) else repr(part).encode())
-            h.update(b"\0")
-
-    found = inputs.discovery
-    put("depgraph-scan", str(found.root), found.python_roots,
-        found.problems, inputs.use_profile, inputs.profile, options.cache_key())
-    for i, source in enumerate(found.files):
-        put(source.path, source.language, inputs.digests[i], inputs.errors.get(i))
-    for rel, data in sorted(inputs.entry_point_files.items()):
-        put(rel, data)
-    if inputs.profile is not None and not inputs.profile.source.startswith("builtin:"):
-        try:  # the text too, not only what it means: reports quote its line numbers
-            put(Path(inputs.profile.source).read_bytes())
-        except OSError as exc:
-            put(str(exc))
-    return h.hexdigest()
+    return key_of("depgraph-scan", str(inputs.discovery.root), content_key(inputs, options))
 
 
 class ResultCache:

@@ -124,3 +124,58 @@ def _query():  # type: ignore[no-untyped-def]
     from analyzer.codemod.apply import DIFFS
 
     return DIFFS
+
+
+def test_verify_resumes_where_the_gates_rounds_settled(tmp_path: Path, monkeypatch) -> None:
+    # the gate's verify of its copy keeps where its rounds settled (by a hash of the inputs,
+    # not of the folder: the profile lies in the tree, so it counts by its path there); the
+    # user's verify of the same pruned tree elsewhere starts there and runs one round, with
+    # the answer of rounds run from nothing
+    import json
+
+    from analyzer.codemod.apply import run_apply
+    from analyzer.config.options import ScanOptions
+    from analyzer.pipeline.rounds import Rounds
+    from analyzer.pipeline.verify import manifest_of, verify_scan
+
+    # mini_sglang's pruned tree settles in four rounds (code the plan keeps that nothing
+    # live uses becomes a root, then what that keeps is checked)
+    tree = tmp_path / "tree"
+    shutil.copytree(SAMPLES / "mini_sglang", tree)
+    cache = tmp_path / "cache"
+    manifest = manifest_of(run_scan(tree, [], cache_dir=cache))
+    assert len(store_entries(cache, "settling")) == 1  # the gate's copy's
+    written = tmp_path / "manifest.json"
+    written.write_text(json.dumps(manifest))
+    pruned = tmp_path / "mine"
+    shutil.copytree(tree, pruned)
+    run_apply(written, pruned, write=True)
+    rounds: list[int] = []
+    real = Rounds._round
+
+    def counted(self: Rounds, state: object) -> object:
+        rounds.append(1)
+        return real(self, state)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Rounds, "_round", counted)
+    scratch = verify_scan(pruned, ScanOptions(), before=manifest)  # no cache: from nothing
+    from_nothing = len(rounds)
+    assert from_nothing == 4
+    rounds.clear()
+    resumed = verify_scan(pruned, ScanOptions(), RunSettings(cache_dir=cache),
+                          before=manifest, resume=True)
+    assert len(rounds) == 1
+    assert resumed.problems == scratch.problems == []
+    for name in ("deletions", "kept"):
+        assert getattr(resumed.result.plan, name) == getattr(scratch.result.plan, name)
+    assert resumed.result.conflicts == scratch.result.conflicts
+    live = {n for n in scratch.result.graph.nodes if scratch.result.liveness.is_live(n)}
+    assert {n for n in resumed.result.graph.nodes if resumed.result.liveness.is_live(n)} == live
+    # the same key: no second entry; another profile text is another key (from nothing)
+    assert len(store_entries(cache, "settling")) == 1
+    (pruned / "depgraph.toml").write_text((pruned / "depgraph.toml").read_text() + "\n")
+    rounds.clear()
+    verify_scan(pruned, ScanOptions(), RunSettings(cache_dir=cache), before=manifest,
+                resume=True)
+    assert len(rounds) == from_nothing
+    assert len(store_entries(cache, "settling")) == 2
