@@ -183,6 +183,8 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         settled is not None and demand is None and not inputs.changed_since_key) else None
     state = stored_start(settled_key) if settled_key is not None and settled == "resume" \
         else None
+    if state is not None:  # (it settles there again: stored already)
+        settled_key = None
     while True:  # the rounds, then the gate: until the plan's applied tree verifies
         last = rounds.run(state)
         if settled_key is not None:

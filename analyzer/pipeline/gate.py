@@ -47,18 +47,16 @@ _GIT_EXCLUDE = (".git", "info", "exclude")
 def make_gate(settings: RunSettings) -> Gate:
     """The gate of a scan run with ``settings``: the manifest of a result applied to a copy
     of its tree and verified there (the copy's scan shares the facts cache)."""
-    from analyzer.pipeline.verify import pruned_slot
     from analyzer.verify.baseline import verify_baseline
 
     quiet = dataclasses.replace(settings, progress=None, stage=None)
 
     def gate(result: ScanResult) -> tuple[list[VerifyProblem], dict[str, Any]]:
         baseline = verify_baseline(result, settings.jobs)  # (in the scan's session)
-        # the copy is a new folder each time: the store keeps its per-tree entries under a
-        # name of the original's (the next gate of this tree, or verify of the user's pruned
-        # tree, reuses its edges and lints)
-        copy = dataclasses.replace(quiet, slot=pruned_slot(result.root))
-        return verify_applied(result, baseline, copy), baseline
+        # (the copy is a new folder each time: verify keeps its per-tree entries under a
+        # name of the manifest's root, pipeline.verify.pruned_slot, so the next gate of this
+        # tree, or verify of the user's pruned tree, reuses its edges and lints)
+        return verify_applied(result, baseline, quiet), baseline
 
     return gate
 

@@ -4,10 +4,10 @@ The gate verifies the plan on an applied copy of the tree; ``depgraph verify --b
 scans the user's pruned tree: the same files, profile and options in another folder, so the
 same rounds (seven of them on SGLang). Their fixpoint is a function of those inputs: the state
 their settling round started from is stored under the hash of the inputs
-(:func:`~analyzer.pipeline.result_cache.content_key`, which leaves out only where the tree
-lies), and a scan that asks with the same hash starts there. Each rule only keeps more and a
-round computes from its state alone (the memos only save work), so the one round it runs is
-the settling round again: the same plan, the same log, the same liveness.
+(:func:`~analyzer.pipeline.inputs.content_key`, which leaves out only where the tree lies),
+and a scan that asks with the same hash starts there. Each rule only keeps more and a round
+computes from its state alone (the memos only save work), so the one round it runs is the
+settling round again: the same plan, the same log, the same liveness.
 """
 
 from __future__ import annotations
