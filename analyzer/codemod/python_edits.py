@@ -80,15 +80,30 @@ def _edit_regions(source: str, found: list[Region]) -> str:
         trail = r.indent + "pass" + newline if r.trail else ""
         if not r.indent:  # module level
             head = ""
-        text = head + lead + "".join(lines[r.start - 1:r.end]) + trail
+        text = head + lead + "".join(_hollowed(lines, r)) + trail
         by = r.start - 1 - (head + lead).count(newline)
-        edited = _edit_whole(text, [shifted(e, by) for e in r.edits])
+        edited = _edit_whole(text, [shifted(e, by, r.hollow) for e in r.edits])
         if not (edited.startswith(head + lead) and edited.endswith(trail)):
             raise EditError("a region's stand-ins were edited")
         out.append(edited[len(head + lead):len(edited) - len(trail)])
         at = r.end + 1
     out += lines[at - 1:]
     return "".join(out)
+
+
+def _hollowed(lines: list[str], r: Region) -> list[str]:
+    """Lines ``r.start``-``r.end``, each hollowed body one ``pass`` at its indentation."""
+    out: list[str] = []
+    at = r.start
+    for first, last in r.hollow:
+        out += lines[at - 1:first - 1]
+        text, end = lines[first - 1], lines[last - 1]
+        # (the body's last line's own ending: none at the end of a file without one)
+        out.append(text[:len(text) - len(text.lstrip(" \t\f"))] + "pass"
+                   + end[len(end.rstrip("\r\n")):])
+        at = last + 1
+    out += lines[at - 1:r.end]
+    return out
 
 
 def _edit_whole(source: str, edits: Sequence[PyEdit]) -> str:

@@ -20,6 +20,14 @@ file would see, so the region's edited text is the bytes the whole file's edit g
 ``python_edits`` parses a region under a ``class _:`` header (a block's statements) with the
 stand-ins, edits it with the lines shifted, and cuts the header and stand-ins off again; any
 failure there parses the whole file instead (which then says why an edit cannot be applied).
+
+A ``def`` or ``class`` a ``delete_range`` of the region removes whole is *hollowed* first: the
+lines from its body's first statement to its last line of code become one ``pass`` at the
+body's indentation (``Region.hollow``). Nothing of those lines reaches the output -- the
+statement goes with its body -- while everything the removal reads is left as written: the
+lines above the statement (its decorators, header, the comment lines it carries), the block
+indentation its footer is measured by and the comment lines after it. So LibCST parses, places
+and prints a few lines instead of the whole definition, the edit's lines shifted past it.
 """
 
 from __future__ import annotations
@@ -50,6 +58,8 @@ class Region:
     lead: bool
     trail: bool
     edits: tuple[PyEdit, ...]
+    # (first, last) lines of a removed definition's body that one ``pass`` stands for
+    hollow: tuple[tuple[int, int], ...] = ()
 
 
 def source_lines(source: str) -> list[str]:
@@ -65,11 +75,36 @@ def regions(source: str, edits: Sequence[PyEdit]) -> list[Region] | None:
     except (SyntaxError, ValueError):
         return None
     lines = source_lines(source)
-    found = _Plan(lines).block(tree.body, list(edits), 1, len(lines), "")
+    plan = _Plan(lines)
+    found = plan.block(tree.body, list(edits), 1, len(lines), "")
     if found is None or (len(found) == 1 and found[0].start == 1
                          and found[0].end == len(lines)):
         return None
-    return sorted(found, key=lambda r: r.start)
+    bodies = plan.removable_bodies(tree, edits)
+    return sorted((dataclasses.replace(r, hollow=_hollows(r, bodies)) for r in found),
+                  key=lambda r: r.start)
+
+
+def _hollows(region: Region, bodies: list[tuple[int, int, int]]) -> tuple[tuple[int, int], ...]:
+    """The bodies (``first``-``last`` lines, of a definition starting at line ``head``) that a
+    ``delete_range`` of ``region`` removes with their definition and no other edit of it
+    reaches into: outermost first, none inside another."""
+    out: list[tuple[int, int]] = []
+    for head, first, last in bodies:  # (in the file's order, outer before inner)
+        if not (region.start <= head and last <= region.end):
+            continue
+        if out and out[-1][0] <= first <= out[-1][1]:
+            continue  # (inside a body hollowed already)
+        covering = [e for e in region.edits
+                    if e.kind == "delete_range" and e.start <= head and last <= e.end]
+        if not covering:
+            continue
+        others = [p for e in region.edits if e not in covering
+                  for p in (e.start, e.end, *(e.statement or ()), *(e.keep or ()))]
+        if any(first <= p <= last for p in others):
+            continue
+        out.append((first, last))
+    return tuple(out)
 
 
 def _extent(e: PyEdit) -> tuple[int, int]:
@@ -143,6 +178,30 @@ class _Plan:
             return [Region(colon + 1, end, indent, False, False, tuple(edits))]
         return inner
 
+    def removable_bodies(self, tree: ast.Module, edits: Sequence[PyEdit]
+                         ) -> list[tuple[int, int, int]]:
+        """(first line, body's first line, last line) of each ``def`` and ``class`` inside a
+        ``delete_range`` of ``edits`` whose body is an indented block of more than one
+        line, in the file's order (only the statements those ranges reach are walked)."""
+        ranges = [(e.start, e.end) for e in edits if e.kind == "delete_range"]
+        out: list[tuple[int, int, int]] = []
+        todo: list[ast.stmt] = list(tree.body)
+        while todo:
+            node = todo.pop()
+            head, last = _first_line(node), node.end_lineno or node.lineno
+            if not any(a <= last and head <= b for a, b in ranges):
+                continue
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                first = _first_line(node.body[0])
+                if head <= last and any(a <= head and last <= b for a, b in ranges) \
+                        and node.lineno < first < last and self.is_block(node.body):
+                    out.append((head, first, last))
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                for child in getattr(node, field, ()):
+                    todo.extend(child.body if isinstance(
+                        child, ast.ExceptHandler | ast.match_case) else [child])
+        return sorted(out)
+
     def code(self, line: int) -> bool:
         """Whether ``line`` holds more than blanks and a comment (lines between statements,
         where no string can be open)."""
@@ -198,9 +257,13 @@ def _last_block(s: ast.stmt, lines: list[str]) -> list[ast.stmt] | None:
     return None
 
 
-def shifted(e: PyEdit, by: int) -> PyEdit:
-    """``e`` with its lines moved up by ``by``."""
+def shifted(e: PyEdit, by: int, hollow: Sequence[tuple[int, int]] = ()) -> PyEdit:
+    """``e`` with its lines moved up by ``by``, and by the lines each of ``hollow``'s bodies
+    loses (it becomes one line) for a line at or after the body's last."""
+    def moved(line: int) -> int:
+        return line - by - sum(last - first for first, last in hollow if line >= last)
+
     def pair(p: tuple[int, int] | None) -> tuple[int, int] | None:
-        return None if p is None else (p[0] - by, p[1] - by)
-    return dataclasses.replace(e, start=e.start - by, end=e.end - by,
+        return None if p is None else (moved(p[0]), moved(p[1]))
+    return dataclasses.replace(e, start=moved(e.start), end=moved(e.end),
                                statement=pair(e.statement), keep=pair(e.keep))

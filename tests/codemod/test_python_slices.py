@@ -158,3 +158,81 @@ def test_newlines_are_kept(newline: str) -> None:
     assert out == _edit_whole(src, edits)
     assert out == newline.join(["import os", "if os.sep: import npu", "def f():",
                                 "    return 1", ""])
+
+
+def hollows(source: str, edits: list[PyEdit]) -> list[tuple[tuple[int, int], ...]] | None:
+    found = regions(source, edits)
+    return None if found is None else [r.hollow for r in found]
+
+
+def test_a_deleted_method_is_parsed_hollow_and_its_comments_land_as_before() -> None:
+    edits = [PyEdit("delete_range", 11, 15)]
+    # fa3's body, lines 12-14 (the if and ``return 3``), is one ``pass``; its footer comment
+    # (line 15, in the range) and the comment above the def (line 10) stay as written
+    assert hollows(CLASS, edits) == [((12, 14),)]
+    out = edit_python(CLASS, edits)
+    assert out == _edit_whole(CLASS, edits)
+    assert "# the fa3 path\n" in out and "# end of fa3" not in out and "def fa3" not in out
+
+
+def test_a_decorated_class_is_hollowed_below_its_header_not_its_nested_defs() -> None:
+    src = d("""
+        import os
+
+
+        @register("npu")
+        class NpuBackend(
+            Base,
+        ):
+            def init(self):
+                return os.sep
+                    # deeper than the body
+                # at the method's body
+
+            def run(self):
+                return 2
+            # at the class body
+        # at the module
+        x = 1
+        """)
+    edits = [PyEdit("delete_range", 4, 15)]
+    # from the first method (line 8) to the class's last line of code (14): one ``pass``;
+    # the methods inside are not hollowed again
+    assert hollows(src, edits) == [((8, 14),)]
+    out = edit_python(src, edits)
+    assert out == _edit_whole(src, edits) == d("""
+        import os
+
+
+        # at the module
+        x = 1
+        """)
+
+
+def test_a_body_another_edit_reaches_into_is_not_hollowed() -> None:
+    src = d("""
+        def keep():
+            if a:
+                return 1
+            return 2
+
+
+        def drop():
+            return 3
+        """)
+    # the fold is inside keep(), the deletion is drop(): only drop's body (line 8) would
+    # be hollowed, and it is one line: nothing is
+    edits = [PyEdit("fold_branch", 2, 3, rewrite="delete", statement=(2, 3)),
+             PyEdit("delete_range", 7, 8)]
+    assert all(h == () for h in hollows(src, edits) or [])
+    assert edit_python(src, edits) == _edit_whole(src, edits)
+    # a range that ends inside a body's lines removes no whole definition: nothing hollow
+    assert hollows(CLASS, [PyEdit("delete_range", 11, 13)]) in (None, [()])
+
+
+def test_a_file_without_a_final_newline_keeps_its_ending() -> None:
+    src = "import os\n\n\ndef npu():\n    import torch_npu\n    return torch_npu"
+    edits = [PyEdit("delete_range", 4, 6)]
+    assert hollows(src, edits) == [((5, 6),)]
+    out = edit_python(src, edits)
+    assert out == _edit_whole(src, edits) == "import os"
