@@ -86,9 +86,9 @@ def regions(source: str, edits: Sequence[PyEdit]) -> list[Region] | None:
 
 
 def _hollows(region: Region, bodies: list[tuple[int, int, int]]) -> tuple[tuple[int, int], ...]:
-    """The bodies (``first``-``last`` lines, of a definition starting at line ``head``) that a
-    ``delete_range`` of ``region`` removes with their definition and no other edit of it
-    reaches into: outermost first, none inside another."""
+    """The bodies (lines ``first``-``last`` of a definition starting at line ``head``:
+    ``bodies``) that a ``delete_range`` of ``region`` removes with their definition and no
+    other edit of it reaches into, in the file's order, none inside another."""
     out: list[tuple[int, int]] = []
     for head, first, last in bodies:  # (in the file's order, outer before inner)
         if not (region.start <= head and last <= region.end):
@@ -193,7 +193,7 @@ class _Plan:
                 continue
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 first = _first_line(node.body[0])
-                if head <= last and any(a <= head and last <= b for a, b in ranges) \
+                if any(a <= head and last <= b for a, b in ranges) \
                         and node.lineno < first < last and self.is_block(node.body):
                     out.append((head, first, last))
             for field in ("body", "orelse", "finalbody", "handlers", "cases"):
