@@ -32,7 +32,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from analyzer.codemod.py_edit import PyEdit, Rewrite
-from analyzer.codemod.python_slices import Region, regions, shifted, source_lines
+from analyzer.codemod.python_slices import Region, hollowed, regions, shifted, source_lines
 from analyzer.codemod.text_edits import EditError
 from analyzer.model import (
     EXPRESSION_REWRITES,
@@ -80,7 +80,7 @@ def _edit_regions(source: str, found: list[Region]) -> str:
         trail = r.indent + "pass" + newline if r.trail else ""
         if not r.indent:  # module level
             head = ""
-        text = head + lead + "".join(_hollowed(lines, r)) + trail
+        text = head + lead + "".join(hollowed(lines, r)) + trail
         by = r.start - 1 - (head + lead).count(newline)
         edited = _edit_whole(text, [shifted(e, by, r.hollow) for e in r.edits])
         if not (edited.startswith(head + lead) and edited.endswith(trail)):
@@ -89,21 +89,6 @@ def _edit_regions(source: str, found: list[Region]) -> str:
         at = r.end + 1
     out += lines[at - 1:]
     return "".join(out)
-
-
-def _hollowed(lines: list[str], r: Region) -> list[str]:
-    """Lines ``r.start``-``r.end``, each hollowed body one ``pass`` at its indentation."""
-    out: list[str] = []
-    at = r.start
-    for first, last in r.hollow:
-        out += lines[at - 1:first - 1]
-        text, end = lines[first - 1], lines[last - 1]
-        # (the body's last line's own ending: none at the end of a file without one)
-        out.append(text[:len(text) - len(text.lstrip(" \t\f"))] + "pass"
-                   + end[len(end.rstrip("\r\n")):])
-        at = last + 1
-    out += lines[at - 1:r.end]
-    return out
 
 
 def _edit_whole(source: str, edits: Sequence[PyEdit]) -> str:

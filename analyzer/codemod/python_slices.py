@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 from analyzer.codemod.py_edit import PyEdit
 
-__all__ = ["Region", "regions", "shifted", "source_lines"]
+__all__ = ["Region", "hollowed", "regions", "shifted", "source_lines"]
 
 # statements whose one block an edit may descend into, leaving the header alone
 _BLOCKS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.With, ast.AsyncWith)
@@ -105,6 +105,25 @@ def _hollows(region: Region, bodies: list[tuple[int, int, int]]) -> tuple[tuple[
             continue
         out.append((first, last))
     return tuple(out)
+
+
+def hollowed(lines: list[str], r: Region) -> list[str]:
+    """Lines ``r.start``-``r.end`` (of ``lines``, :func:`source_lines`), each of ``r.hollow``'s
+    bodies one ``pass`` at its indentation."""
+    out: list[str] = []
+    at = r.start
+    for first, last in r.hollow:
+        out += lines[at - 1:first - 1]
+        end = lines[last - 1]
+        # (the body's last line's own ending: none at the end of a file without one)
+        out.append(_indentation(lines[first - 1]) + "pass" + end[len(end.rstrip("\r\n")):])
+        at = last + 1
+    out += lines[at - 1:r.end]
+    return out
+
+
+def _indentation(text: str) -> str:
+    return text[:len(text) - len(text.lstrip(" \t\f"))]
 
 
 def _extent(e: PyEdit) -> tuple[int, int]:
@@ -180,9 +199,10 @@ class _Plan:
 
     def removable_bodies(self, tree: ast.Module, edits: Sequence[PyEdit]
                          ) -> list[tuple[int, int, int]]:
-        """(first line, body's first line, last line) of each ``def`` and ``class`` inside a
-        ``delete_range`` of ``edits`` whose body is an indented block of more than one
-        line, in the file's order (only the statements those ranges reach are walked)."""
+        """(first line, body's first line, last line) of each ``def`` and ``class`` a
+        ``delete_range`` of ``edits`` reaches whose body is an indented block of more than one
+        line, in the file's order (only the statements those ranges reach are walked; which
+        one a range removes whole, :func:`_hollows` decides per region)."""
         ranges = [(e.start, e.end) for e in edits if e.kind == "delete_range"]
         out: list[tuple[int, int, int]] = []
         todo: list[ast.stmt] = list(tree.body)
@@ -193,8 +213,7 @@ class _Plan:
                 continue
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 first = _first_line(node.body[0])
-                if any(a <= head and last <= b for a, b in ranges) \
-                        and node.lineno < first < last and self.is_block(node.body):
+                if node.lineno < first < last and self.is_block(node.body):
                     out.append((head, first, last))
             for field in ("body", "orelse", "finalbody", "handlers", "cases"):
                 for child in getattr(node, field, ()):
@@ -209,8 +228,7 @@ class _Plan:
         return bool(text) and not text.startswith("#")
 
     def indentation(self, line: int) -> str:
-        text = self.lines[line - 1]
-        return text[:len(text) - len(text.lstrip(" \t\f"))]
+        return _indentation(self.lines[line - 1])
 
     def is_block(self, body: list[ast.stmt]) -> bool:
         """The statements are an indented block, not a suite on their header's line."""
