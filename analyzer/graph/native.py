@@ -195,10 +195,10 @@ def torch_ops_reads(mod: PyModule) -> tuple[tuple[str | None, str | None, str, i
     """``(namespace, op, scope, line)`` of each read of ``torch.ops`` in a module, aliases
     followed (``import torch as th``, ``from torch import ops``, ``from torch.ops import _C``):
     op None for a whole namespace, namespace None for ``torch.ops`` itself. A pure function
-    of the module's facts: computed once per module, kept in ``mod.derived``."""
-    known = mod.derived.get("torch_ops_reads")
+    of the module's facts: computed once per module, kept in ``mod.own``."""
+    known = mod.own.get("torch_ops_reads")
     if known is None:
-        known = mod.derived["torch_ops_reads"] = tuple(_torch_ops_reads(mod))
+        known = mod.own["torch_ops_reads"] = tuple(_torch_ops_reads(mod))
     return known
 
 

@@ -91,7 +91,7 @@ def add_nodes(graph: Graph, nodes: Sequence[tuple[str, dict[str, object]]]) -> N
 
     A node's attribute dict is never changed in place: a new node's is the dict given, and a
     node already there gets a merged copy. Node attribute dicts are shared -- a module's nodes
-    are made once per scan (``PyModule.derived``) and are those of every graph built from
+    are made once per command (``PyModule.own``) and are those of every graph built from
     them, the nodes a record's edges make are the record's -- so no graph may write into
     one."""
     succ = succ_dicts(graph)
@@ -128,9 +128,9 @@ def subclass_index(index: ModuleIndex) -> dict[str, list[tuple[str, str]]]:
 
 def _reads_subclasses(mod: PyModule) -> bool:
     """The module reads some ``X.__subclasses__`` (a fact of its own: computed once)."""
-    known = mod.derived.get("reads_subclasses")
+    known = mod.own.get("reads_subclasses")
     if known is None:
-        known = mod.derived["reads_subclasses"] = any(
+        known = mod.own["reads_subclasses"] = any(
             r.chain.endswith(".__subclasses__") for r in mod.facts.references)
     return bool(known)
 
@@ -150,9 +150,9 @@ def enumerated_class(index: ModuleIndex, module: str, scope: str, chain: str) ->
 def _enumerates(mod: PyModule) -> bool:
     """The module enumerates attributes (``dir``, ``vars``, ``__dict__``, ``getmembers``: a
     member use ``*``; a fact of its own, computed once)."""
-    known = mod.derived.get("enumerates")
+    known = mod.own.get("enumerates")
     if known is None:
-        known = mod.derived["enumerates"] = "*" in mod.facts.member_names
+        known = mod.own["enumerates"] = "*" in mod.facts.member_names
     return bool(known)
 
 
@@ -184,7 +184,7 @@ def method_graph(index: ModuleIndex, graph: Graph, options: GraphOptions
 def module_nodes(mod: PyModule) -> list[tuple[str, dict[str, object]]]:
     """(node, attributes) of a module and of its top-level functions and classes (the first
     definition of a name): a function of its facts, computed once per scan."""
-    known = mod.derived.get("module_nodes")
+    known = mod.own.get("module_nodes")
     if known is not None:
         return known  # type: ignore[no-any-return]
     name = mod.name
@@ -201,7 +201,7 @@ def module_nodes(mod: PyModule) -> list[tuple[str, dict[str, object]]]:
                                    "symbol_kind": d.kind, "path": mod.path,
                                    "start_line": d.start_line, "end_line": d.end_line,
                                    "nested": d.nested}))
-    mod.derived["module_nodes"] = out
+    mod.own["module_nodes"] = out
     return out
 
 
@@ -210,7 +210,7 @@ def method_nodes(mod: PyModule, graph: Graph
     """(node, class node, attributes but the gate, always live whatever the class) of each
     method of one module: a function of its facts (and its class nodes, made from them),
     computed once per scan."""
-    known = mod.derived.get("method_nodes")
+    known = mod.own.get("method_nodes")
     if known is not None:
         return known  # type: ignore[no-any-return]
     name = mod.name
@@ -231,7 +231,7 @@ def method_nodes(mod: PyModule, graph: Graph
             "kind": "method", "module": name, "name": f"{m.cls}.{m.name}", "method": m.name,
             "cls": m.cls, "path": mod.path, "start_line": m.start_line,
             "end_line": m.end_line}, always))
-    mod.derived["method_nodes"] = out
+    mod.own["method_nodes"] = out
     return out
 
 

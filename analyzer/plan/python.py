@@ -310,9 +310,9 @@ def _used(graph: Graph, mod: PyModule) -> list[tuple[str, object]]:
 
 
 def _uses_in(graph: Graph, mod: PyModule) -> list[tuple[str, object]]:
-    sources: list[str] | None = mod.derived.get("own_nodes")
+    sources: list[str] | None = mod.own.get("own_nodes")
     if sources is None:  # (a function of its facts: once per scan)
-        sources = mod.derived["own_nodes"] = list(dict.fromkeys([
+        sources = mod.own["own_nodes"] = list(dict.fromkeys([
             module_node(mod.name), *(symbol_node(mod.name, d.name)
                                      for d in mod.facts.definitions),
             *(symbol_node(mod.name, f"{m.cls}.{m.name}") for m in mod.facts.method_defs)]))

@@ -19,6 +19,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from analyzer.core.session import hold, recall
+from analyzer.core.store import Query, key_of
 from analyzer.extract.python_facts import TYPE_CHECKING, ImportFact, PythonFacts
 from analyzer.nodes import external_node, module_node, symbol_node
 
@@ -68,8 +70,39 @@ class PyModule:
     scoped: dict[str, dict[str, list[tuple[ImportFact, str | None]]]] = field(default_factory=dict)
     star_imports: list[ImportFact] = field(default_factory=list)
     assigned: set[str] = field(default_factory=set)  # every name a module-level `=` binds
-    # values later stages derive from the facts alone, computed once per scan (not per round)
+    # values later stages derive from the module's name, path, package flag and facts alone
+    # (its nodes, the names it reads): shared by every index of the same module in a
+    # command (:func:`py_module`: the gate's copy takes the scan's)
+    own: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # values later stages derive from the facts and this index (what its imports resolve
+    # to, where the rounds' folds leave its reads), computed once per scan (not per round)
     derived: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    # the tables above (defs ... assigned) are made already (shared with :func:`py_module`'s
+    # earlier module): the index does not make them again
+    indexed: bool = field(default=False, compare=False, repr=False)
+
+
+# a module's own part (the facts it was made of, its tables and ``own``), held for the command
+# by the session: the next module of the same name, path, package flag and facts object (the
+# gate's copy, a later pass of the scan) shares it
+MODULE_OWN = Query("module_own", code=("analyzer.resolve.python",), shared=True)
+
+
+def py_module(name: str, path: str, is_package: bool, facts: PythonFacts) -> PyModule:
+    """The module ``name`` of the file at ``path`` with ``facts``: its tables (bindings,
+    definitions) and ``own`` values shared with the last module the command made of the same
+    name, path, package flag and facts object (values of those alone), else new."""
+    key = key_of(name, path, is_package)
+    held = recall(MODULE_OWN, key)
+    if isinstance(held, tuple) and held[0] is facts:
+        _facts, defs, bindings, scoped, star_imports, assigned, own = held
+        return PyModule(name, path, is_package, facts, defs, bindings, scoped, star_imports,
+                        assigned, own, indexed=True)
+    mod = PyModule(name, path, is_package, facts)
+    _index_bindings(mod)
+    hold(MODULE_OWN, key, (facts, mod.defs, mod.bindings, mod.scoped, mod.star_imports,
+                           mod.assigned, mod.own))
+    return mod
 
 
 # what a resolution depended on: ("reexport", module, name), ("order", module, scope, name) or
@@ -150,7 +183,8 @@ class ModuleIndex:
             p.split(".")[0] for p in self.packages} | {
             e.split(".")[0] for e in self.extensions}
         for m in modules:
-            _index_bindings(m)
+            if not m.indexed:
+                _index_bindings(m)
 
     @property
     def dead_lines(self) -> dict[str, list[tuple[int, int]]]:
@@ -588,6 +622,7 @@ class ModuleIndex:
 
 
 def _index_bindings(mod: PyModule) -> None:
+    mod.indexed = True
     mod.assigned = {d.name for d in mod.facts.definitions if d.kind == "assignment"}
     for d in mod.facts.definitions:
         # Later definitions of a name do not change its kind for liveness purposes except

@@ -22,7 +22,7 @@ from analyzer.resolve import cmake as cmake_eval
 from analyzer.resolve.call_args import resolve_param_getattrs
 from analyzer.resolve.cmake_model import CMakeProject, extension_modules
 from analyzer.resolve.op_namespaces import resolve_op_namespaces
-from analyzer.resolve.python import ModuleIndex, PyModule
+from analyzer.resolve.python import ModuleIndex, PyModule, py_module
 
 _PROJECT_ENTRY, _PROJECT_KIND = "<cmake project>", "cmake-project"  # its facts-cache key
 CMAKE_PROJECT = Query("cmake-project", code=("analyzer.resolve",))
@@ -84,7 +84,7 @@ def build_tree(found: Discovery, extracted: list[ExtractedFile],
             continue
         is_package = ex.path.endswith("/__init__.py") or ex.path == "__init__.py"
         # import_module(f"{__name__}.x") names x under this module: its name is known here
-        modules.append(PyModule(name, ex.path, is_package, with_own_name(ex.facts, name)))
+        modules.append(py_module(name, ex.path, is_package, with_own_name(ex.facts, name)))
     modules = _dedupe(modules, problems)
     project = evaluate_cmake(cmake_facts, files, cmake_options)
     problems.extend(project.problems)

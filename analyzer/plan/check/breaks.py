@@ -393,9 +393,9 @@ def chain_breaks(view: PythonView, mod: PyModule, gone: Ranges | None) -> list[B
 def chain_tails(mod: PyModule) -> frozenset[str]:
     """Every name the module's reference chains read past their head (``b``, ``c`` of
     ``a.b.c``): a function of its facts, computed once per scan."""
-    known = mod.derived.get("chain_tails")
+    known = mod.own.get("chain_tails")
     if known is None:
-        known = mod.derived["chain_tails"] = frozenset(
+        known = mod.own["chain_tails"] = frozenset(
             part for ref in mod.facts.references for part in ref.chain.split(".")[1:])
     return known
 
@@ -467,9 +467,9 @@ def member_breaks(view: PythonView, before: dict[str, list[str]],
         plain, patterned = _member_names(mod)
         if not patterned and lost.keys().isdisjoint(plain):
             continue  # it reads none of the lost names
-        uses = mod.derived.get("member_uses")
+        uses = mod.own.get("member_uses")
         if uses is None:  # (kept pickled in the facts: unpacked once, for every round)
-            uses = mod.derived["member_uses"] = mod.facts.member_uses.unpack()
+            uses = mod.own["member_uses"] = mod.facts.member_uses.unpack()
         for use in uses:
             if use.name == "*":
                 hit = lost_by_module.get(mod.name, [])
@@ -500,10 +500,10 @@ def _member_names(mod: PyModule) -> tuple[frozenset[str], bool]:
     """The member names a module reads by name, and whether it reads any by a pattern
     (``*``, a skeleton such as ``forward_*``): a function of its facts, computed once per
     scan."""
-    known = mod.derived.get("member_names")
+    known = mod.own.get("member_names")
     if known is None:
         names = mod.facts.member_names
-        known = mod.derived["member_names"] = (
+        known = mod.own["member_names"] = (
             frozenset(n for n in names if "*" not in n), any("*" in n for n in names))
     return known
 

@@ -145,14 +145,14 @@ def _producers(mod: PyModule, int_domains: tuple[tuple[str, frozenset[int]], ...
     """A module's string producers, its integer producers that reach a name of
     ``int_domains``, and the strings' values: a function of its facts (once per scan for
     the domains: every round asks)."""
-    known = mod.derived.get("producers")
+    known = mod.own.get("producers")
     if known is not None and known[0] == int_domains:
         return known[1]  # type: ignore[no-any-return]
     every = getattr(mod.facts, "produced", ())
     produced = tuple(p for p in every if not p.integer)
     integers = tuple(p for p in every if p.integer and _int_key_of(p, int_domains))
     out = (produced, integers, frozenset(p.value for p in produced))
-    mod.derived["producers"] = (int_domains, out)
+    mod.own["producers"] = (int_domains, out)
     return out
 
 
