@@ -91,7 +91,7 @@ def verify_command(path: Path, before: Path | None, fmt: str, quiet: bool, verbo
     settings = run_settings(jobs, cache_dir, no_cache, quiet)
     try:
         # (the gate verified the same tree, most likely: its rounds' settled state is kept)
-        verification = verify_scan(path, options, settings, before=manifest, resume=True)
+        verification = verify_scan(path, options, settings, before=manifest)
     finally:
         close_progress(settings)
     check_strict(verification.result.profile.stale, options)

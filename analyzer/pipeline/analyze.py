@@ -16,7 +16,6 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from analyzer.analysis.anchors import feature_anchors
 from analyzer.analysis.blockers import Blocker, feature_blockers, feature_keys, present
@@ -43,13 +42,11 @@ from analyzer.pipeline.inputs import (
     ChosenProfile,
     ScanError,
     ScanInputs,
-    content_key,
     gather_inputs,
 )
 from analyzer.pipeline.rounds import Rounds
-from analyzer.pipeline.rounds_state import Planned
+from analyzer.pipeline.rounds_state import Planned, Retained
 from analyzer.pipeline.scope import scope_to_features
-from analyzer.pipeline.settled import keep_start, stored_start
 from analyzer.pipeline.shares import PendingShares, start_shares
 from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.check import check_plan, edits_by_path
@@ -62,11 +59,6 @@ from analyzer.util.gc_pause import gc_paused
 
 __all__ = ["RunSettings", "ScanError", "ScanInputs", "ScanResult", "analyze_inputs",
            "gather_inputs", "scan_tree"]
-
-
-# what a scan does with where its rounds settled (analyzer.pipeline.settled): keep it for the
-# next scan of the same inputs, or also start from the one kept
-SettledUse = Literal["keep", "resume"]
 
 
 @dataclass(frozen=True)
@@ -83,22 +75,20 @@ class RunSettings:
 
 
 def scan_tree(path: Path, options: ScanOptions, settings: RunSettings = RunSettings(),
-              chosen: ChosenProfile | None = None, *, resume: bool = False) -> ScanResult:
+              chosen: ChosenProfile | None = None) -> ScanResult:
     """The analysis of the tree at ``path`` without the outputs' parts and without a gate:
     what ``depgraph verify`` reads of a pruned tree (``chosen``: its profile, chosen
-    already). Where its rounds settled is kept for the next scan of the same inputs
-    (:mod:`analyzer.pipeline.settled`); ``resume``: start from the one kept, if any."""
+    already)."""
     if settings.stage is not None:
         settings.stage("discover")
     return analyze_inputs(gather_inputs(path, options, cache_dir=settings.cache_dir,
                                         pruned=True, chosen=chosen, slot=settings.slot),
-                          options, settings, report=False,
-                          settled="resume" if resume else "keep")
+                          options, settings, report=False)
 
 
 def analyze_inputs(inputs: ScanInputs, options: ScanOptions,
                    settings: RunSettings = RunSettings(), *, report: bool = True,
-                   gate: Gate | None = None, settled: SettledUse | None = None) -> ScanResult:
+                   gate: Gate | None = None) -> ScanResult:
     """Extract -> resolve -> decide -> graph -> liveness -> plan over inputs already read,
     then ``gate`` (a plan it rejects is planned again with what it blames kept).
     ``report=False``: what only the outputs read is not computed -- the features each
@@ -107,11 +97,11 @@ def analyze_inputs(inputs: ScanInputs, options: ScanOptions,
     rest)."""
     # (the gate's scan of the applied copy: the same session)
     with gc_paused(), session(settings.cache_dir):
-        return _analyze(inputs, options, settings, report, gate, settled)
+        return _analyze(inputs, options, settings, report, gate)
 
 
 def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
-             report: bool, gate: Gate | None, settled: SettledUse | None) -> ScanResult:
+             report: bool, gate: Gate | None) -> ScanResult:
     timer = StageTimer(inputs.timings, settings.stage)
     use = profile_use(inputs.profile, merge_drops(inputs.profile, options.drop, options.keep))
     found = inputs.discovery
@@ -127,8 +117,7 @@ def _analyze(inputs: ScanInputs, options: ScanOptions, settings: RunSettings,
     extracted: dict[int, ExtractedFile] = {}  # what a pass parsed, for the next one
     while True:
         result = _analyze_extracted(inputs, options, settings, use, handed, demand,
-                                    timer, extracted, report, gate, frozenset(reparsed),
-                                    settled)
+                                    timer, extracted, report, gate, frozenset(reparsed))
         if demand is None:
             return result
         touched = _counted_reached(result)
@@ -144,8 +133,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
                        use: ProfileUse, handed: list[list[ReadFile]],
                        demand: Demand | None, timer: StageTimer,
                        extracted: dict[int, ExtractedFile], report: bool,
-                       gate: Gate | None, reparsed: frozenset[str],
-                       settled: SettledUse | None = None) -> ScanResult:
+                       gate: Gate | None, reparsed: frozenset[str]) -> ScanResult:
     found = inputs.discovery
     with timer("extract"):
         reads = handed.pop() if handed else inputs.reads()
@@ -176,20 +164,10 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     rounds = Rounds(inputs, options, use, tree, scope, sources, timer, sims, edges,
                     edge_key.digest(), open_graph=wants_open,
                     tree_version=TreeVersion(edge_key.shape, edge_key.modules),
-                    jobs=settings.jobs)
-    # a scan that parses every file (verify's) may keep where its rounds settled, by a hash
-    # of its inputs (files read again may have changed since they were hashed: then not)
-    settled_key = content_key(inputs, options) if (
-        settled is not None and demand is None and not inputs.changed_since_key) else None
-    state = stored_start(settled_key) if settled_key is not None and settled == "resume" \
-        else None
-    if state is not None:  # (it settles there again: stored already)
-        settled_key = None
+                    jobs=settings.jobs, counted=counted)
+    state: Retained | None = None  # (from nothing: where the same inputs settled, if kept)
     while True:  # the rounds, then the gate: until the plan's applied tree verifies
         last = rounds.run(state)
-        if settled_key is not None:
-            keep_start(settled_key, rounds.settling)
-            settled_key = None
         # each feature's share of the plan (the plans keeping each): started first, made in
         # workers while the gate verifies the plan (the shares only label its deletions)
         shares = start_shares(rounds, last) if wants_open else None

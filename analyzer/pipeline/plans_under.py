@@ -25,10 +25,11 @@ from typing import Generic, TypeVar
 from analyzer.config.profile import effective_cmake_options, merge_drops
 from analyzer.decide.profile_facts import profile_use
 from analyzer.graph.python import ModuleRecord
-from analyzer.pipeline.rounds import Rounds, evaluated
+from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.rounds_state import Planned
 from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.check_cache import Entry
+from analyzer.resolve.tree import evaluated
 
 Item = TypeVar("Item")
 Answer = TypeVar("Answer")
@@ -51,7 +52,8 @@ def plan_under(rounds: Rounds, drop: tuple[str, ...], keep: tuple[str, ...],
                    timer or rounds.timer, rounds.sims, rounds.edge_memo, rounds.tree_key,
                    tree_version=rounds.tree_version,
                    jobs=rounds.jobs if jobs is None else jobs,
-                   baseline=rounds.baseline, inherit=rounds if inherit else None)
+                   baseline=rounds.baseline, inherit=rounds if inherit else None,
+                   counted=rounds.counted)
     return other.run()
 
 

@@ -69,6 +69,7 @@ from analyzer.pipeline.rounds_state import (
     freed_imports,
     unbuilt,
 )
+from analyzer.pipeline.settled import keep_start, settling_key, stored_start
 from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.check import (
     Conflict,
@@ -85,9 +86,8 @@ from analyzer.plan.check.view import planned_view
 from analyzer.plan.check_cache import CheckCache
 from analyzer.plan.native import plan_native
 from analyzer.plan.python import PlanMemo, build_plan, kept_roots, plan_folded, plan_peripheral
-from analyzer.resolve.op_namespaces import resolve_op_namespaces
 from analyzer.resolve.python import ModuleIndex
-from analyzer.resolve.tree import Scope, Tree, evaluate_cmake
+from analyzer.resolve.tree import Scope, Tree, evaluated
 
 MAX_ROUNDS = 60
 
@@ -117,7 +117,7 @@ class Rounds:
                  open_graph: bool = False, tree_version: TreeVersion | None = None,
                  jobs: int = 1,
                  baseline: Counter[tuple[str, str, str]] | None = None,
-                 inherit: Rounds | None = None) -> None:
+                 inherit: Rounds | None = None, counted: frozenset[str] | None = None) -> None:
         """``open_graph``: :meth:`open_graph` will be asked for (its folds are made beside
         the rounds' first ones, in the same pass over the modules); ``jobs``: worker
         processes a fresh graph may resolve the modules' edges in; ``baseline``: the
@@ -125,8 +125,10 @@ class Rounds:
         on the same tree); ``inherit``: the rounds of another use of the profile on the
         same tree whose memos these continue -- its graph, patched into this one's first
         (``RoundGraph``), each module's plan share, breaks and folds -- for a caller that
-        never reads those rounds' graph again (a forked worker's copy of them)."""
-        self.jobs = jobs
+        never reads those rounds' graph again (a forked worker's copy of them); ``counted``:
+        the files the scan did not parse (None: where the rounds settle is neither looked up
+        nor kept, :mod:`analyzer.pipeline.settled`)."""
+        self.jobs, self.counted = jobs, counted
         self.inputs, self.options, self.scope = inputs, options, scope
         self.sources, self.timer = sources, timer
         # the profile's use and the tree as the scan made them; a state's own (keys blocked,
@@ -221,8 +223,11 @@ class Rounds:
         gate continues from what it adds to the last settled state). A round plans from the
         state; the rules then ask, in order, what the plan's outcome keeps more, and the
         first that keeps anything new gives the next state. A plan no rule keeps more of is
-        the answer. Each rule only keeps more, so the rounds end."""
-        state = state if state is not None else Retained()
+        the answer. Each rule only keeps more, so the rounds end. From nothing, they start
+        where the rounds of the same inputs settled, if stored (and store where they do)."""
+        key = settling_key(self.inputs, self.options, self.counted) if state is None else None
+        stored = stored_start(key, self.tree.index)
+        state = stored if stored is not None else state if state is not None else Retained()
         last: Planned | None = None
         for _round in range(MAX_ROUNDS):
             start = state
@@ -241,6 +246,8 @@ class Rounds:
             state = state.absorbing(conflicts, last.index)
             self.settling = None
         assert last is not None
+        if key is not None and stored is None and self.settling is not None:
+            keep_start(key, self.settling, self.tree.index)
         self.settled = state
         before = {path: dict(lint.undefined) for path, lint in self.sims.originals().items()
                   if lint is not None}
@@ -669,14 +676,6 @@ class Rounds:
                  [r for r in default_roots if r not in set(profile_entries)], rest]
         return roots, default_roots, kept, [*stale, *kept_stale, *never_stale,
                                              *self.stale_patterns], tiers
-
-
-def evaluated(tree: Tree, forced: Mapping[str, bool | str]) -> Tree:
-    """``tree`` with its CMake project evaluated with ``forced`` options (the others as the
-    tree sets them), and op namespaces resolved against it."""
-    project = evaluate_cmake(tree.cmake_facts, tree.files, forced)
-    return dataclasses.replace(tree, project=project,
-                               native_facts=resolve_op_namespaces(tree.native_facts, project))
 
 
 def _needed_reexports(stage: _GraphStage, liveness: Liveness, scope: Scope,

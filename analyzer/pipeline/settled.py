@@ -1,35 +1,71 @@
-"""Pipeline, between commands: where a pruned tree's rounds settled, kept for its next scan.
+"""Pipeline, between commands: where the rounds of the same inputs settled, kept for the next
+run of them.
 
-The gate verifies the plan on an applied copy of the tree; ``depgraph verify --before`` then
-scans the user's pruned tree: the same files, profile and options in another folder, so the
-same rounds (seven of them on SGLang). Their fixpoint is a function of those inputs: the state
-their settling round started from is stored under the hash of the inputs
-(:func:`~analyzer.pipeline.inputs.content_key`, which leaves out only where the tree lies),
-and a scan that asks with the same hash starts there. Each rule only keeps more and a round
-computes from its state alone (the memos only save work), so the one round it runs is the
-settling round again: the same plan, the same log, the same liveness.
+The rounds' fixpoint (:meth:`~analyzer.pipeline.rounds.Rounds.run` from nothing kept) is a
+function of what they read: every file of the tree, the profile and the options
+(:func:`~analyzer.pipeline.inputs.content_key`, which leaves out only where the tree lies)
+and which files the scan parsed (the demand-driven extraction counts the others). The state
+their settling round started from is stored under a hash of those, with the names their
+decisions sought tree-wide; rounds that ask with the same hash start there -- the scan's own
+plan, each plan under other drops that the shares and what-frees make, the gate's copy and
+``depgraph verify`` of the pruned tree elsewhere (seven rounds on SGLang each). Each rule only
+keeps more and a round computes from its state alone (the memos only save work), so the one
+round they run is the settling round again: the same plan, the same log, the same liveness.
+The sought names are noted again: a counted file that may define one is parsed, as after the
+rounds run from nothing (``analyzer.pipeline.analyze``); the names their earlier rounds sought
+are among them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from analyzer.core.session import current_store
-from analyzer.core.store import Query
+from analyzer.core.store import Query, key_of
+from analyzer.pipeline.inputs import ScanInputs, content_key
 from analyzer.pipeline.rounds_state import Retained
+
+if TYPE_CHECKING:
+    from analyzer.config.options import ScanOptions
+    from analyzer.resolve.python import ModuleIndex
 
 SETTLING = Query("settling", code=("analyzer",))  # the rounds' last start: all of depgraph
 
 
-def stored_start(key: str) -> Retained | None:
-    """The state the rounds of inputs hashing to ``key`` settled from (None: not stored, no
-    session)."""
-    store = current_store()
-    got = store.get(SETTLING, key) if store is not None else None
-    return got if isinstance(got, Retained) else None
+@dataclass(frozen=True)
+class Settling:
+    """Where rounds settled: the state their settling round started from, and every name the
+    module index had been asked for tree-wide when they had."""
+
+    start: Retained
+    sought: frozenset[str]
 
 
-def keep_start(key: str, state: Retained | None) -> None:
-    """Store ``state`` (the rounds' :attr:`~analyzer.pipeline.rounds.Rounds.settling`) for
-    the next scan of the same inputs; nothing when the rounds ran out."""
+def settling_key(inputs: ScanInputs, options: ScanOptions, counted: frozenset[str] | None
+                 ) -> str | None:
+    """The key of the rounds over ``inputs`` with ``options`` and the files ``counted`` (not
+    parsed); None when they are not to be kept: ``counted`` None (the caller keeps nothing),
+    or a file changed between its hashing and its reading."""
+    if counted is None or inputs.changed_since_key:
+        return None
+    return key_of("rounds", content_key(inputs, options), sorted(counted))
+
+
+def stored_start(key: str | None, index: ModuleIndex) -> Retained | None:
+    """The state the rounds keyed ``key`` settled from (None: not stored, no session, no
+    key); the names they sought are noted in ``index`` as sought again."""
     store = current_store()
-    if store is not None and state is not None:
-        store.put(SETTLING, key, state)
+    got = store.get(SETTLING, key) if store is not None and key is not None else None
+    if not isinstance(got, Settling):
+        return None
+    index.sought_by_name.update(got.sought)
+    return got.start
+
+
+def keep_start(key: str, start: Retained, index: ModuleIndex) -> None:
+    """Store ``start`` (the state the settling round started from) for the next rounds
+    keyed ``key``, with the names ``index`` was asked for."""
+    store = current_store()
+    if store is not None:
+        store.put(SETTLING, key, Settling(start, frozenset(index.sought_by_name)))

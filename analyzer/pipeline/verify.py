@@ -48,8 +48,8 @@ def pruned_slot(original: Path | str) -> str:
 
 
 def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None = None, *,
-                before: dict[str, Any] | None = None, chosen: ChosenProfile | None = None,
-                resume: bool = False) -> Verification:
+                before: dict[str, Any] | None = None, chosen: ChosenProfile | None = None
+                ) -> Verification:
     """Re-scan ``path`` and check it. A ``--keep-target`` naming no target is a problem of
     the tree (the pruning removed it), not a usage error: the scan is retried without it.
     Other scan errors (``ScanError``, ``RootError`` for roots, ``ProfileError``) propagate.
@@ -57,9 +57,9 @@ def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None =
     checked, also of one that nothing remaining names any more; the files the pruning edited
     are linted and compiled in worker processes while the scan runs, from the end of its
     extraction on (:class:`~analyzer.verify.edited.EditedFiles`). ``chosen``: the profile,
-    chosen already (the gate's copy: the original's). Where the scan's rounds settle is kept
-    for the next scan of the same inputs; ``resume``: start from the one kept (the user's
-    verify of the tree the gate verified: :mod:`analyzer.pipeline.settled`)."""
+    chosen already (the gate's copy: the original's). Its rounds start where those of the
+    same inputs settled, if kept (the user's verify of the tree the gate verified:
+    :mod:`analyzer.pipeline.settled`)."""
     settings = settings or RunSettings()
     if before is not None and settings.slot is None and isinstance(before.get("root"), str):
         # a pruned tree of the manifest's tree: the slot the gate kept its copy's scan in
@@ -67,15 +67,14 @@ def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None =
     # (the checks too: a full collection over the scan's objects is slow); one session for
     # the scan and the checks (the edited files' lints are kept in its store)
     with gc_paused(), session(settings.cache_dir):
-        return _verify(path, options, settings, before, chosen, resume)
+        return _verify(path, options, settings, before, chosen)
 
 
 def _verify(path: Path, options: ScanOptions, settings: RunSettings,
-            before: dict[str, Any] | None, chosen: ChosenProfile | None, resume: bool
-            ) -> Verification:
+            before: dict[str, Any] | None, chosen: ChosenProfile | None) -> Verification:
     missing: list[str] = []
     if before is None:
-        problems = check(result := _scan(path, options, settings, missing, chosen, resume))
+        problems = check(result := _scan(path, options, settings, missing, chosen))
     else:  # only what the pruning broke: baseline problems were there already, and only
         #    files the manifest edited can have stopped compiling
         edited = {d["path"] for d in before.get("deletions", []) if d["kind"] != "delete_file"}
@@ -86,8 +85,7 @@ def _verify(path: Path, options: ScanOptions, settings: RunSettings,
             if p.endswith((".py", ".pyi"))), settings.jobs)
         try:
             result = _scan(path, options.replace(parse_all=True),
-                           _starting_after_extraction(settings, reading), missing, chosen,
-                           resume)
+                           _starting_after_extraction(settings, reading), missing, chosen)
             now = reading.results()
         finally:
             reading.close()
@@ -121,14 +119,13 @@ def _starting_after_extraction(settings: RunSettings, reading: EditedFiles) -> R
 
 
 def _scan(path: Path, options: ScanOptions, settings: RunSettings, missing: list[str],
-          chosen: ChosenProfile | None = None, resume: bool = False) -> ScanResult:
+          chosen: ChosenProfile | None = None) -> ScanResult:
     """The scan of ``path``; a kept target no CMake file defines is left out (and added to
     ``missing``) and the scan retried."""
     kept = list(options.keep_targets)
     while True:
         try:
-            return scan_tree(path, options.replace(keep_targets=tuple(kept)), settings, chosen,
-                             resume=resume)
+            return scan_tree(path, options.replace(keep_targets=tuple(kept)), settings, chosen)
         except RootError as exc:
             m = _UNKNOWN_TARGET.search(str(exc))
             if m is None or m.group(1) not in kept:

@@ -5,6 +5,7 @@ deletion scope (what may be edited, what goes whole or stays whole, what was not
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
@@ -149,3 +150,11 @@ def _dedupe(modules: list[PyModule], problems: list[ParseProblem]) -> list[PyMod
             continue
         seen[m.name] = m
     return list(seen.values())
+
+
+def evaluated(tree: Tree, forced: Mapping[str, bool | str]) -> Tree:
+    """``tree`` with its CMake project evaluated with ``forced`` options (the others as the
+    tree sets them), and op namespaces resolved against it."""
+    project = evaluate_cmake(tree.cmake_facts, tree.files, forced)
+    return dataclasses.replace(tree, project=project,
+                               native_facts=resolve_op_namespaces(tree.native_facts, project))

@@ -144,7 +144,8 @@ def test_verify_resumes_where_the_gates_rounds_settled(tmp_path: Path, monkeypat
     shutil.copytree(SAMPLES / "mini_sglang", tree)
     cache = tmp_path / "cache"
     manifest = manifest_of(run_scan(tree, [], cache_dir=cache))
-    assert len(store_entries(cache, "settling")) == 1  # the gate's copy's
+    kept = store_entries(cache, "settling")  # the scan's rounds', its plans', the gate's copy's
+    assert kept
     written = tmp_path / "manifest.json"
     written.write_text(json.dumps(manifest))
     pruned = tmp_path / "mine"
@@ -163,7 +164,7 @@ def test_verify_resumes_where_the_gates_rounds_settled(tmp_path: Path, monkeypat
     assert from_nothing == 4
     rounds.clear()
     resumed = verify_scan(pruned, ScanOptions(), RunSettings(cache_dir=cache),
-                          before=manifest, resume=True)
+                          before=manifest)
     assert len(rounds) == 1
     assert resumed.problems == scratch.problems == []
     for name in ("deletions", "kept"):
@@ -172,10 +173,9 @@ def test_verify_resumes_where_the_gates_rounds_settled(tmp_path: Path, monkeypat
     live = {n for n in scratch.result.graph.nodes if scratch.result.liveness.is_live(n)}
     assert {n for n in resumed.result.graph.nodes if resumed.result.liveness.is_live(n)} == live
     # the same key: no second entry; another profile text is another key (from nothing)
-    assert len(store_entries(cache, "settling")) == 1
+    assert store_entries(cache, "settling") == kept
     (pruned / "depgraph.toml").write_text((pruned / "depgraph.toml").read_text() + "\n")
     rounds.clear()
-    verify_scan(pruned, ScanOptions(), RunSettings(cache_dir=cache), before=manifest,
-                resume=True)
+    verify_scan(pruned, ScanOptions(), RunSettings(cache_dir=cache), before=manifest)
     assert len(rounds) == from_nothing
-    assert len(store_entries(cache, "settling")) == 2
+    assert len(store_entries(cache, "settling")) == len(kept) + 1

@@ -1,0 +1,129 @@
+"""Where the rounds settled, kept per inputs (``analyzer.pipeline.settled``): every run of
+the rounds from nothing -- the scan's plan, each plan under other drops (the shares, what
+frees a blocked feature), the gate's copy -- starts where rounds over the same files,
+profile, options and parsed files settled, and runs that one round, with the answer of
+rounds run from nothing.
+
+On sample_repos/what_frees (see tests/plan/test_what_frees.py for what it holds): flashmla is
+dropped and blocked by the NSA backend, so what frees it plans the tree with nsa dropped too;
+a later ``--drop nsa`` is that plan. On sample_repos/share_seeks (its README): only the plan
+keeping accel asks for the attribute lazy/toggle.py sets, so that counted file is parsed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from analyzer.pipeline.rounds import Rounds
+from analyzer.pipeline.scan import run_scan
+from analyzer.result import ScanResult
+from tests.helpers import SAMPLES, store_entries
+
+
+@pytest.fixture
+def rounds_per_run(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The rounds each :meth:`Rounds.run` ran, in this process (one job: every plan here)."""
+    runs: list[int] = []
+    real_run, real_round = Rounds.run, Rounds._round
+
+    def run(self: Rounds, state: Any = None) -> Any:
+        runs.append(0)
+        return real_run(self, state)
+
+    def one_round(self: Rounds, state: Any) -> Any:
+        runs[-1] += 1
+        return real_round(self, state)
+
+    monkeypatch.setattr(Rounds, "run", run)
+    monkeypatch.setattr(Rounds, "_round", one_round)
+    return runs
+
+
+def _answer(result: ScanResult) -> tuple[object, ...]:
+    """What a scan answers: its deletions with their labels, each feature's row, what frees
+    it, the rounds' log, the files parsed on a second pass, the verified baseline."""
+    return ({(d.kind, d.path, d.start_line, d.end_line, d.features, d.with_features, d.after)
+             for d in result.plan.deletions},
+            [(f.name, f.files_removable, f.lines_removable, len(f.blocked))
+             for f in result.features],
+            result.freeing, [str(c) for c in result.conflicts], result.reparsed,
+            result.verified)
+
+
+def test_a_scan_again_runs_one_round_per_plan(tmp_path: Path,
+                                              rounds_per_run: list[int]) -> None:
+    cache = tmp_path / "cache"
+    first = run_scan(SAMPLES / "what_frees", [], cache_dir=cache)
+    from_nothing = list(rounds_per_run)
+    # the scan's plan, the shares' plans, what frees flashmla (two plans), the gate's copy
+    assert len(from_nothing) >= 5 and any(n > 1 for n in from_nothing)
+    kept = store_entries(cache, "settling")
+    assert kept
+    rounds_per_run.clear()
+    again = run_scan(SAMPLES / "what_frees", [], cache_dir=cache)
+    assert rounds_per_run == [1] * len(from_nothing)
+    assert _answer(again) == _answer(first)
+    assert store_entries(cache, "settling") == kept  # (the same keys: nothing added)
+
+
+def test_a_further_drop_starts_where_what_frees_planned_it(
+        tmp_path: Path, rounds_per_run: list[int]) -> None:
+    cache = tmp_path / "cache"
+    run_scan(SAMPLES / "what_frees", [], cache_dir=cache)
+    rounds_per_run.clear()
+    resumed = run_scan(SAMPLES / "what_frees", [], cache_dir=cache, drop=("nsa",))
+    first_run = rounds_per_run[0]
+    rounds_per_run.clear()
+    scratch = run_scan(SAMPLES / "what_frees", [], drop=("nsa",))  # no cache: from nothing
+    assert first_run == 1 < rounds_per_run[0]
+    assert _answer(resumed) == _answer(scratch)
+
+
+def test_another_file_is_other_inputs(tmp_path: Path, rounds_per_run: list[int]) -> None:
+    import shutil
+
+    tree = tmp_path / "tree"
+    shutil.copytree(SAMPLES / "what_frees", tree)
+    cache = tmp_path / "cache"
+    run_scan(tree, [], cache_dir=cache)
+    from_nothing = list(rounds_per_run)
+    backend = tree / "app" / "nsa_backend.py"
+    backend.write_text(backend.read_text() + "# edited\n")
+    rounds_per_run.clear()
+    run_scan(tree, [], cache_dir=cache)
+    assert rounds_per_run[0] == from_nothing[0] > 1
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_names_sought_are_sought_again(tmp_path: Path, jobs: int) -> None:
+    # the second scan's plans start where the first's settled: the attribute only the plan
+    # keeping accel asks for is still asked for, so lazy/toggle.py is parsed again
+    cache = tmp_path / "cache"
+    first = run_scan(SAMPLES / "share_seeks", [], cache_dir=cache, jobs=jobs)
+    again = run_scan(SAMPLES / "share_seeks", [], cache_dir=cache, jobs=jobs)
+    assert first.reparsed == again.reparsed == {"lazy/toggle.py"}
+    assert _answer(again) == _answer(first)
+
+
+def test_the_stored_start_notes_the_names_its_rounds_sought(tmp_path: Path) -> None:
+    # a name an earlier round sought may be one only a counted file defines: the rounds
+    # started at the settling round do not ask for it again, so the stored start does
+    from types import SimpleNamespace
+
+    from analyzer.core.session import session
+    from analyzer.pipeline.rounds_state import Retained
+    from analyzer.pipeline.settled import keep_start, stored_start
+
+    first = SimpleNamespace(sought_by_name={"enable_turbo", "use_fast_path"})
+    later = SimpleNamespace(sought_by_name={"other"})
+    with session(tmp_path / "cache"):
+        keep_start("k", Retained(), first)  # type: ignore[arg-type]
+        assert stored_start("k", later) == Retained()  # type: ignore[arg-type]
+        assert later.sought_by_name == {"other", "enable_turbo", "use_fast_path"}
+        assert stored_start("missing", later) is None
+        assert stored_start(None, later) is None
+    with session(None):  # no store: nothing kept, nothing found
+        keep_start("k", Retained(), first)  # type: ignore[arg-type]
+        assert stored_start("k", later) is None
