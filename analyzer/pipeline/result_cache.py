@@ -21,10 +21,12 @@ from pathlib import Path
 
 from analyzer.config.options import ScanOptions
 from analyzer.core.store import Query, Store, key_of
+from analyzer.extract.cache import PARSERS
 from analyzer.outputs.render import Packed
 from analyzer.pipeline.inputs import ScanInputs, content_key
 
-RESULTS = Query("results", code=("analyzer",))  # the whole scan, rendered: all of depgraph
+# the whole scan, rendered: all of depgraph, its patterns and what parses and lints for it
+RESULTS = Query("results", code=("analyzer",), data=("queries",), dists=(*PARSERS, "pyflakes"))
 
 
 @dataclass

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from analyzer.core.session import current_store
 from analyzer.core.store import Query, key_of
+from analyzer.extract.cache import PARSERS
 from analyzer.pipeline.inputs import ScanInputs, content_key
 from analyzer.pipeline.rounds_state import Retained
 
@@ -30,7 +31,8 @@ if TYPE_CHECKING:
     from analyzer.config.options import ScanOptions
     from analyzer.resolve.python import ModuleIndex
 
-SETTLING = Query("settling", code=("analyzer",))  # the rounds' last start: all of depgraph
+# the rounds' last start: all of depgraph, its patterns and what parses and lints for it
+SETTLING = Query("settling", code=("analyzer",), data=("queries",), dists=(*PARSERS, "pyflakes"))
 
 
 @dataclass(frozen=True)
