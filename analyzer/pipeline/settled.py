@@ -8,12 +8,14 @@ and which files the scan parsed (the demand-driven extraction counts the others)
 their settling round started from is stored under a hash of those, with the names their
 decisions sought tree-wide; rounds that ask with the same hash start there -- the scan's own
 plan, each plan under other drops that the shares and what-frees make, the gate's copy and
-``depgraph verify`` of the pruned tree elsewhere (seven rounds on SGLang each). Each rule only
-keeps more and a round computes from its state alone (the memos only save work), so the one
-round they run is the settling round again: the same plan, the same log, the same liveness.
-The sought names are noted again: a counted file that may define one is parsed, as after the
-rounds run from nothing (``analyzer.pipeline.analyze``); the names their earlier rounds sought
-are among them.
+``depgraph verify`` of the pruned tree elsewhere. Each rule only keeps more and a round
+computes from its state alone (the memos only save work), so the one round they run is the
+settling round again: the same plan, the same log, the same liveness. The sought names are
+noted again, the earlier rounds' among them: a counted file that may define one is parsed,
+as after rounds run from nothing (``analyzer.pipeline.analyze``). They are every name the
+index had been asked for when the rounds settled -- a superset of the rounds' own when other
+plans of the scan asked first -- which at worst parses a file more (the same answer: the
+full parse's, ``--parse-all``).
 """
 
 from __future__ import annotations
