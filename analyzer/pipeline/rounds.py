@@ -144,9 +144,6 @@ class Rounds:
         self.test_globs = tuple(use.profile.test_paths) if use.profile is not None else ()
         # the state the rounds settled on (:meth:`run`; what the scan's later checks read)
         self.settled = Retained()
-        # the state the settling round started from (its log too; None: out of rounds): the
-        # rounds of the same inputs started there settle in that one round, alike
-        self.settling: Retained | None = None
         self.sims = sims if sims is not None else CheckCache()
         self._built: tuple[tuple[object, ...], _GraphStage] | None = None
         # each module's edges, replayed while their inputs hold (from the last scan of the
@@ -234,8 +231,9 @@ class Rounds:
             last, after = self._rules(self._round(state), state)
             settled = after == state  # (compared without the log)
             state = after
-            if settled:
-                self.settling = start
+            if settled:  # (the rounds of the same inputs started there settle in one round)
+                if key is not None and stored is None:
+                    keep_start(key, start, self.tree.index)
                 break
         else:  # out of rounds: the plan is checked once more, and whatever breaks is dropped
             #    (and kept in the state the rounds settle on: the gate continues from it)
@@ -244,10 +242,7 @@ class Rounds:
                                    self.sims.simulation, unbuilt(last), self.module_breaks)
             last = acquitted(last, conflicts)
             state = state.absorbing(conflicts, last.index)
-            self.settling = None
         assert last is not None
-        if key is not None and stored is None and self.settling is not None:
-            keep_start(key, self.settling, self.tree.index)
         self.settled = state
         before = {path: dict(lint.undefined) for path, lint in self.sims.originals().items()
                   if lint is not None}

@@ -11,6 +11,7 @@ keeping accel asks for the attribute lazy/toggle.py sets, so that counted file i
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -82,8 +83,6 @@ def test_a_further_drop_starts_where_what_frees_planned_it(
 
 
 def test_another_file_is_other_inputs(tmp_path: Path, rounds_per_run: list[int]) -> None:
-    import shutil
-
     tree = tmp_path / "tree"
     shutil.copytree(SAMPLES / "what_frees", tree)
     cache = tmp_path / "cache"
