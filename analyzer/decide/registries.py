@@ -194,11 +194,12 @@ def module_entries(use: ProfileUse, index: ModuleIndex, files: dict[str, FileInf
             if mod is not None else None
         if mod is None or lit is None or mod.path in deleted:
             continue
+        spans = [(s, e) for p, s, e in covered if p == mod.path]  # (removed in its file)
         for entry in lit.entries:
             target = index.modules.get(f"{reg.module_package}.{entry.module}") \
                 if entry.module else None
             if target is None or target.path not in deleted or not entry.alone \
-                    or any(p == mod.path and s <= entry.start_line <= e for p, s, e in covered):
+                    or any(s <= entry.start_line <= e for s, e in spans):
                 continue
             reason = (f"{reg.name} entry {entry.key!r} names module {target.name}, which "
                       "the plan deletes")

@@ -197,13 +197,14 @@ def plan_native(graph: Graph, live: Liveness, native: NativeIndex,
         summary.dead_targets.append(DeadTarget(t.name, where, in_repo, fetched, t.fetches))
         summary.tus_removed += fetched
 
-    folded = _fold_off_blocks(project, commands, dead, is_live, plan)
-    _dead_variables(commands, dead.cmds, dead.kill)
-    _dead_fetches(project, commands, cmake, dead, is_live, summary, plan)
+    variables = _variable_places(commands)
+    folded = _fold_off_blocks(project, commands, variables, dead, is_live, plan)
+    _dead_variables(variables, dead.cmds, dead.kill)
+    _dead_fetches(project, commands, variables, cmake, dead, is_live, summary, plan)
     included_by: dict[tuple[str, int], str] = {}
     dead_cmake_files = {p for p in _dead_cmake_files(project, commands, dead.cmds, dead.kill,
                                                      included_by) if (p, 0) not in keep}
-    _dead_variables(commands, dead.cmds, dead.kill)
+    _dead_variables(variables, dead.cmds, dead.kill)
 
     dead_files = _dead_native_files(graph, live, native, set())
     stuck = _unremovable_sources(project, commands, dead, dead_files, dead_cmake_files)
@@ -306,8 +307,16 @@ def _unremovable_sources(project: CMakeProject, commands: dict[str, list[CMakeCo
     return out
 
 
-def _dead_variables(commands: dict[str, list[CMakeCommand]], dead: dict[str, set[int]],
-                    kill: Kill) -> None:
+@dataclass(frozen=True)
+class _VarPlaces:
+    """Where each CMake variable is set (``defs``) and read (``uses``), by (path, command):
+    a function of the CMake files alone, computed once per native plan."""
+
+    defs: dict[str, list[tuple[str, CMakeCommand]]]
+    uses: dict[str, list[tuple[str, CMakeCommand]]]
+
+
+def _variable_places(commands: dict[str, list[CMakeCommand]]) -> _VarPlaces:
     defs: dict[str, list[tuple[str, CMakeCommand]]] = {}
     uses: dict[str, list[tuple[str, CMakeCommand]]] = {}
     for path, cmds in commands.items():
@@ -323,6 +332,12 @@ def _dead_variables(commands: dict[str, list[CMakeCommand]], dead: dict[str, set
             for a in c.args:
                 if a.value in defs and defined_var(c) != a.value:
                     uses.setdefault(a.value, []).append((path, c))
+    return _VarPlaces(defs, uses)
+
+
+def _dead_variables(variables: _VarPlaces, dead: dict[str, set[int]], kill: Kill) -> None:
+    """Kill each variable's setters once every command reading it is dead (a fixpoint)."""
+    defs, uses = variables.defs, variables.uses
     changed = True
     while changed:
         changed = False
@@ -341,7 +356,7 @@ def _dead_variables(commands: dict[str, list[CMakeCommand]], dead: dict[str, set
 
 
 def _dead_fetches(project: CMakeProject, commands: dict[str, list[CMakeCommand]],
-                  cmake: Mapping[str, CmakeFacts], dead: _Dead,
+                  variables: _VarPlaces, cmake: Mapping[str, CmakeFacts], dead: _Dead,
                   is_live: Callable[[str], bool], summary: NativeSummary, plan: Plan) -> None:
     """Fetches no live target uses go when deleting them leaves no mention (fixpoint: one
     fetch going can take a variable, and so the last mention of another, with it)."""
@@ -359,7 +374,7 @@ def _dead_fetches(project: CMakeProject, commands: dict[str, list[CMakeCommand]]
                 trial.kill(r.file, r.start_line, f"declares unused repository {f.name}")
             for r in f.populate_ranges:
                 trial.kill(r.file, r.start_line, f"populates unused repository {f.name}")
-            _dead_variables(commands, trial.cmds, trial.kill)
+            _dead_variables(variables, trial.cmds, trial.kill)
             own_dead = all(trial.has(p, s) for p, s in fetch_own_ranges(f))
             left = next(((p, c) for p, c in mentions[f.name]
                          if not _command_goes(p, c, commands[p], trial)), None)
@@ -395,7 +410,7 @@ def _command_goes(path: str, c: CMakeCommand, cmds: list[CMakeCommand], dead: _D
 
 # -- if() statements the forced CMake options turn off --------------------------------------
 def _fold_off_blocks(project: CMakeProject, commands: dict[str, list[CMakeCommand]],
-                     dead: _Dead, is_live: Callable[[str], bool],
+                     variables: _VarPlaces, dead: _Dead, is_live: Callable[[str], bool],
                      plan: Plan) -> dict[tuple[str, int], str]:
     """Kill every command of each off block nothing staying needs (outermost first; a fixpoint
     with the variables only deleted commands use, since one block going can free another);
@@ -421,7 +436,7 @@ def _fold_off_blocks(project: CMakeProject, commands: dict[str, list[CMakeComman
                     dead.kill(b.file, c.start_line, taken[key])
             changed = True
         if changed:
-            _dead_variables(commands, dead.cmds, dead.kill)
+            _dead_variables(variables, dead.cmds, dead.kill)
     for b, why in refused.items():
         if (b.file, b.start_line) in taken or _covered(b, taken, blocks) or any(
                 o is not b and o.file == b.file and o.start_line < b.start_line <= o.end_line

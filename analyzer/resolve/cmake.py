@@ -59,7 +59,6 @@ from analyzer.resolve.cmake_core import (
     Scope,
     Target,
     dir_of,
-    glob_regex,
     mark,
     unwrap,
 )
@@ -74,6 +73,7 @@ from analyzer.resolve.cmake_model import (
     SourceRef,
     Unresolved,
 )
+from analyzer.resolve.cmake_paths import PathReads, Reads
 
 __all__ = [
     "CMakeOption", "CMakeProject", "CMakeTarget", "FetchRepo", "IncludeEdge", "LineRange",
@@ -124,7 +124,17 @@ def evaluate(facts_by_path: dict[str, CmakeFacts], files: set[str] | frozenset[s
              options: Mapping[str, bool | str] | None = None) -> CMakeProject:
     """Evaluate every top-level CMakeLists.txt (or the given ``roots``) into a project;
     ``options`` are CMake options/variables forced to a value for the whole evaluation."""
-    ev = _Evaluator(facts_by_path, set(files), options)
+    return evaluate_reading(facts_by_path, files, roots, options)[0]
+
+
+def evaluate_reading(facts_by_path: dict[str, CmakeFacts], files: set[str] | frozenset[str],
+                     roots: tuple[str, ...] | None = None,
+                     options: Mapping[str, bool | str] | None = None
+                     ) -> tuple[CMakeProject, Reads]:
+    """:func:`evaluate`, with what it read of ``files`` (``analyzer.resolve.cmake_paths``):
+    the same project for any set of paths giving the same answers."""
+    paths = PathReads(frozenset(files))
+    ev = _Evaluator(facts_by_path, paths, options)
     if roots is None:
         lists = sorted((p for p in facts_by_path if posixpath.basename(p) == "CMakeLists.txt"),
                        key=lambda p: (p.count("/"), p))
@@ -133,7 +143,7 @@ def evaluate(facts_by_path: dict[str, CmakeFacts], files: set[str] | frozenset[s
     for path in lists:
         if path not in ev.visited:
             ev.run_root(path)
-    return ev.result()
+    return ev.result(), paths.reads()
 
 
 class _Evaluator(EvaluatorCore):
@@ -285,8 +295,7 @@ class _Evaluator(EvaluatorCore):
             if path is None:  # fetched repo or unresolved: keep the pattern as one entry
                 found.append(it)
                 continue
-            rx = glob_regex(path, recurse)
-            for f in sorted(f for f in self.files if rx.match(f)):
+            for f in self.files.glob(path, recurse):
                 text = posixpath.relpath(f, relative) if relative is not None else "@repo/" + f
                 found.append(Item(text, it.raw, it.file, it.line, it.conds))
         self.assign(scope, var, tuple(found), self.conds(cmd, ctx))

@@ -19,8 +19,11 @@ from analyzer.extract.cmake import CMakeArg, CMakeCommand, CmakeFacts
 from analyzer.model import ParseProblem
 from analyzer.resolve.cmake_cond import forced_values
 from analyzer.resolve.cmake_model import CMakeOption, IncludeEdge, LineRange, SourceRef
+from analyzer.resolve.cmake_paths import PathReads
 
 VAR = re.compile(r"\$(ENV|CACHE)?\{([^${}]*)\}")
+# text with no ``$`` and none of expand_str's markers: nothing to expand
+_PLAIN = re.compile(r"[^$\x01\x02\x03]*").fullmatch
 FETCH = re.compile(r"@fetch:([^/;\s\"'>]+)")
 _MAX_DEPTH = 40
 MAX_LOOP = 2000
@@ -107,20 +110,6 @@ def unwrap(text: str) -> str:
     return inner.group(1) if inner else text
 
 
-def glob_regex(pattern: str, recurse: bool) -> re.Pattern[str]:
-    def tr(part: str) -> str:
-        out = []
-        for ch in part:
-            out.append("[^/]*" if ch == "*" else "[^/]" if ch == "?" else re.escape(ch))
-        return "".join(out)
-
-    if not recurse:
-        return re.compile("^" + tr(pattern) + "$")
-    head, _, tail = pattern.rpartition("/")
-    prefix = tr(head) + "/" if head else ""
-    return re.compile("^" + prefix + "(?:.*/)?" + tr(tail) + "$")
-
-
 class Fetch(TypedDict):
     """A fetched repository while the evaluation runs (``FetchRepo`` once it is done)."""
 
@@ -137,10 +126,10 @@ class Fetch(TypedDict):
 class EvaluatorCore:
     """State and machinery shared by all command handlers."""
 
-    def __init__(self, facts: dict[str, CmakeFacts], files: set[str],
+    def __init__(self, facts: dict[str, CmakeFacts], files: PathReads,
                  forced: Mapping[str, bool | str] | None = None):
         self.facts = facts
-        self.files = files
+        self.files = files  # (read only through it: its answers are recorded)
         # options whose value is fixed for the whole evaluation (every read, whatever
         # set()/option() says): name -> "ON"/"OFF"
         self.forced_options = dict(forced or {})
@@ -277,6 +266,8 @@ class EvaluatorCore:
         return None
 
     def expand_str(self, text: str, scope: Scope, ctx: Ctx) -> str:
+        if _PLAIN(text):  # (no reference, no marker: the loop below would return it as is)
+            return text
         for _ in range(100):
             m = VAR.search(text)
             if m is None:
@@ -297,8 +288,11 @@ class EvaluatorCore:
             if m and not m.group(1) and m.group(2) in scope.vars \
                     and m.group(2) not in self.forced:
                 for it in scope.vars[m.group(2)]:
-                    parts = [p for p in it.text.split(";") if p] if ";" in it.text else [it.text]
-                    out.extend(Item(p, it.raw, it.file, it.line, it.conds) for p in parts)
+                    if ";" not in it.text:  # (the element as it is: the same value)
+                        out.append(it)
+                        continue
+                    out.extend(Item(p, it.raw, it.file, it.line, it.conds)
+                               for p in it.text.split(";") if p)
                 continue
             text = self.expand_str(arg.value, scope, ctx)
             parts = [text] if arg.quoted else [p for p in text.split(";") if p]

@@ -6,11 +6,10 @@ deletion scope (what may be edited, what goes whole or stays whole, what was not
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
-from analyzer.core.store import Query
+from analyzer.core.store import Query, key_of
 from analyzer.discover.test_files import is_test_path
 from analyzer.discover.walk import Discovery, file_module_name
 from analyzer.extract.cache import stored_facts
@@ -22,10 +21,13 @@ from analyzer.model import FileInfo, ParseProblem
 from analyzer.resolve import cmake as cmake_eval
 from analyzer.resolve.call_args import resolve_param_getattrs
 from analyzer.resolve.cmake_model import CMakeProject, extension_modules
+from analyzer.resolve.cmake_paths import Reads
 from analyzer.resolve.op_namespaces import resolve_op_namespaces
 from analyzer.resolve.python import ModuleIndex, PyModule, py_module
 
 _PROJECT_ENTRY, _PROJECT_KIND = "<cmake project>", "cmake-project"  # its facts-cache key
+# evaluations kept per CMake files and options (the newest first), each with what it read
+_PROJECTS_KEPT = 8
 CMAKE_PROJECT = Query("cmake-project", code=("analyzer.resolve",))
 # problems that leave a file not (wholly) understood: it is kept, never planned
 UNPARSED_KINDS = frozenset({"syntax-error", "binary", "invalid-utf8", "unreadable",
@@ -113,17 +115,24 @@ def evaluate_cached(cmake_facts: Mapping[str, CmakeFacts], digests: Mapping[str,
     """:func:`evaluate_cmake` of CMake files given with the sha256 of their bytes
     (``digests``, by path): also a build a plan leaves, whose edited files are parsed again
     from their pruned bytes (``analyzer.plan.check.native_view``); ``stored=False``: not
-    stored (the digests of some of the files are not known)."""
+    stored (the digests of some of the files are not known). The entry of the CMake files
+    and options holds the last evaluations with what each read of the paths
+    (``analyzer.resolve.cmake_paths``): one whose answers ``files`` gives again is the
+    project, the evaluation not run again."""
     cache = stored_facts() if stored else None
     if cache is None:
         return cmake_eval.evaluate(dict(cmake_facts), frozenset(files), options=options)
-    key = hashlib.sha256(repr((
-        sorted((p, digests[p]) for p in cmake_facts), sorted(files),
-        sorted((options or {}).items()))).encode()).hexdigest()
-    project = cache.get(_PROJECT_ENTRY, key, _PROJECT_KIND, CMAKE_PROJECT)
-    if not isinstance(project, CMakeProject):
-        project = cmake_eval.evaluate(dict(cmake_facts), frozenset(files), options=options)
-        cache.put(_PROJECT_ENTRY, key, _PROJECT_KIND, project, CMAKE_PROJECT)
+    key = key_of(sorted((p, digests[p]) for p in cmake_facts), sorted((options or {}).items()))
+    stored_value = cache.get(_PROJECT_ENTRY, key, _PROJECT_KIND, CMAKE_PROJECT)
+    kept: tuple[tuple[Reads, CMakeProject], ...] = \
+        stored_value if isinstance(stored_value, tuple) else ()
+    paths = files if isinstance(files, (set, frozenset)) else frozenset(files)
+    for reads, known in kept:
+        if reads.hold_for(paths):
+            return known
+    project, reads = cmake_eval.evaluate_reading(dict(cmake_facts), paths, options=options)
+    cache.put(_PROJECT_ENTRY, key, _PROJECT_KIND, ((reads, project), *kept)[:_PROJECTS_KEPT],
+              CMAKE_PROJECT)
     return project
 
 

@@ -1,0 +1,2 @@
+// a kernel the glob lists
+__global__ void a_kernel() {}

@@ -1,0 +1,2 @@
+#pragma once
+// a header: csrc/*.cu does not match it
