@@ -55,11 +55,12 @@ class Reads:
     globs: tuple[tuple[tuple[str, bool], tuple[str, ...]], ...]
     members: tuple[tuple[str, bool], ...]
 
-    def hold_for(self, files: Collection[str]) -> bool:
-        """Whether ``files`` gives every one of these answers."""
-        return all((path in files) == there for path, there in self.members) and all(
-            _matching(files, pattern, recurse) == found
-            for (pattern, recurse), found in self.globs)
+    def hold_for(self, files: Collection[str] | PathReads) -> bool:
+        """Whether ``files`` gives every one of these answers (asked through a
+        :class:`PathReads`, each glob is matched once however many kept reads ask it)."""
+        answers = files if isinstance(files, PathReads) else PathReads(files)
+        return all((path in answers) == there for path, there in self.members) and all(
+            answers.glob(pattern, recurse) == found for (pattern, recurse), found in self.globs)
 
 
 def _matching(files: Collection[str], pattern: str, recurse: bool) -> tuple[str, ...]:

@@ -21,7 +21,7 @@ from analyzer.model import FileInfo, ParseProblem
 from analyzer.resolve import cmake as cmake_eval
 from analyzer.resolve.call_args import resolve_param_getattrs
 from analyzer.resolve.cmake_model import CMakeProject, extension_modules
-from analyzer.resolve.cmake_paths import Reads
+from analyzer.resolve.cmake_paths import PathReads, Reads
 from analyzer.resolve.op_namespaces import resolve_op_namespaces
 from analyzer.resolve.python import ModuleIndex, PyModule, py_module
 
@@ -127,8 +127,9 @@ def evaluate_cached(cmake_facts: Mapping[str, CmakeFacts], digests: Mapping[str,
     kept: tuple[tuple[Reads, CMakeProject], ...] = \
         stored_value if isinstance(stored_value, tuple) else ()
     paths = files if isinstance(files, (set, frozenset)) else frozenset(files)
+    asked = PathReads(paths)  # (the answers of ``paths``, shared by the kept reads)
     for reads, known in kept:
-        if reads.hold_for(paths):
+        if reads.hold_for(asked):
             return known
     project, reads = cmake_eval.evaluate_reading(dict(cmake_facts), paths, options=options)
     cache.put(_PROJECT_ENTRY, key, _PROJECT_KIND, ((reads, project), *kept)[:_PROJECTS_KEPT],
