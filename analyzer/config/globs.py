@@ -98,12 +98,35 @@ def any_identifier_matches(names: Iterable[str], patterns: tuple[str, ...]) -> b
     return rx is not None and any(map(rx.match, names))
 
 
+class DottedPrefixes:
+    """What :func:`dotted_prefixes` answers: a name that is one of the prefixes, lies
+    under one (``p.rest``), or matches one as an fnmatch pattern. Thousands of prefixes (the
+    modules a context declares gone) in a set: a name's own dotted prefixes are looked up,
+    and only the patterns with wildcards go to a regex."""
+
+    def __init__(self, prefixes: frozenset[str]) -> None:
+        self._names = prefixes
+        globs = sorted(p for p in prefixes if "*" in p or "?" in p or "[" in p)
+        self._globs = re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in globs)) \
+            if globs else None
+
+    def match(self, name: str) -> bool:
+        names = self._names
+        if name in names:
+            return True
+        dot = name.find(".")
+        while dot >= 0:
+            if name[:dot] in names:
+                return True
+            dot = name.find(".", dot + 1)
+        return self._globs is not None and self._globs.match(name) is not None
+
+
 @cache
-def dotted_prefix_regex(prefixes: frozenset[str]) -> re.Pattern[str] | None:
-    """One regex matching a dotted name that is one of ``prefixes``, lies under one
-    (``p.rest``), or matches one as an fnmatch pattern: ``name == p or
-    name.startswith(p + ".") or fnmatchcase(name, p)`` for some ``p``."""
+def dotted_prefixes(prefixes: frozenset[str]) -> DottedPrefixes | None:
+    """What matches a dotted name that is one of ``prefixes``, lies under one (``p.rest``),
+    or matches one as an fnmatch pattern: ``name == p or name.startswith(p + ".") or
+    fnmatchcase(name, p)`` for some ``p`` (its ``match(name)``; None: no prefix)."""
     if not prefixes:
         return None
-    return re.compile("|".join(f"(?s:{re.escape(p)}(?:\\..*)?)\\Z|(?:{fnmatch.translate(p)})"
-                               for p in sorted(prefixes)))
+    return DottedPrefixes(prefixes)

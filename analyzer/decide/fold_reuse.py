@@ -24,7 +24,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from analyzer.config.globs import dotted_prefix_regex, identifier_regex
+from analyzer.config.globs import DottedPrefixes, dotted_prefixes, identifier_regex
 from analyzer.decide.guards_eval import _GLOB, TAINT, GuardContext, Probe
 from analyzer.decide.guards_names import chain_tails
 from analyzer.decide.regions import DeadRegion
@@ -116,7 +116,8 @@ def _changed(record: FoldRecord, old: GuardContext, new: GuardContext) -> set[Pr
         out.update(("f", m, str(line)) for m, line in _differ(old.forced, new.forced))
     out.update(("m", q) for q in old.dropped_members ^ new.dropped_members)
     out.update(("p", q) for q in old.false_predicates ^ new.false_predicates)
-    matched: list[tuple[str, re.Pattern[str] | None, Callable[[str], list[str]]]] = []
+    matched: list[tuple[str, re.Pattern[str] | DottedPrefixes | None,
+                       Callable[[str], list[str]]]] = []
     keys = _differ(old.constants, new.constants) if old.constants != new.constants else set()
     out.update(("K", key) for key in keys)
     out.update(("k", k) for k in keys if not _GLOB & set(k))
@@ -131,7 +132,7 @@ def _changed(record: FoldRecord, old: GuardContext, new: GuardContext) -> set[Pr
     elif patterns:
         matched.append(("d", identifier_regex(tuple(sorted(patterns))), chain_tails))
     if old.dead_imports != new.dead_imports:
-        matched.append(("i", dotted_prefix_regex(old.dead_imports ^ new.dead_imports),
+        matched.append(("i", dotted_prefixes(old.dead_imports ^ new.dead_imports),
                         _itself))
     whole = {("M",): bool(old.dropped_members) != bool(new.dropped_members),
              ("I",): bool(old.dead_imports) != bool(new.dead_imports)}

@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 
-from analyzer.config.globs import dotted_prefix_regex
+from analyzer.config.globs import dotted_prefixes
 from analyzer.core.store import Query
 from analyzer.decide.fold_reuse import COUNTED, FoldMemory, FoldRecord, TreeVersion, tree_wide
 from analyzer.decide.guards_eval import (
@@ -446,8 +446,8 @@ def _dead_probed(name: str, dead: frozenset[str], ev: Evaluator) -> bool:
 
 def _dead(name: str, dead: frozenset[str]) -> bool:
     """``name`` is one of ``dead``, lies under one, or matches one as a pattern."""
-    rx = dotted_prefix_regex(dead)
-    return rx is not None and rx.match(name) is not None
+    rx = dotted_prefixes(dead)
+    return rx is not None and rx.match(name)
 
 
 # -- display ---------------------------------------------------------------------------------

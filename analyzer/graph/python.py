@@ -58,7 +58,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import chain, islice
 from typing import Any, cast
 
 import networkx as nx
@@ -396,17 +396,27 @@ def _fresh_order(graph: Graph, layer: Layer, modules: list[str], touched: set[st
     succ = succ_dicts(graph)
     pred = pred_dicts(graph)
     if remade:
-        made_order: dict[str, None] = {}
-        for name in modules:
-            for src in layer.records[name].made():
-                made_order.setdefault(src)
-        for node in made_order:
-            if node in nodes:  # (always: a record's nodes are added with its edges)
-                nodes[node] = nodes.pop(node)
-                succ[node] = succ.pop(node)
-                pred[node] = pred.pop(node)
+        records = layer.records
+        made_order = dict.fromkeys(chain.from_iterable(records[name].made()
+                                                       for name in modules))
+        # (already last, in that order: nothing moves -- the common case of a swap that
+        # makes a node another module made first)
+        if list(islice(nodes, len(nodes) - len(made_order), None)) != list(made_order):
+            for node in made_order:
+                if node in nodes:  # (always: a record's nodes are added with its edges)
+                    nodes[node] = nodes.pop(node)
+                    succ[node] = succ.pop(node)
+                    pred[node] = pred.pop(node)
     rank = {name: i for i, name in enumerate(modules)}
     members = layer.members
+    ranks: dict[str, int] = {}  # node -> the rank of its module (asked of many nodes' preds)
+
+    def rank_of(u: str) -> int:
+        r = ranks.get(u)
+        if r is None:
+            r = ranks[u] = rank.get(str(nodes[u].get("module")), -2)
+        return r
+
     for v in touched:
         was = pred.get(v)
         if not was:
@@ -414,7 +424,7 @@ def _fresh_order(graph: Graph, layer: Layer, modules: list[str], touched: set[st
 
         def key(item: tuple[str, Mapping[str, object]], v: str = v) -> int:
             u = item[0]
-            return -1 if (u, v) in members else rank.get(str(nodes[u].get("module")), -2)
+            return -1 if (u, v) in members else rank_of(u)
 
         # the swapped modules' edges added again: the last ones (read from the end, so a
         # node thousands of modules use costs its swapped edges, not all of them)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from analyzer.config.profile import effective_constants
 from analyzer.core.session import current_store
 from analyzer.core.store import Query, key_of
 from analyzer.extract.cache import PARSERS
@@ -31,6 +32,7 @@ from analyzer.pipeline.rounds_state import Retained
 
 if TYPE_CHECKING:
     from analyzer.config.options import ScanOptions
+    from analyzer.decide.profile_facts import ProfileUse
     from analyzer.resolve.python import ModuleIndex
 
 # the rounds' last start: all of depgraph, its patterns and what parses and lints for it
@@ -46,14 +48,25 @@ class Settling:
     sought: frozenset[str]
 
 
-def settling_key(inputs: ScanInputs, options: ScanOptions, counted: frozenset[str] | None
-                 ) -> str | None:
+def settling_key(inputs: ScanInputs, options: ScanOptions, counted: frozenset[str] | None,
+                 use: ProfileUse) -> str | None:
     """The key of the rounds over ``inputs`` with ``options`` and the files ``counted`` (not
-    parsed); None when they are not to be kept: ``counted`` None (the caller keeps nothing),
-    or a file changed between its hashing and its reading."""
+    parsed), under ``use`` (the profile's use of those options); None when they are not to be
+    kept: ``counted`` None (the caller keeps nothing), or a file changed between its hashing
+    and its reading.
+
+    The rounds read ``--drop`` and ``--keep`` only through what they make of them: the
+    features dropped (in their order) and the constants folded with (a kept feature
+    un-fixes the profile's constants it names). The key holds those instead of the two
+    options, so rounds of the same plan asked for in other words share where they settle:
+    ``--drop nsa --keep nsa`` is the default plan, and a share's plan keeping every dropped
+    feature is the same whichever of them the scan dropped on the command line."""
     if counted is None or inputs.changed_since_key:
         return None
-    return key_of("rounds", content_key(inputs, options), sorted(counted))
+    drops = use.drops
+    constants = effective_constants(use.profile, drops, options.keep)
+    return key_of("rounds", content_key(inputs, options.replace(drop=(), keep=())),
+                  sorted(counted), list(drops), repr(constants))
 
 
 def stored_start(key: str | None, index: ModuleIndex) -> Retained | None:

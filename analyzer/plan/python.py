@@ -207,8 +207,8 @@ def plan_peripheral(graph: Graph, live: Liveness, index: ModuleIndex,
     collection literal (:func:`plan_test_entries`): the one edit of a file out of scope."""
     selectors = selectors or {}
     roots: list[str] = []
-    waiting: list[tuple[PyModule, list[tuple[str, object]]]] = []  # not live, nothing
-    # they use goes (yet); with what they use
+    # not live, nothing they use goes (yet); with what they use, and the files of it
+    waiting: list[tuple[PyModule, list[tuple[str, object]], frozenset[object]]] = []
     gone: set[str] = set()
     for name in sorted(index.modules):
         mod = index.modules[name]
@@ -222,7 +222,7 @@ def plan_peripheral(graph: Graph, live: Liveness, index: ModuleIndex,
         dead = sorted(dst for dst, path in used if path not in peripheral
                       and not live.is_live(dst))
         if not dead and mod.path not in selectors:
-            waiting.append((mod, used))
+            waiting.append((mod, used, frozenset(path for _dst, path in used)))
             continue
         reason = ("uses code the plan deletes: " + ", ".join(d[3:] for d in dead[:3])
                   + (" ..." if len(dead) > 3 else "")) if dead else selectors[mod.path]
@@ -231,19 +231,19 @@ def plan_peripheral(graph: Graph, live: Liveness, index: ModuleIndex,
     grew = True
     while grew:
         grew = False
-        still: list[tuple[PyModule, list[tuple[str, object]]]] = []
-        for mod, used in waiting:
-            dead = sorted(dst for dst, path in used if path in gone)
-            if not dead:
-                still.append((mod, used))
+        still: list[tuple[PyModule, list[tuple[str, object]], frozenset[object]]] = []
+        for mod, used, paths in waiting:
+            if gone.isdisjoint(paths):  # (most of them, every pass)
+                still.append((mod, used, paths))
                 continue
+            dead = sorted(dst for dst, path in used if path in gone)
             _delete_peripheral(plan, files[mod.path], mod.path, "uses files the plan "
                                "deletes: " + ", ".join(d[3:] for d in dead[:3])
                                + (" ..." if len(dead) > 3 else ""))
             gone.add(mod.path)
             grew = True
         waiting = still
-    roots.extend(module_node(mod.name) for mod, _used in waiting)
+    roots.extend(module_node(mod.name) for mod, _used, _paths in waiting)
     roots.extend(plan_test_entries(index, files, peripheral, gone, plan))
     return sorted(roots)
 

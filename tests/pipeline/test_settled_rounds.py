@@ -82,6 +82,52 @@ def test_a_further_drop_starts_where_what_frees_planned_it(
     assert _answer(resumed) == _answer(scratch)
 
 
+def test_the_same_plan_in_other_words_starts_where_it_settled(
+        tmp_path: Path, rounds_per_run: list[int]) -> None:
+    # `--drop nsa --keep nsa` is the default plan (nsa is kept; the profile fixes no constant
+    # nsa would un-fix): its rounds, its share's (keeping flashmla: nothing dropped, the
+    # default scan's share too) and the gate's copy (the same pruned tree) start where the
+    # default scan's settled; what frees flashmla tries no drop (nsa is kept)
+    cache = tmp_path / "cache"
+    run_scan(SAMPLES / "what_frees", [], cache_dir=cache)
+    rounds_per_run.clear()
+    resumed = run_scan(SAMPLES / "what_frees", [], cache_dir=cache, drop=("nsa",),
+                       keep=("nsa",))
+    assert rounds_per_run == [1, 1, 1, 1]  # the scan's, the two shares', the gate's copy
+    rounds_per_run.clear()
+    scratch = run_scan(SAMPLES / "what_frees", [], drop=("nsa",), keep=("nsa",))
+    assert rounds_per_run[0] > 1
+    assert _answer(resumed) == _answer(scratch)
+
+
+def test_the_key_holds_the_drops_and_constants_not_the_options() -> None:
+    # mini_sglang drops fa3, flashmla and ascend by default; ascend names the profile's
+    # constant is_npu, which keeping ascend un-fixes
+    from analyzer.config.options import ScanOptions
+    from analyzer.config.profile import merge_drops
+    from analyzer.decide.profile_facts import profile_use
+    from analyzer.pipeline.inputs import gather_inputs
+    from analyzer.pipeline.settled import settling_key
+
+    inputs = gather_inputs(SAMPLES / "mini_sglang", ScanOptions())
+    profile = inputs.profile
+    assert profile is not None
+
+    def key(drop: tuple[str, ...] = (), keep: tuple[str, ...] = ()) -> str | None:
+        options = ScanOptions(drop=drop, keep=keep)
+        return settling_key(inputs, options, frozenset(),
+                            profile_use(profile, merge_drops(profile, drop, keep)))
+
+    every = ("fa3", "flashmla", "ascend")
+    assert key() == key(drop=("fa3",))  # (dropped already)
+    assert key(keep=every) == key(drop=("ascend",), keep=every)  # nothing dropped
+    assert key() != key(keep=("fa3",))
+    # the same features dropped, but is_npu un-fixed: another plan
+    assert key(keep=("ascend",)) != settling_key(
+        inputs, ScanOptions(), frozenset(), profile_use(profile, ("fa3", "flashmla")))
+    assert settling_key(inputs, ScanOptions(), None, profile_use(profile, every)) is None
+
+
 def test_another_file_is_other_inputs(tmp_path: Path, rounds_per_run: list[int]) -> None:
     tree = tmp_path / "tree"
     shutil.copytree(SAMPLES / "what_frees", tree)
