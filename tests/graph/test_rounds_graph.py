@@ -72,6 +72,23 @@ def test_a_node_only_a_changed_module_needed_goes(tmp_path):
     _same_order(back.graph, fresh.graph)
 
 
+def test_a_node_another_module_makes_first_stays_in_its_place(tmp_path):
+    # pkg.aa (before pkg.sel) imports os too: folding pkg.sel's import changes which nodes
+    # pkg.sel's edges make, but not the order the made nodes come in (ext:os is pkg.aa's
+    # first), so nothing moves -- and the graph is still the fresh one, and back again
+    base = module_index(tmp_path, {**TREE, "pkg/aa.py": "import os\n"})
+    graphs, memo = RoundGraph(), EdgeMemo()
+    first = graphs.build(*_built(base, {}), memo).graph
+    made = list(first)[list(first).index("ext:os"):]
+    dead = {"pkg.sel": [(1, 1)]}
+    again = graphs.build(*_built(base, dead), memo)
+    assert graphs.patched == 1 and "ext:os" in again.graph
+    assert list(again.graph)[-len(made):] == made
+    _same_order(again.graph, build_python_graph(*_built(base, dead)).graph)
+    back = graphs.build(*_built(base, {}), memo)
+    _same_order(back.graph, build_python_graph(*_built(base, {})).graph)
+
+
 def test_other_options_build_a_fresh_graph(tmp_path):
     base = module_index(tmp_path, TREE)
     graphs, memo = RoundGraph(), EdgeMemo()
