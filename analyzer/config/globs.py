@@ -98,6 +98,10 @@ def any_identifier_matches(names: Iterable[str], patterns: tuple[str, ...]) -> b
     return rx is not None and any(map(rx.match, names))
 
 
+# the characters that make a name an fnmatch pattern
+WILDCARDS = frozenset("*?[")
+
+
 class DottedPrefixes:
     """What :func:`dotted_prefixes` answers: a name that is one of the prefixes, lies
     under one (``p.rest``), or matches one as an fnmatch pattern. Thousands of prefixes (the
@@ -106,7 +110,7 @@ class DottedPrefixes:
 
     def __init__(self, prefixes: frozenset[str]) -> None:
         self._names = prefixes
-        globs = sorted(p for p in prefixes if "*" in p or "?" in p or "[" in p)
+        globs = sorted(p for p in prefixes if not WILDCARDS.isdisjoint(p))
         self._globs = re.compile("|".join(f"(?:{fnmatch.translate(p)})" for p in globs)) \
             if globs else None
 

@@ -24,8 +24,8 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from analyzer.config.globs import DottedPrefixes, dotted_prefixes, identifier_regex
-from analyzer.decide.guards_eval import _GLOB, TAINT, GuardContext, Probe
+from analyzer.config.globs import WILDCARDS, DottedPrefixes, dotted_prefixes, identifier_regex
+from analyzer.decide.guards_eval import TAINT, GuardContext, Probe
 from analyzer.decide.guards_names import chain_tails
 from analyzer.decide.regions import DeadRegion
 
@@ -120,8 +120,8 @@ def _changed(record: FoldRecord, old: GuardContext, new: GuardContext) -> set[Pr
                        Callable[[str], list[str]]]] = []
     keys = _differ(old.constants, new.constants) if old.constants != new.constants else set()
     out.update(("K", key) for key in keys)
-    out.update(("k", k) for k in keys if not _GLOB & set(k))
-    globs = tuple(sorted(k for k in keys if _GLOB & set(k)))
+    out.update(("k", k) for k in keys if WILDCARDS.isdisjoint(k))
+    globs = tuple(sorted(k for k in keys if not WILDCARDS.isdisjoint(k)))
     if _glob_order(old, keys) != _glob_order(new, keys):  # (the first glob to match wins)
         matched.append(("k", _ANY, _itself))
     elif globs:
@@ -152,7 +152,7 @@ def _itself(name: str) -> list[str]:
 def _glob_order(ctx: GuardContext, changed: set[str]) -> list[str]:
     """The glob keys both contexts hold alike, in this one's order (the first that matches
     a name is its answer)."""
-    return [k for k in ctx.constants if _GLOB & set(k) and k not in changed]
+    return [k for k in ctx.constants if not WILDCARDS.isdisjoint(k) and k not in changed]
 
 
 def _pattern_order(ctx: GuardContext, changed: set[str]) -> list[str]:

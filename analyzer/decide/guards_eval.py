@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import Any
 
-from analyzer.config.globs import any_identifier_matches, identifier_regex
+from analyzer.config.globs import WILDCARDS, any_identifier_matches, identifier_regex
 from analyzer.decide.guards_names import (
     AttrSets,
     attribute_table,
@@ -62,7 +62,6 @@ UNKNOWN = _Unknown()
 # depends on the order names were asked in (nothing tainted is reused).
 Probe = tuple[str, ...]
 TAINT: Probe = ("!",)
-_GLOB = set("*?[")
 _TRUTHY_STR = {"1", "true", "yes", "on", "y", "t"}
 _INT = re.compile(r"-?[0-9]+")
 _FALSY_STR = {"0", "false", "no", "off", "n", "f", ""}
@@ -153,8 +152,8 @@ class Evaluator:
     tables: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self._exact = {k: v for k, v in self.ctx.constants.items() if not _GLOB & set(k)}
-        self._globs = [(k, v) for k, v in self.ctx.constants.items() if _GLOB & set(k)]
+        self._exact = {k: v for k, v in self.ctx.constants.items() if WILDCARDS.isdisjoint(k)}
+        self._globs = [(k, v) for k, v in self.ctx.constants.items() if not WILDCARDS.isdisjoint(k)]
         # one regex for the glob keys: a name none matches is passed with one call
         self._any_glob = identifier_regex(tuple(k for k, _v in self._globs))
         self._assigns: dict[str, dict[str, list[Cond]]] = {}

@@ -66,7 +66,7 @@ def settling_key(inputs: ScanInputs, options: ScanOptions, counted: frozenset[st
     drops = use.drops
     constants = effective_constants(use.profile, drops, options.keep)
     return key_of("rounds", content_key(inputs, options.replace(drop=(), keep=())),
-                  sorted(counted), list(drops), repr(constants))
+                  sorted(counted), drops, constants)
 
 
 def stored_start(key: str | None, index: ModuleIndex) -> Retained | None:
