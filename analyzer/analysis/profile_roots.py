@@ -8,7 +8,7 @@ import fnmatch
 from functools import lru_cache
 
 from analyzer.config.globs import any_identifier_matches, any_path_matches, path_matches
-from analyzer.config.types import KeepEntry
+from analyzer.config.types import KeepEntry, Profile
 from analyzer.decide.profile_facts import ProfileUse
 from analyzer.nodes import Graph, module_node, node_dicts, symbol_node
 from analyzer.resolve.python import ModuleIndex
@@ -136,20 +136,32 @@ def stale_feature_patterns(use: ProfileUse, index: ModuleIndex, files: list[str]
     ``never_delete`` entry, an allow-list entry that rotted."""
     if use.profile is None:
         return []
+    # (a function of the profile and the tree, which every plan under other drops shares:
+    # found once per scan)
+    known = index.tree_memo.get("stale_feature_patterns")
+    if known is not None and known[0] is use.profile and known[1] == files:
+        return list(known[2])
+    out = _stale_feature_patterns(use.profile, index, files)
+    index.tree_memo["stale_feature_patterns"] = (use.profile, list(files), tuple(out))
+    return out
+
+
+def _stale_feature_patterns(profile: Profile, index: ModuleIndex, files: list[str]
+                            ) -> list[str]:
     names: set[str] = set()
     for mod in index.modules.values():
         names.update(d.name for d in mod.facts.definitions)
         names.update(mod.facts.methods)
         names.update(mod.bindings)
     out: list[str] = []
-    for feature in use.profile.features.values():
+    for feature in profile.features.values():
         # an item listing several spellings (a file that moved) is stale when none matches
         for group in feature.anchors_of("paths"):
             if not any_path_matches(files, tuple(group)):
-                out.append(f"{use.profile.source}:{feature.line}: feature {feature.name}: "
+                out.append(f"{profile.source}:{feature.line}: feature {feature.name}: "
                            f"path {' | '.join(group)} matches no file (stale)")
         for group in feature.anchors_of("identifiers"):
             if not any_identifier_matches(names, tuple(group)):
-                out.append(f"{use.profile.source}:{feature.line}: feature {feature.name}: "
+                out.append(f"{profile.source}:{feature.line}: feature {feature.name}: "
                            f"identifier {' | '.join(group)} matches no definition (stale)")
     return out

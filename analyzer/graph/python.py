@@ -91,7 +91,7 @@ from analyzer.resolve.python import ModuleIndex, PyModule
 from analyzer.util.parallel import forked_map
 
 __all__ = ["NOT_FOLLOWED", "EdgeMemo", "Layer", "Op", "Ops", "PythonGraph", "add_nodes",
-           "build_layer", "build_python_graph", "enumerated_class", "layer_key",
+           "build_layer", "build_python_graph", "enumerated_class", "gated_names", "layer_key",
            "module_import_edges", "module_layer", "op_triples", "subclass_index"]
 
 
@@ -280,9 +280,21 @@ def layer_key(index: ModuleIndex, options: GraphOptions,
     """What every module's edges depend on (:attr:`EdgeMemo.global_key`): the options the
     whole tree reads, the gated method names (the dropped features' names decide them) and
     the subclasses of each class."""
-    gated = frozenset(str(attrs["method"]) for _, attrs in methods if attrs.get("gate"))
-    return (options.restricted_families, options.frozen_imports, gated,
+    return (options.restricted_families, options.frozen_imports, gated_names(index, methods),
             index.resolved_once("subclass_index", lambda: subclass_index(index)))
+
+
+def gated_names(index: ModuleIndex, methods: list[tuple[str, dict[str, object]]]
+                ) -> frozenset[str]:
+    """The names of the gated methods among ``methods`` (:func:`method_graph`'s nodes): a
+    function of that list, which the rounds' builds get again unchanged (the same object)
+    until the open-ended classes or the droppable names change -- found once per list."""
+    known = index.tree_memo.get("gated_names")
+    if known is not None and known[0] is methods:
+        return known[1]  # type: ignore[no-any-return]
+    gated = frozenset(str(attrs["method"]) for _, attrs in methods if attrs.get("gate"))
+    index.tree_memo["gated_names"] = (methods, gated)
+    return gated
 
 
 def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: EdgeMemo,

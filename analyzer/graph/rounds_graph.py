@@ -77,8 +77,11 @@ class RoundGraph:
         self._take_off_layers(graph)
         methods, _members = method_graph(index, graph, options)
         key = layer_key(index, options, methods)
-        if key != layer.global_key or memo.global_key != key \
-                or [n for n, _ in methods] != [n for n, _ in layer.methods]:
+        if key != layer.global_key or memo.global_key != key:
+            return None
+        if methods is layer.methods:  # (the method graph of the last build: the same gates)
+            return layer
+        if [n for n, _ in methods] != [n for n, _ in layer.methods]:
             return None
         nodes = node_dicts(graph)
         for (node, attrs), (_, was) in zip(methods, layer.methods, strict=True):

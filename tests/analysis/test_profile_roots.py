@@ -149,3 +149,52 @@ def test_feature_paths_and_identifiers_matching_nothing_are_stale(tmp_path: Path
         "feature f: path app/gone.py matches no file (stale)",
         "feature f: identifier Nowhere* matches no definition (stale)"]
     assert stale == [s for s in result.profile.stale if "feature f" in s]
+
+
+def test_stale_feature_patterns_are_found_once_per_profile_and_tree(tmp_path: Path) -> None:
+    # every plan under other drops asks again with the same profile and tree: the answer is
+    # found once; another profile (or another list of files) is asked anew
+    import dataclasses
+
+    from analyzer.analysis import profile_roots
+    from analyzer.pipeline.scan import run_scan
+    from tests.helpers import write_tree
+
+    tree = write_tree(tmp_path / "t", {
+        "depgraph.toml": 'name = "t"\ndescription = "t"\ndefault_drops = []\n\n'
+                         '[features.f]\ndescription = "f"\n'
+                         'paths = ["app/gone.py"]\nidentifiers = ["Here*"]\n',
+        "app/__init__.py": "",
+        "app/here.py": "class HereClass:\n    pass\n",
+    })
+    result = run_scan(tree, [])
+    use, index, files = result.profile, result.index, list(result.files)
+    found: list[object] = []
+    compute = profile_roots._stale_feature_patterns
+
+    def counting(*args: object) -> list[str]:
+        found.append(args[0])
+        return compute(*args)  # type: ignore[arg-type]
+
+    profile_roots._stale_feature_patterns = counting  # type: ignore[assignment]
+    try:
+        index.tree_memo.pop("stale_feature_patterns", None)
+        first = profile_roots.stale_feature_patterns(use, index, files)
+        assert [s.split(": ", 1)[1] for s in first] == [
+            "feature f: path app/gone.py matches no file (stale)"]
+        first.append("a caller's change")  # (the memo hands out its own copy)
+        again = profile_roots.stale_feature_patterns(use, index, files)
+        assert again == [s for s in first if s != "a caller's change"] and len(found) == 1
+        # a profile whose feature names the file that is there: its own answer
+        assert use.profile is not None
+        feature = dataclasses.replace(use.profile.features["f"], paths=["app/here.py"])
+        other = dataclasses.replace(use, profile=dataclasses.replace(
+            use.profile, features={"f": feature}))
+        assert profile_roots.stale_feature_patterns(other, index, files) == []
+        assert len(found) == 2
+        # the same profile with a file fewer is another tree
+        fewer = [f for f in files if f != "app/here.py"]
+        profile_roots.stale_feature_patterns(use, index, fewer)
+        assert len(found) == 3
+    finally:
+        profile_roots._stale_feature_patterns = compute  # type: ignore[assignment]

@@ -150,3 +150,50 @@ def test_records_and_graph_share_edge_dicts_and_interned_node_ids(tmp_path):
     made = [attrs for src, dst, attrs in ops if dst is None and src == "ext:os"]
     assert len(made) >= 3 and all(attrs is made[0] for attrs in made)
     assert made[0] == {"kind": "external", "module": "os"}
+
+
+def test_gated_names_are_found_once_per_method_graph(tmp_path):
+    from analyzer.graph.python import gated_names
+
+    base = module_index(tmp_path, TREE)
+    methods = [("py:pkg.k:K.ping", {"method": "ping", "gate": "attr:ping"}),
+               ("py:pkg.k:K.__init__", {"method": "__init__", "gate": None})]
+    first = gated_names(base, methods)
+    assert first == frozenset({"ping"})
+    assert gated_names(base.with_dead_lines({}), methods) is first  # (copies share it)
+    alike = [(n, dict(a)) for n, a in methods]  # another list: its names found again
+    assert gated_names(base, alike) == first and gated_names(base, alike) is not first
+
+
+def test_a_method_graph_made_again_alike_still_patches(tmp_path):
+    # other droppable names that gate no other method: the method graph is made again (a new
+    # list, equal), the gates are the same, so the graph is patched -- and again with the same
+    # options (the method graph of the last build: nothing of it compared again)
+    base = module_index(tmp_path, {
+        **TREE, "pkg/k.py": "class K:\n    def ping(self):\n        return 1\n",
+        "pkg/call.py": "from pkg.k import K\n\n\ndef go():\n    return K().ping()\n"})
+    graphs, memo = RoundGraph(), EdgeMemo()
+    first = graphs.build(*_built(base, {}), memo).graph
+    assert first.nodes["py:pkg.k:K.ping"]["gate"] == "attr:ping"
+    dead = {"pkg.sel": [(5, 5)]}
+    index = base.with_dead_lines(dead)
+    options = GraphOptions(dead_lines={"pkg.sel": ((5, 5),)}, droppable=("nothing_*",))
+    again = graphs.build(index, options, memo)
+    assert graphs.patched == 1 and again.graph is first
+    fresh = build_python_graph(index, options)
+    same_python_graph(again, fresh)
+    _same_order(again.graph, fresh.graph)
+    assert again.graph.has_edge("py:pkg.call:go", "attr:ping")
+    back = graphs.build(*_built(base, {}), memo)  # the first options: their method graph
+    assert graphs.patched == 2
+    fresh = build_python_graph(*_built(base, {}))
+    same_python_graph(back, fresh)
+    _same_order(back.graph, fresh.graph)
+    # the same options once more: the method graph is the last build's own list
+    made = base.tree_memo["method_graph"][2][0]
+    dead = {"pkg.sel": [(5, 5)]}
+    last = graphs.build(*_built(base, dead), memo)
+    assert graphs.patched == 3 and base.tree_memo["method_graph"][2][0] is made
+    fresh = build_python_graph(*_built(base, dead))
+    same_python_graph(last, fresh)
+    _same_order(last.graph, fresh.graph)
