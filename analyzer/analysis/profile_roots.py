@@ -5,11 +5,15 @@ declarations that match nothing are stale."""
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Iterator
 from functools import lru_cache
+from itertools import islice
+from weakref import WeakKeyDictionary
 
 from analyzer.config.globs import any_identifier_matches, any_path_matches, path_matches
 from analyzer.config.types import KeepEntry, Profile
 from analyzer.decide.profile_facts import ProfileUse
+from analyzer.graph.rounds_graph import python_layer_mark
 from analyzer.nodes import Graph, module_node, node_dicts, symbol_node
 from analyzer.resolve.python import ModuleIndex
 
@@ -64,20 +68,10 @@ def never_delete_hits(use: ProfileUse, graph: Graph) -> list[tuple[KeepEntry, li
         return []
     entries = use.profile.never_delete
     globs = tuple(dict.fromkeys(e.path for e in entries if not e.symbol and e.path))
-    by_glob: dict[str, list[str]] = {g: [] for g in globs}
-    prefixes = {symbol_node(e.symbol.partition(":")[0], "") for e in entries
-                if e.symbol and e.symbol.partition(":")[2]}
-    by_prefix: dict[str, list[str]] = {p: [] for p in prefixes}  # the symbols of a module
-    get = by_prefix.get
-    if globs or prefixes:  # (one pass over the graph's own dict: once a round)
-        for n, d in node_dicts(graph).items():
-            if prefixes and n.startswith("py:") and (colon := n.find(":", 3)) >= 0:
-                hit = get(n[:colon + 1])  # ("py:module:", the symbol's prefix)
-                if hit is not None:
-                    hit.append(n)
-            elif globs and d.get("kind") in _FILE_KINDS:
-                for g in _globs_matching(d.get("path", ""), globs):
-                    by_glob[g].append(n)
+    prefixes = tuple(dict.fromkeys(symbol_node(e.symbol.partition(":")[0], "")
+                                   for e in entries
+                                   if e.symbol and e.symbol.partition(":")[2]))
+    by_glob, by_prefix = _node_hits(graph, globs, prefixes)
     out: list[tuple[KeepEntry, list[str]]] = []
     for entry in entries:
         hits: list[str] = []
@@ -96,6 +90,54 @@ def never_delete_hits(use: ProfileUse, graph: Graph) -> list[tuple[KeepEntry, li
 
 
 _FILE_KINDS = frozenset({"module", "native_file", "cmake_file"})
+
+# a rounds' graph -> (globs, prefixes, the hits among its Python layer's nodes): that layer's
+# module, symbol and method nodes are those of every patch of the graph (a patch changes
+# edges, and the nodes edges make: ``ext:``, ``attr:``, no file and no ``py:`` node)
+_PYTHON_HITS: WeakKeyDictionary[
+    Graph, tuple[tuple[str, ...], tuple[str, ...], dict[str, list[str]], dict[str, list[str]]]
+] = WeakKeyDictionary()
+
+
+def _node_hits(graph: Graph, globs: tuple[str, ...], prefixes: tuple[str, ...]
+               ) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """The file nodes each glob matches and the ``py:`` nodes under each ``py:module:``
+    prefix, in the graph's node order: one pass over its nodes (every round asks), or over
+    the nodes past its Python layer when the graph's earlier patches were read."""
+    if not globs and not prefixes:
+        return {}, {}
+    nodes = node_dicts(graph)
+    mark = python_layer_mark(graph)
+    known = _PYTHON_HITS.get(graph) if mark is not None else None
+    if known is not None and known[0] == globs and known[1] == prefixes:
+        by_glob = {g: list(hits) for g, hits in known[2].items()}
+        by_prefix = {p: list(hits) for p, hits in known[3].items()}
+        _add_hits(islice(nodes.items(), mark.nodes if mark is not None else 0, None), globs,
+                  by_glob, by_prefix)
+        return by_glob, by_prefix
+    by_glob, by_prefix = {g: [] for g in globs}, {p: [] for p in prefixes}
+    if mark is None:
+        _add_hits(iter(nodes.items()), globs, by_glob, by_prefix)
+        return by_glob, by_prefix
+    items = iter(nodes.items())
+    _add_hits(islice(items, mark.nodes), globs, by_glob, by_prefix)
+    _PYTHON_HITS[graph] = (globs, prefixes, {g: list(h) for g, h in by_glob.items()},
+                           {p: list(h) for p, h in by_prefix.items()})
+    _add_hits(items, globs, by_glob, by_prefix)  # (the rest: the layers above)
+    return by_glob, by_prefix
+
+
+def _add_hits(items: Iterator[tuple[str, dict[str, object]]], globs: tuple[str, ...],
+              by_glob: dict[str, list[str]], by_prefix: dict[str, list[str]]) -> None:
+    get = by_prefix.get
+    for n, d in items:
+        if by_prefix and n.startswith("py:") and (colon := n.find(":", 3)) >= 0:
+            hit = get(n[:colon + 1])  # ("py:module:", the symbol's prefix)
+            if hit is not None:
+                hit.append(n)
+        elif globs and d.get("kind") in _FILE_KINDS:
+            for g in _globs_matching(d.get("path", ""), globs):
+                by_glob[g].append(n)
 
 
 @lru_cache(maxsize=1 << 16)

@@ -251,6 +251,8 @@ class Layer:
     methods: list[tuple[str, dict[str, object]]]
     members: dict[tuple[str, str], Mapping[str, object]]  # class -> method edges, as made
     global_key: tuple[object, ...]
+    # the modules whose edges the last build took out and added again (a fresh one: every)
+    swapped: frozenset[str] = frozenset()
 
 
 def build_layer(index: ModuleIndex, options: GraphOptions, memo: EdgeMemo, jobs: int = 1
@@ -376,6 +378,7 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
                      remade or bool(unused))
     graph.graph["decisions"] = [d for name in sorted(index.modules)
                                 for d in layer.records[name].decisions]
+    layer.swapped = frozenset(swapped)
     layer.python = PythonGraph(graph, unresolved, frozenset(index.reexports_used),
                                {pair: frozenset(by) for pair, by in reexported.items()})
     return layer

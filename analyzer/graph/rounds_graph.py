@@ -15,18 +15,50 @@ Whatever the whole graph depends on (the options every module reads, the gated m
 the subclasses, the modules themselves) changing means a fresh build; so does a module whose
 edges leave from another module's nodes (none does today: each record says so, ``owned``).
 ``graph.graph["version"]`` counts the patches: what is cached per graph (liveness's gates,
-the rounds' memos) is keyed by it as well as by the graph.
+the rounds' memos) is keyed by it as well as by the graph. :func:`python_layer_mark` says
+where the Python layer ends in the graph's dicts and which modules' edges each patch swapped:
+what a later stage reads of one module's part of the graph holds until a patch swaps that
+module (the layers above only add nodes, and edges no layer below made).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from itertools import islice
+from weakref import WeakKeyDictionary
 
 from analyzer.decide.options import GraphOptions
 from analyzer.graph.python import EdgeMemo, Layer, build_layer, layer_key, module_layer
 from analyzer.graph.python_nodes import PythonGraph, method_graph
 from analyzer.nodes import Graph, node_dicts, pred_dicts, succ_dicts
 from analyzer.resolve.python import ModuleIndex
+
+
+@dataclass(frozen=True)
+class PythonLayerMark:
+    """The Python layer of a rounds' graph as its last build left it: the layers above
+    (native build, profile edges) add nodes after its ``nodes`` and edges after each node's
+    ``successors`` (never one it has: they add only edges missing), so a node's first
+    ``successors[node]`` successors are the Python layer's; a module's nodes' successors
+    there change only when a patch swaps the module's edges (each module's edges leave from
+    its own nodes): ``swapped_at`` (module -> the version of that patch; absent: the build
+    that made the graph, version 0)."""
+
+    version: int
+    nodes: int
+    successors: Mapping[str, int]
+    swapped_at: Mapping[str, int]
+
+
+# graph -> its mark, as its last build left it (:func:`python_layer_mark`)
+_MARKS: WeakKeyDictionary[Graph, PythonLayerMark] = WeakKeyDictionary()
+
+
+def python_layer_mark(graph: Graph) -> PythonLayerMark | None:
+    """The mark of ``graph`` (a rounds' graph whose last build made it), else None."""
+    mark = _MARKS.get(graph)
+    return mark if mark is not None and mark.version == graph.graph.get("version") else None
 
 
 class RoundGraph:
@@ -40,6 +72,8 @@ class RoundGraph:
         # (what the layers above added comes after them)
         self._nodes = 0
         self._successors: dict[str, int] = {}
+        # module -> the version of the patch that last swapped its edges (the marks')
+        self._swapped_at: dict[str, int] = {}
         self.patched = 0  # builds answered by a patch (for the tests and the timings)
 
     def build(self, index: ModuleIndex, options: GraphOptions, memo: EdgeMemo) -> PythonGraph:
@@ -50,16 +84,20 @@ class RoundGraph:
             if self._layer is not None:  # a fresh build: the old graph's memory goes now
                 self._layer.python.graph.clear()
             layer = build_layer(index, options, memo, self.jobs)
-            layer.python.graph.graph["version"] = 0
+            version = layer.python.graph.graph["version"] = 0
+            self._swapped_at = {}
         else:
             layer = module_layer(layer, index, options, memo)
             graph = layer.python.graph
-            graph.graph["version"] = int(graph.graph.get("version", 0)) + 1
+            version = graph.graph["version"] = int(graph.graph.get("version", 0)) + 1
+            self._swapped_at.update(dict.fromkeys(layer.swapped, version))
             self.patched += 1
         self._layer, self._index = layer, index
         graph = layer.python.graph
         self._nodes = graph.number_of_nodes()
         self._successors = {u: len(s) for u, s in succ_dicts(graph).items()}
+        _MARKS[graph] = PythonLayerMark(version, self._nodes, self._successors,
+                                        self._swapped_at)
         return layer.python
 
     def _patchable(self, index: ModuleIndex, options: GraphOptions, memo: EdgeMemo

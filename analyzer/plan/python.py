@@ -23,8 +23,9 @@ in-tree modules whose name is unused (importing runs the module: a possible side
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from itertools import islice
 from sys import intern
 from weakref import WeakKeyDictionary
 
@@ -32,6 +33,7 @@ from analyzer.analysis.liveness import Liveness, node_data, successors
 from analyzer.decide.guards import DeadRegion
 from analyzer.discover.test_files import is_test_module
 from analyzer.extract.python_facts import TRY_IMPORT_ERROR, ImportFact
+from analyzer.graph.rounds_graph import python_layer_mark
 from analyzer.model import Deletion, FileInfo, Kept, Plan, Ranges
 from analyzer.nodes import Graph, module_node, symbol_node
 from analyzer.resolve.python import ModuleIndex, PyModule, Target
@@ -288,51 +290,80 @@ def _delete_peripheral(plan: Plan, info: FileInfo, path: str, reason: str) -> No
                                    category="test-file"))
 
 
-# graph -> module -> (the graph's version, what the module uses in it): the rounds' graph
-# is the same object from round to round, patched in place (each patch counts a version); a
-# round that only added roots reads the very graph of the round before
-_USES: WeakKeyDictionary[Graph, dict[str, tuple[object, list[tuple[str, object]]]]] = \
+# graph -> module -> (the graph's version, what the module's nodes use in its Python layer):
+# the rounds' graph is the same object from round to round, patched in place, and a patch
+# changes the Python layer's successors of the swapped modules' nodes only
+# (``analyzer.graph.rounds_graph.python_layer_mark``)
+_USES: WeakKeyDictionary[Graph, dict[str, tuple[int, list[tuple[str, object]]]]] = \
     WeakKeyDictionary()
 
 
 def _used(graph: Graph, mod: PyModule) -> list[tuple[str, object]]:
     """In-tree modules and definitions that ``mod`` uses (imports, references, from any of
-    its scopes), each with its path (the last answer while the graph is unchanged)."""
-    version = graph.graph.get("version")
-    key = (version, graph.number_of_nodes())
+    its scopes), each with its path, in no particular order: in a rounds' graph, what its
+    Python layer says (kept until a patch swaps the module) and what the layers above add."""
+    sources = _own_nodes(mod)
+    mark = python_layer_mark(graph)
+    if mark is None:
+        return _uses_in(graph, sources)
     known = _USES.setdefault(graph, {})
     last = known.get(mod.name)
-    if last is not None and version is not None and last[0] == key:
+    if last is None or last[0] < mark.swapped_at.get(mod.name, 0):
+        last = known[mod.name] = (mark.version, _uses_in(graph, sources, mark.successors))
+    adj, counts = successors(graph), mark.successors
+    above = [src for src in sources if src in adj and len(adj[src]) > counts.get(src, 0)]
+    if not above:  # (nearly every module: the layers above add edges out of few)
         return last[1]
-    out = _uses_in(graph, mod)
-    known[mod.name] = (key, out)
+    out = list(last[1])
+    seen = {dst for dst, _path in out}
+    for src in above:
+        _add_uses(islice(adj[src].items(), counts.get(src, 0), None), node_data(graph), seen,
+                  out)
     return out
 
 
-def _uses_in(graph: Graph, mod: PyModule) -> list[tuple[str, object]]:
+def _own_nodes(mod: PyModule) -> list[str]:
+    """The nodes of ``mod``: its module, definitions and methods (a function of its facts:
+    found once per scan)."""
     sources: list[str] | None = mod.own.get("own_nodes")
-    if sources is None:  # (a function of its facts: once per scan)
+    if sources is None:
         sources = mod.own["own_nodes"] = list(dict.fromkeys([
             module_node(mod.name), *(symbol_node(mod.name, d.name)
                                      for d in mod.facts.definitions),
             *(symbol_node(mod.name, f"{m.cls}.{m.name}") for m in mod.facts.method_defs)]))
+    return sources
+
+
+def _uses_in(graph: Graph, sources: list[str], counts: Mapping[str, int] | None = None
+             ) -> list[tuple[str, object]]:
+    """What the successors of ``sources`` use (each once, with its path); ``counts``: only
+    each source's first ``counts[source]`` successors (a rounds' graph's Python layer)."""
     out: list[tuple[str, object]] = []
     seen: set[str] = set()
     adj, nodes = successors(graph), node_data(graph)
     for src in sources:
         if src not in adj:
             continue
-        for dst, edge in adj[src].items():
-            if dst in seen:
-                continue
-            data = nodes[dst]
-            if data.get("kind") not in _USED_KINDS:
-                continue
-            if edge["kind"] in _NOT_USES:
-                continue  # (a module used as a value may use any definition: not this one)
-            seen.add(dst)
-            out.append((dst, data.get("path")))
+        edges = adj[src].items()
+        _add_uses(edges if counts is None else islice(edges, counts.get(src, 0)), nodes,
+                  seen, out)
     return out
+
+
+def _add_uses(edges: Iterable[tuple[str, Mapping[str, object]]],
+              nodes: Mapping[str, Mapping[str, object]], seen: set[str],
+              out: list[tuple[str, object]]) -> None:
+    """The uses among ``edges`` (successor, edge attributes) not ``seen`` yet, onto ``out``."""
+    for dst, edge in edges:
+        if dst in seen:
+            continue
+        data = nodes[dst]
+        if data.get("kind") not in _USED_KINDS:
+            continue
+        if edge["kind"] in _NOT_USES:
+            continue  # (a module used as a value may use any definition: not this one)
+        seen.add(dst)
+        out.append((dst, data.get("path")))
 
 
 _USED_KINDS = frozenset({"module", "symbol", "method"})

@@ -198,3 +198,30 @@ def test_stale_feature_patterns_are_found_once_per_profile_and_tree(tmp_path: Pa
         assert len(found) == 3
     finally:
         profile_roots._stale_feature_patterns = compute  # type: ignore[assignment]
+
+
+def test_never_delete_hits_of_a_rounds_graph_read_its_python_layer_once(
+        use: ProfileUse, tmp_path: Path) -> None:
+    from analyzer.analysis import profile_roots
+    from analyzer.graph.python import EdgeMemo
+    from analyzer.graph.rounds_graph import RoundGraph
+    from tests.graph.test_edge_memo import _built
+
+    base = module_index(tmp_path, {
+        "pkg/__init__.py": "", "pkg/serve.py": "",
+        "pkg/api.py": "def handle_get():\n    pass\n\n\ndef helper():\n    pass\n",
+        "pkg/user.py": "from pkg.api import helper\n"})
+    graphs, memo = RoundGraph(), EdgeMemo()
+    graph = graphs.build(*_built(base, {}), memo).graph
+    graph.add_node("file:csrc/keep/k.cu", kind="native_file", path="csrc/keep/k.cu")
+    assert sorted(never_delete_nodes(use, graph)[0]) == [
+        "file:csrc/keep/k.cu", "py:pkg.api:handle_get", "py:pkg.serve"]
+    python_part = profile_roots._PYTHON_HITS[graph]
+    # the next round: pkg.user's import folded (a patch), other nodes above the Python layer
+    assert graphs.build(*_built(base, {"pkg.user": [(1, 1)]}), memo).graph is graph
+    assert graphs.patched == 1 and "file:csrc/keep/k.cu" not in graph
+    graph.add_node("cmake:csrc/keep/k.cmake", kind="cmake_file", path="csrc/keep/k.cmake")
+    graph.add_node("file:csrc/other.cu", kind="native_file", path="csrc/other.cu")
+    assert sorted(never_delete_nodes(use, graph)[0]) == [
+        "cmake:csrc/keep/k.cmake", "py:pkg.api:handle_get", "py:pkg.serve"]
+    assert profile_roots._PYTHON_HITS[graph] is python_part  # (its Python layer: not read again)

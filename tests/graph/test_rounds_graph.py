@@ -197,3 +197,31 @@ def test_a_method_graph_made_again_alike_still_patches(tmp_path):
     fresh = build_python_graph(*_built(base, dead))
     same_python_graph(last, fresh)
     _same_order(last.graph, fresh.graph)
+
+
+def test_the_mark_says_where_the_python_layer_ends_and_what_each_patch_swapped(tmp_path):
+    from analyzer.graph.rounds_graph import python_layer_mark
+
+    base = module_index(tmp_path, TREE)
+    graphs, memo = RoundGraph(), EdgeMemo()
+    graph = graphs.build(*_built(base, {}), memo).graph
+    mark = python_layer_mark(graph)
+    assert mark is not None and mark.version == 0 and dict(mark.swapped_at) == {}
+    assert mark.nodes == graph.number_of_nodes()
+    assert mark.successors["py:pkg.user"] == len(graph.succ["py:pkg.user"]) > 0
+    graph.add_node("target:_C", kind="target", name="_C")  # what a layer above adds
+    graph.add_edge("py:pkg.user", "target:_C", kind="hint")
+    assert python_layer_mark(graph) is mark  # (past its ends: the mark holds)
+    assert mark.successors["py:pkg.user"] == len(graph.succ["py:pkg.user"]) - 1
+    # the else arm of pkg.sel folded: pkg.sel (its own lines) and pkg.user (resolves `impl`
+    # through it) get other edges, swapped by the patch of version 1
+    assert graphs.build(*_built(base, {"pkg.sel": [(5, 5)]}), memo).graph is graph
+    mark = python_layer_mark(graph)
+    assert mark is not None and mark.version == 1
+    assert dict(mark.swapped_at) == {"pkg.sel": 1, "pkg.user": 1}
+    graphs.build(*_built(base, {}), memo)  # and back: the same two, swapped again
+    mark = python_layer_mark(graph)
+    assert mark is not None and dict(mark.swapped_at) == {"pkg.sel": 2, "pkg.user": 2}
+    graph.graph["version"] = 7  # a graph patched by anything else: no mark
+    assert python_layer_mark(graph) is None
+    assert python_layer_mark(build_python_graph(*_built(base, {})).graph) is None  # not a round's
