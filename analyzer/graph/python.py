@@ -321,10 +321,10 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
     reexported: dict[tuple[str, str], set[str]] = {}
     made = layer.made
     patch = bool(layer.records)  # a graph of the last build: modules' edges are swapped
-    touched: set[str] = set()  # nodes whose incoming edges a swap changed
+    # node -> how many of its predecessors a swap added again (last, in module order)
+    readded: dict[str, int] = {}
     remade = False  # a swapped module's edges make other nodes (or in another order)
     swapped: set[str] = set()  # modules whose edges were taken out and added again
-    old_made: tuple[str, ...] = ()
     names = sorted(index.modules)
     locals_ = {name: _local(name, index, options) for name in names}
     found = {name: memo.find(name, locals_[name], index, options) for name in names}
@@ -341,27 +341,29 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
         old = layer.records.get(name)
         if record is None or record is not old:
             swapped.add(name)
-            if old is not None:
-                _remove_ops(graph, old.ops, made, layer.members)
-                touched.update(dst for _src, dst, _ in op_triples(old.ops) if dst is not None)
-                old_made = old.made()
-            if record is not None:
-                _replay(graph, record.ops)
-            else:
+            computed = record is None
+            if record is None:
                 record = resolved.get(name)
+            if patch and old is not None and record is not None \
+                    and _swap_edges(graph, old.ops, record.ops, made, layer.members, readded):
+                pass  # (the edges both records have stay where they are)
+            else:
+                if old is not None:
+                    _remove_ops(graph, old.ops, made, layer.members)
                 if record is not None:
                     _replay(graph, record.ops)
                 else:
                     record = _module_edges(index, graph, index.modules[name], options, gated,
                                            subclasses, memo.made_attrs)
+                if patch:
+                    _count_added(record.ops, layer.members, readded)
+            if computed:
                 memo.keep(name, local, record)
                 memo.computed += 1
             for node, dst, _ in op_triples(record.ops):
                 if dst is None:
                     made[node] = made.get(node, 0) + 1
-                elif patch:
-                    touched.add(dst)
-            if patch and (old is None or old_made != record.made()):
+            if patch and (old is None or old.made() != record.made()):
                 remade = True  # the nodes its edges make, or their order, changed
             layer.records[name] = record
         memo.records[name] = (local, record)
@@ -374,8 +376,7 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
         del made[node]
     graph.remove_nodes_from(unused)
     if patch:
-        _fresh_order(graph, layer, sorted(index.modules), touched, swapped,
-                     remade or bool(unused))
+        _fresh_order(graph, layer, sorted(index.modules), readded, remade or bool(unused))
     graph.graph["decisions"] = [d for name in sorted(index.modules)
                                 for d in layer.records[name].decisions]
     layer.swapped = frozenset(swapped)
@@ -394,8 +395,8 @@ def _local(name: str, index: ModuleIndex, options: GraphOptions) -> tuple[object
     return (options.dead_lines.get(name, ()), tuple(index.dead_reads.get(name, ())))
 
 
-def _fresh_order(graph: Graph, layer: Layer, modules: list[str], touched: set[str],
-                 swapped: set[str], remade: bool) -> None:
+def _fresh_order(graph: Graph, layer: Layer, modules: list[str], readded: dict[str, int],
+                 remade: bool) -> None:
     """Put a patched graph's dicts in the order a fresh build gives them.
 
     - The nodes edges make come after every node of the tree, in the order the modules'
@@ -403,10 +404,12 @@ def _fresh_order(graph: Graph, layer: Layer, modules: list[str], touched: set[st
       module's edges make (``remade``); else they are in that order still.
     - A node's predecessors: its ``member`` edge's class first, then the sources of the
       modules' edges in module order, each module's in the order its record adds them. The
-      ``swapped`` modules' edges were taken out and added again last, in that order: each
-      is put back among the others' (which kept their order) where its module ranks.
-    - Successors need nothing: a module's edges leave from its own nodes, and are added again
-      in their order after the ``member`` edges, as in a fresh build."""
+      last ``readded[node]`` of them a swap added again (a module's edges into the node, of
+      a module none of whose other edges into it are left: :func:`_swap_edges`), in module
+      order: each is put back among the others (which kept their order) where its module
+      ranks.
+    - Successors need nothing: a swap leaves each of the module's nodes with its ``member``
+      edges first, then the record's edges in their order, as in a fresh build."""
     nodes = node_dicts(graph)
     succ = succ_dicts(graph)
     pred = pred_dicts(graph)
@@ -432,31 +435,24 @@ def _fresh_order(graph: Graph, layer: Layer, modules: list[str], touched: set[st
             r = ranks[u] = rank.get(str(nodes[u].get("module")), -2)
         return r
 
-    for v in touched:
+    for v, count in readded.items():
         was = pred.get(v)
-        if not was:
-            continue
+        if not was or count >= len(was):
+            continue  # (nothing before the ones added again: in order already)
 
         def key(item: tuple[str, Mapping[str, object]], v: str = v) -> int:
             u = item[0]
             return -1 if (u, v) in members else rank_of(u)
 
-        # the swapped modules' edges added again: the last ones (read from the end, so a
-        # node thousands of modules use costs its swapped edges, not all of them)
-        tail: list[tuple[str, Mapping[str, object]]] = []
-        last_head = None
-        for item in reversed(was.items()):
-            if nodes[item[0]].get("module") in swapped and (item[0], v) not in members:
-                tail.append(item)
-            else:
-                last_head = item
-                break
-        if last_head is None or not tail:
-            continue  # in order already
+        # the edges added again: the last ones (read from the end, so a node thousands of
+        # modules use costs its swapped edges, not all of them)
+        ends = reversed(was.items())
+        tail = list(islice(ends, count))
+        last_head = next(ends)
         tail.reverse()
         if key(last_head) <= key(tail[0]):
             continue  # in order already
-        head = list(islice(was.items(), len(was) - len(tail)))
+        head = list(islice(was.items(), len(was) - count))
         merged: list[tuple[str, Mapping[str, object]]] = []
         at = 0
         for item in tail:  # (in module order: each goes at or after the last one's place)
@@ -466,6 +462,89 @@ def _fresh_order(graph: Graph, layer: Layer, modules: list[str], touched: set[st
             at = to
         merged.extend(head[at:])
         pred[v] = dict(merged)
+
+
+def _swap_edges(graph: Graph, old: Ops, new: Ops, made: dict[str, int],
+                members: dict[tuple[str, str], Mapping[str, object]],
+                readded: dict[str, int]) -> bool:
+    """A module's edges from record ``old`` to record ``new`` (both of its own nodes), the
+    edges both have left where they are: what taking ``old`` out and replaying ``new`` makes,
+    but for the order of predecessors :func:`_fresh_order` puts back -- of each node the
+    module's edges go into, those of the module stay in place when they come from the same
+    sources in the same order, else they go and come again last (counted in ``readded``).
+    Each of the module's nodes gets its ``member`` edges first, then the new record's edges
+    in their order. False (the graph untouched) when some edge of ``new`` goes to a node the
+    graph does not have, and that ``new`` does not make."""
+    nodes, succ, pred = node_dicts(graph), succ_dicts(graph), pred_dicts(graph)
+    final: dict[tuple[str, str], Mapping[str, object]] = {}  # pair -> attributes, as replayed
+    into: dict[str, list[str]] = {}  # node -> the sources of the new edges into it, in order
+    makes: list[tuple[str, Mapping[str, object]]] = []
+    for src, dst, attrs in op_triples(new):
+        if dst is None:
+            makes.append((src, attrs))
+            continue
+        pair = (src, dst)
+        was = final.get(pair)
+        if was is not None:
+            final[pair] = {**was, **attrs}  # (a repeated edge: merged, as a replay merges)
+            continue
+        member = members.get(pair)
+        final[pair] = attrs if member is None else {**member, **attrs}
+        if member is None:
+            into.setdefault(dst, []).append(src)
+    making = {node for node, _ in makes}
+    if any(dst not in nodes and dst not in making for dst in into):
+        return False
+    old_into: dict[str, list[str]] = {}
+    old_pairs: set[tuple[str, str]] = set()
+    for src, dst, _ in op_triples(old):
+        if dst is None:
+            made[src] -= 1
+            continue
+        pair = (src, dst)
+        if pair not in old_pairs:
+            old_pairs.add(pair)
+            if pair not in members:
+                old_into.setdefault(dst, []).append(src)
+    for node, attrs in makes:
+        if node not in nodes:  # (as a replay adds them: once, when absent)
+            add_nodes(graph, [(node, cast(dict[str, object], attrs))])
+    for v in dict.fromkeys([*old_into, *into]):
+        before, after = old_into.get(v, []), into.get(v, [])
+        preds = pred[v]
+        if before != after:
+            for src in before:
+                del preds[src]
+            if after:
+                readded[v] = readded.get(v, 0) + len(after)
+        for src in after:
+            preds[src] = final[src, v]
+    for pair in old_pairs | final.keys():
+        member = members.get(pair)
+        if member is not None:
+            src, v = pair
+            pred[v][src] = final.get(pair, member)
+    by_source: dict[str, list[str]] = {src: [] for src, _ in old_pairs}
+    for src, dst in final:  # (in the order first added)
+        by_source.setdefault(src, []).append(dst)
+    for src, dsts in by_source.items():
+        out = succ[src]
+        again = [dst for dst in out if (src, dst) in members]
+        again.extend(dst for dst in dsts if (src, dst) not in members)
+        out.clear()
+        out.update((dst, pred[dst][src]) for dst in again)  # (one attributes object per edge)
+    return True
+
+
+def _count_added(ops: Ops, members: dict[tuple[str, str], Mapping[str, object]],
+                 readded: dict[str, int]) -> None:
+    """Count the edges a replay of ``ops`` (or their resolution) added last into each node:
+    each pair once, ``member`` edges not (those stay in their place)."""
+    seen: set[tuple[str, str]] = set()
+    for src, dst, _ in op_triples(ops):
+        if dst is not None and (src, dst) not in seen and (src, dst) not in members:
+            seen.add((src, dst))
+            readded[dst] = readded.get(dst, 0) + 1
 
 
 def _remove_ops(graph: Graph, ops: Ops, made: dict[str, int],

@@ -225,3 +225,48 @@ def test_the_mark_says_where_the_python_layer_ends_and_what_each_patch_swapped(t
     graph.graph["version"] = 7  # a graph patched by anything else: no mark
     assert python_layer_mark(graph) is None
     assert python_layer_mark(build_python_graph(*_built(base, {})).graph) is None  # not a round's
+
+
+SWAP_TREE = {
+    "pkg/__init__.py": "",
+    "pkg/a.py": "def fa():\n    return 1\n",
+    # (before pkg.m: its edge into fa comes first)
+    "pkg/early.py": "from pkg.a import fa\n\n\ndef e():\n    return fa()\n",
+    "pkg/m.py": ("from pkg.a import fa\nimport json\n\n\ndef f():\n    return fa()\n\n\n"
+                 "def g():\n    return fa(), json\n"),
+    "pkg/z.py": "from pkg.a import fa\n\n\ndef z():\n    return fa()\n",  # (after pkg.m)
+}
+
+
+def test_a_swap_keeps_the_edges_both_records_have_in_place(tmp_path, monkeypatch):
+    import analyzer.graph.python as graph_python
+
+    swaps: list[bool] = []
+    swap = graph_python._swap_edges
+
+    def spy(*args):
+        swaps.append(swap(*args))
+        return swaps[-1]
+
+    monkeypatch.setattr(graph_python, "_swap_edges", spy)
+    base = module_index(tmp_path, SWAP_TREE)
+    graphs, memo = RoundGraph(), EdgeMemo()
+    first = graphs.build(*_built(base, {}), memo).graph
+    fa = "py:pkg.a:fa"
+    assert list(first.pred[fa]) == ["py:pkg.early:e", "py:pkg.m:f", "py:pkg.m:g",
+                                    "py:pkg.z:z"]
+    alike = {"pkg.m": [(2, 2)]}  # `import json` folded: pkg.m's edges into fa alike
+    fewer = {"pkg.m": [(5, 6)]}  # f folded: pkg.m's sources into fa change
+    # (and back: the first records; then each again, its record from the memo)
+    for dead in (alike, fewer, {}, alike, fewer, {}):
+        again = graphs.build(*_built(base, dead), memo)
+        assert again.graph is first
+        fresh = build_python_graph(*_built(base, dead))
+        same_python_graph(again, fresh)
+        _same_order(again.graph, fresh.graph)
+        for u, out in again.graph.succ.items():  # (one attributes object per edge)
+            assert all(again.graph.pred[v][u] is attrs for v, attrs in out.items())
+    assert graphs.patched == 6
+    assert list(first.pred[fa]) == ["py:pkg.early:e", "py:pkg.m:f", "py:pkg.m:g",
+                                    "py:pkg.z:z"]
+    assert swaps.count(True) >= 4  # (the records found in the memo: swapped in place)
