@@ -180,15 +180,41 @@ class FoldMemory:
     holds a set of reads per module (about 12 MB on the largest tree): a scan keeps the last
     ``limit`` (``fold_contexts`` adds the first of the contexts it folds together last: the
     rounds' own, which they fold again; the others are the open graph's), and the records
-    read from the cache only while it chooses."""
+    read from the cache only while it chooses.
+
+    Beside them, the records of the first ``home_limit`` contexts the memory is given (the
+    rounds' own and the open graph's: what the plans under other drops -- the features'
+    shares, what frees a blocked feature -- fold nearest to) are kept for every later
+    context: folded, as folded; answered by the store, read from it when a context is next
+    folded (:meth:`read_home`; in the forked worker that folds one, once per worker)."""
 
     records: list[FoldRecord] = field(default_factory=list)
     limit: int = 1
     loaded: set[str] = field(default_factory=set)  # (the keys of the records read)
+    # context digest -> its record (None: the store holds it, not read yet), in order given
+    home: dict[str, FoldRecord | None] = field(default_factory=dict)
+    home_limit: int = 2
 
     def add(self, record: FoldRecord) -> None:
         self.records.insert(0, record)
         del self.records[self.limit:]
+
+    def given(self, digest: str, record: FoldRecord | None) -> None:
+        """A context of digest ``digest`` was folded (``record``) or answered by the store
+        (None): kept at home while there is room."""
+        if digest not in self.home and len(self.home) < self.home_limit:
+            self.home[digest] = record
+
+    def read_home(self, read: Callable[[str], FoldRecord | None]) -> None:
+        """Read the home records the store answered (``read(digest)``: the stored record,
+        None when it holds none -- then it is forgotten)."""
+        for digest, record in list(self.home.items()):
+            if record is None:
+                found = read(digest)
+                if found is None:
+                    del self.home[digest]
+                else:
+                    self.home[digest] = found
 
     def best(self, ctx: GuardContext, modules: Collection[str], version: TreeVersion | None,
              load: Callable[[GuardContext, set[str]], list[FoldRecord]],
@@ -202,7 +228,8 @@ class FoldMemory:
         give the tree-wide tables what they give them now (:func:`tree_wide`)."""
         best: tuple[FoldRecord, set[str]] | None = None
         wanted = set(modules)
-        for record in [*self.records, *load(ctx, self.loaded)]:
+        home = [r for r in self.home.values() if r is not None and r not in self.records]
+        for record in [*self.records, *home, *load(ctx, self.loaded)]:
             if version is None and record.version is None:
                 edited: set[str] = set()
             elif version is None or record.version is None \

@@ -100,7 +100,12 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext], tree_key: st
                 out[i] = dict(regions)
     todo = [i for i, done in enumerate(out) if done is None]
     if not todo:
+        if memory is not None:
+            for ctx in ctxs:
+                memory.given(ctx.digest(), None)
         return [done or {} for done in out]
+    if memory is not None and cache is not None and version is not None:
+        memory.read_home(lambda digest: _record(cache, version, digest, memory.loaded))
     with_branches = [name for name in sorted(index.modules)
                      if getattr(index.modules[name].facts, "branches", ())]
     tables: dict[frozenset[tuple[str, str]], bool] = {}  # (asked once per edit)
@@ -135,6 +140,9 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext], tree_key: st
                 cache.put(_ENTRY, _record_key(version, record.ctx.digest()), _RECORD_KIND,
                           record, FOLDS)
         out[i] = dict(record.regions)
+    if memory is not None:
+        for i, ctx in enumerate(ctxs):
+            memory.given(ctx.digest(), records.get(i))
     if memory is not None and cache is not None and version is not None:
         cache.put(_ENTRY, _last_key(version), _LAST_KIND, records[todo[-1]].ctx.digest(),
                   FOLDS)
@@ -213,16 +221,19 @@ def _stored(cache: FactsCache | None, version: TreeVersion | None, ctx: GuardCon
     last = cache.get(_ENTRY, _last_key(version), _LAST_KIND, FOLDS)
     if isinstance(last, str):
         digests.append(last)
-    out: list[FoldRecord] = []
-    for digest in digests:
-        key = _record_key(version, digest)
-        if key in seen:
-            continue
-        seen.add(key)
-        known = cache.get(_ENTRY, key, _RECORD_KIND, FOLDS)
-        if isinstance(known, FoldRecord):
-            out.append(known)
-    return out
+    return [r for digest in digests if (r := _record(cache, version, digest, seen)) is not None]
+
+
+def _record(cache: FactsCache, version: TreeVersion, digest: str, seen: set[str]
+            ) -> FoldRecord | None:
+    """The record the cache kept of the context of ``digest`` in a tree of this shape (None:
+    none, or its key is in ``seen``, the keys read before; it is added there)."""
+    key = _record_key(version, digest)
+    if key in seen:
+        return None
+    seen.add(key)
+    known = cache.get(_ENTRY, key, _RECORD_KIND, FOLDS)
+    return known if isinstance(known, FoldRecord) else None
 
 
 def _record_key(version: TreeVersion, ctx_digest: str) -> str:

@@ -209,3 +209,44 @@ def test_what_an_edit_gives_the_tree_wide_tables_is_read_from_the_cache(
     assert folded == again
     assert _lines(reused) == _lines(guards.fold_contexts(
         module_index(tmp_path / "whole", edited), [BASE])[0])
+
+
+def test_the_first_contexts_stay_bases_after_later_ones(tmp_path: Path,
+                                                        folded: list[str]) -> None:
+    # the rounds' own context first, then plans under other drops: one keeps is_npu True
+    # (a_early, b_late fold otherwise), then one drops FA3 -- nearest the first context
+    # (only the backend folds otherwise), not the last one folded (three modules would)
+    index = module_index(tmp_path / "tree", FILES)
+    memory = FoldMemory()
+    guards.fold_contexts(index, [BASE], memory=memory)
+    folded.clear()
+    guards.fold_contexts(index, [NPU], memory=memory)
+    assert folded == ["app.a_early", "app.b_late"]
+    assert [r.ctx for r in memory.records] == [NPU]  # (the last one only)
+    folded.clear()
+    fa3 = guards.fold_contexts(index, [FA3_DROPPED], memory=memory)[0]
+    assert folded == ["app.backend"]
+    assert _lines(fa3) == _lines(guards.fold_contexts(
+        module_index(tmp_path / "whole", FILES), [FA3_DROPPED])[0])
+    # the home holds the first two contexts given, whatever comes after
+    assert list(memory.home) == [BASE.digest(), NPU.digest()]
+
+
+def test_a_first_context_the_store_answered_is_read_back_when_another_is_folded(
+        tmp_path: Path, folded: list[str]) -> None:
+    cache = tmp_path / "cache"
+    index = module_index(tmp_path / "tree", FILES)
+    version = _version(FILES)
+    stored(cache, guards.fold_contexts, index, [BASE], "tree-1", FoldMemory(), version)
+    # the next scan: its own context answered by the store (nothing folded, nothing read)
+    memory = FoldMemory()
+    folded.clear()
+    stored(cache, guards.fold_contexts, index, [BASE], "tree-1", memory, version)
+    assert folded == [] and memory.home == {BASE.digest(): None}
+    stored(cache, guards.fold_contexts, index, [NPU], "tree-1", memory, version)
+    assert folded == ["app.a_early", "app.b_late"]
+    home = memory.home[BASE.digest()]
+    assert home is not None and home.ctx == BASE
+    folded.clear()
+    stored(cache, guards.fold_contexts, index, [FA3_DROPPED], "tree-1", memory, version)
+    assert folded == ["app.backend"]
