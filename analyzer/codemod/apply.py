@@ -325,27 +325,38 @@ class EditCache:
     """A file's edits are a pure function of its bytes and its entries (and of depgraph's
     code): the query ``edits`` of the store (:mod:`analyzer.core`), so a scan's gate
     computes them once for the ``apply`` that follows, and a plan that changed a few files
-    edits only those. Unreadable or corrupted entries are misses."""
+    edits only those. What the attribution sets on an entry (:data:`_LABELS`: the features it
+    goes with, set after the gate) is no part of the edit: an entry is the same edit however
+    labelled (the entries left undone are kept by their place in the file's entries, and
+    named by the asking entries' ids). Unreadable or corrupted entries are misses."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
 
     @staticmethod
     def _key(rel: str, old: bytes, entries: list[dict[str, Any]]) -> str:
+        edits = [{k: v for k, v in e.items() if k not in _LABELS} for e in entries]
         return hashlib.sha256(rel.encode() + b"\0" + hashlib.sha256(old).digest() + json.dumps(
-            entries, sort_keys=True).encode()).hexdigest()
+            edits, sort_keys=True).encode()).hexdigest()
 
     def get(self, rel: str, old: bytes, entries: list[dict[str, Any]]
             ) -> tuple[bytes, dict[str, str]] | None:
         got = self.store.get(EDITS, self._key(rel, old, entries))
         if not (isinstance(got, tuple) and len(got) == 2 and isinstance(got[0], bytes)
-                and isinstance(got[1], dict)):
+                and isinstance(got[1], dict)
+                and all(isinstance(i, int) and 0 <= i < len(entries) for i in got[1])):
             return None
-        return got[0], got[1]
+        return got[0], {entry_id(entries[i]): str(why) for i, why in got[1].items()}
 
     def put(self, rel: str, old: bytes, entries: list[dict[str, Any]],
             edited: tuple[bytes, dict[str, str]]) -> None:
-        self.store.put(EDITS, self._key(rel, old, entries), edited)
+        place = {entry_id(e): i for i, e in enumerate(entries)}
+        self.store.put(EDITS, self._key(rel, old, entries),
+                       (edited[0], {place[key]: why for key, why in edited[1].items()}))
+
+
+# what the attribution sets on an entry (``analyzer.plan.feature_sets``): never read by an edit
+_LABELS = frozenset({"feature", "features", "with_features", "after"})
 
 
 def _edit_job(job: tuple[str, bytes, list[dict[str, Any]]]) -> tuple[bytes, dict[str, str]]:
