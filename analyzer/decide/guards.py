@@ -119,7 +119,8 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext], tree_key: st
     # each context: the modules folded again, the rest taken over from a record
     bases: dict[int, tuple[FoldRecord, set[str]] | None] = {
         i: memory.best(ctxs[i], with_branches, version,
-                       lambda ctx, seen: _stored(cache, version, ctx, seen), same_tables)
+                       lambda ctx, seen: _stored(cache, version, ctx, seen,
+                                                 last=not memory.home), same_tables)
         if memory is not None else None for i in todo}
     records = _fold_pass(index, {i: ctxs[i] for i in todo}, with_branches, bases,
                          version)
@@ -212,15 +213,16 @@ def _same_tables(index: ModuleIndex, cache: FactsCache | None, old: TreeVersion,
 
 
 def _stored(cache: FactsCache | None, version: TreeVersion | None, ctx: GuardContext,
-            seen: set[str]) -> list[FoldRecord]:
-    """The records the cache kept of a tree of this shape: of ``ctx``, and of the last
-    context folded (each once: ``seen`` holds the keys read before)."""
+            seen: set[str], last: bool = True) -> list[FoldRecord]:
+    """The records the cache kept of a tree of this shape: of ``ctx``, and (``last``: a
+    memory without home records, whose scan has no context of its own to start from) of
+    the last context folded -- each once: ``seen`` holds the keys read before."""
     if cache is None or version is None:
         return []
     digests = [ctx.digest()]
-    last = cache.get(_ENTRY, _last_key(version), _LAST_KIND, FOLDS)
-    if isinstance(last, str):
-        digests.append(last)
+    latest = cache.get(_ENTRY, _last_key(version), _LAST_KIND, FOLDS) if last else None
+    if isinstance(latest, str):
+        digests.append(latest)
     return [r for digest in digests if (r := _record(cache, version, digest, seen)) is not None]
 
 

@@ -250,3 +250,33 @@ def test_a_first_context_the_store_answered_is_read_back_when_another_is_folded(
     folded.clear()
     stored(cache, guards.fold_contexts, index, [FA3_DROPPED], "tree-1", memory, version)
     assert folded == ["app.backend"]
+
+
+def test_a_memory_with_home_records_reads_no_last_record(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache"
+    index = module_index(tmp_path / "tree", FILES)
+    version = _version(FILES)
+    # scan 1: BASE, then FA3_DROPPED -- the last context folded in this tree
+    first = FoldMemory()
+    stored(cache, guards.fold_contexts, index, [BASE], "tree-1", first, version)
+    stored(cache, guards.fold_contexts, index, [FA3_DROPPED], "tree-1", first, version)
+    asked: list[str] = []
+    real = guards._record
+
+    def record(cache: object, version: TreeVersion, digest: str, seen: set[str]
+               ) -> object:
+        asked.append(digest)
+        return real(cache, version, digest, seen)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(guards, "_record", record)
+    # a memory with nothing of its own: the last record is a base to try
+    stored(cache, guards.fold_contexts, index, [NPU], "tree-1", FoldMemory(), version)
+    assert asked == [NPU.digest(), FA3_DROPPED.digest()]
+    # scan 2: its own context (BASE) answered by the store, then a plan's context: the home
+    # record is read, and the context's own; not the last one
+    second = FoldMemory()
+    stored(cache, guards.fold_contexts, index, [BASE], "tree-1", second, version)
+    asked.clear()
+    stored(cache, guards.fold_contexts, index, [PLAIN_FORCED], "tree-1", second, version)
+    assert asked == [BASE.digest(), PLAIN_FORCED.digest()]
