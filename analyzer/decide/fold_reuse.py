@@ -228,7 +228,8 @@ class FoldMemory:
         give the tree-wide tables what they give them now (:func:`tree_wide`)."""
         best: tuple[FoldRecord, set[str]] | None = None
         wanted = set(modules)
-        home = [r for r in self.home.values() if r is not None and r not in self.records]
+        home = [r for r in self.home.values()
+                if r is not None and all(r is not x for x in self.records)]
         for record in [*self.records, *home, *load(ctx, self.loaded)]:
             if version is None and record.version is None:
                 edited: set[str] = set()
