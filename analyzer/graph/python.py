@@ -344,10 +344,10 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
             computed = record is None
             if record is None:
                 record = resolved.get(name)
-            if patch and old is not None and record is not None \
-                    and _swap_edges(graph, old.ops, record.ops, made, layer.members, readded):
-                pass  # (the edges both records have stay where they are)
-            else:
+            # (a swap leaves the edges both records have where they are; else the old edges
+            # go and the new ones are added last)
+            if not (patch and old is not None and record is not None and _swap_edges(
+                    graph, old.ops, record.ops, made, layer.members, readded)):
                 if old is not None:
                     _remove_ops(graph, old.ops, made, layer.members)
                 if record is not None:
