@@ -150,6 +150,17 @@ def feature_nodes(graph: Graph, features: list[Feature],
 
 def analyze_features(graph: Graph, live: Liveness, features: list[Feature],
                      members: dict[str, str], plan: Plan) -> list[FeatureReport]:
+    """Each feature's items (:func:`feature_items`) with its share's figures in ``plan``
+    (:func:`count_shares`)."""
+    reports = feature_items(graph, live, features, members)
+    count_shares(reports, plan)
+    return reports
+
+
+def feature_items(graph: Graph, live: Liveness, features: list[Feature],
+                  members: dict[str, str]) -> list[FeatureReport]:
+    """Each feature's items, removable or blocked (with the chain that keeps it): functions
+    of the graph and its liveness only, known before the plan's deletions are labelled."""
     reports = {f.name: FeatureReport(f.name, f.description) for f in features}
     for node in sorted(members):
         data = graph.nodes[node]
@@ -159,6 +170,13 @@ def analyze_features(graph: Graph, live: Liveness, features: list[Feature],
         if status == "blocked":
             item.chain = chain_steps(graph, live, node)
         reports[members[node]].items.append(item)
+    return [reports[f.name] for f in features]
+
+
+def count_shares(features: list[FeatureReport], plan: Plan) -> None:
+    """Add to each feature's report the lines and whole files of its share of ``plan`` (the
+    deletions labelled with it)."""
+    reports = {f.name: f for f in features}
     for d in plan.deletions:  # a feature's share: what goes once it is applied (an item in
         #                          several shares counts in each)
         for name in d.features or ((d.feature,) if d.feature and not d.with_features
@@ -167,4 +185,3 @@ def analyze_features(graph: Graph, live: Liveness, features: list[Feature],
                 reports[name].lines_removable += d.lines
                 if d.kind == "delete_file":
                     reports[name].files_removable += 1
-    return [reports[f.name] for f in features]

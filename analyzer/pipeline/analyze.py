@@ -20,7 +20,7 @@ from pathlib import Path
 from analyzer.analysis.anchors import feature_anchors
 from analyzer.analysis.blockers import Blocker, feature_blockers, feature_keys, present
 from analyzer.analysis.feature_columns import feature_columns
-from analyzer.analysis.features import FeatureReport, analyze_features, feature_nodes
+from analyzer.analysis.features import FeatureReport, count_shares, feature_items, feature_nodes
 from analyzer.analysis.liveness import Liveness
 from analyzer.analysis.why import kept_by_tests, root_reasons
 from analyzer.config.options import ScanOptions
@@ -36,7 +36,7 @@ from analyzer.graph.edge_store import EdgeStore, IndexKey, index_key
 from analyzer.graph.python import EdgeMemo
 from analyzer.model import Deletion, Plan
 from analyzer.nodes import Graph, module_node, target_node
-from analyzer.pipeline.frees import what_frees
+from analyzer.pipeline.frees import PendingFrees
 from analyzer.pipeline.gate_blame import Gate, gate_conflicts, unsettled
 from analyzer.pipeline.inputs import (
     ChosenProfile,
@@ -44,10 +44,11 @@ from analyzer.pipeline.inputs import (
     ScanInputs,
     gather_inputs,
 )
+from analyzer.pipeline.plans_under import PlansUnder
 from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.rounds_state import Planned, Retained
 from analyzer.pipeline.scope import scope_to_features
-from analyzer.pipeline.shares import PendingShares, start_shares
+from analyzer.pipeline.shares import PendingShares
 from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.check import check_plan, edits_by_path
 from analyzer.plan.check_cache import CheckCache
@@ -168,21 +169,30 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     state: Retained | None = None  # (from nothing: where the same inputs settled, if kept)
     while True:  # the rounds, then the gate: until the plan's applied tree verifies
         last = rounds.run(state)
-        # each feature's share of the plan (the plans keeping each): started first, made in
-        # workers while the gate verifies the plan (the shares only label its deletions)
-        shares = start_shares(rounds, last) if wants_open else None
         result = _planned_result(inputs, options, rounds, last, tree, timer, counted)
         result.reparsed = reparsed
         if options.scope == "features":
             # (the plan is cut to the shares' deletions: they come before the gate)
-            _attribute(result, rounds, last, sims, sources, timer, counted, shares)
-            shares = None
+            cut = PendingShares(rounds, last)
+            cut.started(PlansUnder(rounds, [cut]))
+            _attribute(result, rounds, last, sims, sources, timer, counted, cut)
         if demand is not None and _counted_reached(result):
             # the analysis runs again with more files parsed (and is gated then): this
             # result is not the answer, so neither labelled nor reported
-            if shares is not None:
-                shares.cancel()
             return _saved(result, rounds, sims, edge_store, edge_key, edges, timer)
+        # the plans under other drops the outputs ask for -- each feature's share of the
+        # plan (the plans keeping each: they label its deletions) and what would free a
+        # blocked feature (from the features' items and blockers, functions of the graph
+        # and its liveness) -- started together, made in workers while the gate verifies
+        # the plan
+        shares = PendingShares(rounds, last) \
+            if wants_open and options.scope != "features" else None
+        items = _feature_items(result, last, scope, sources, timer) if report else None
+        frees = PendingFrees(rounds, last, items[1]) if items is not None else None
+        askers = [a for a in (shares, frees) if a is not None]
+        plans = PlansUnder(rounds, askers)
+        for asker in askers:
+            asker.started(plans)
         if gate is None:
             break
         with timer("gate"):
@@ -190,18 +200,17 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         if not problems:
             result.verified = baseline
             break
-        if shares is not None:
-            shares.cancel()
+        plans.cancel()
         state = rounds.settled.keeping(gate_conflicts(rounds, last, problems), last.index)
         if state == rounds.settled:
             raise unsettled(problems)
     if shares is not None:
         _attribute(result, rounds, last, sims, sources, timer, counted, shares)
-    if report:
-        _report(result, last, tree, scope, sources, timer)
-    if report and result.blockers:
+    if items is not None:
+        _report(result, last, tree, scope, timer, items)
+    if frees is not None and frees.wanted:
         with timer("frees"):  # the last pass: what a further drop would free
-            result.freeing = what_frees(rounds, last, result.blockers, result.shares)
+            result.freeing = frees.result(result.shares)
     return _saved(result, rounds, sims, edge_store, edge_key, edges, timer)
 
 
@@ -278,18 +287,29 @@ def _assign(result: ScanResult, rounds: Rounds, last: Planned, sims: CheckCache,
     result.shares = shares
 
 
-def _report(result: ScanResult, last: Planned, tree: Tree, scope: Scope,
-            sources: SourceBytes, timer: StageTimer) -> None:
-    """The outputs' parts of ``result``: the features' report, columns, blockers and
-    anchors, what the tests keep and why each root is one."""
+def _feature_items(result: ScanResult, last: Planned, scope: Scope, sources: SourceBytes,
+                   timer: StageTimer) -> tuple[list[FeatureReport], dict[str, list[Blocker]]]:
+    """Each feature's items and blockers in ``result``'s plan (functions of its graph and
+    liveness: known before its deletions are labelled)."""
+    graph, live, use = result.graph, result.liveness, result.profile
+    with timer("plan"):
+        features = feature_items(graph, live, use.features, feature_nodes(
+            graph, use.features, use.kept_features))
+        return features, {f.name: _blockers(graph, live, f, use, sources, scope.tests)
+                          for f in features}
+
+
+def _report(result: ScanResult, last: Planned, tree: Tree, scope: Scope, timer: StageTimer,
+            items: tuple[list[FeatureReport], dict[str, list[Blocker]]]) -> None:
+    """The outputs' parts of ``result``: the features' report (``items``: their items and
+    blockers, :func:`_feature_items`; their shares' figures counted now, from the labels),
+    columns and anchors, what the tests keep and why each root is one."""
     graph, live, plan, use = result.graph, result.liveness, result.plan, result.profile
     with timer("plan"):
-        result.features = analyze_features(graph, live, use.features, feature_nodes(
-            graph, use.features, use.kept_features), plan)
+        result.features, result.blockers = items
+        count_shares(result.features, plan)
         result.feature_columns = {f.name: feature_columns(graph, live, f)
                                   for f in result.features}
-        result.blockers = {f.name: _blockers(graph, live, f, use, sources, scope.tests)
-                           for f in result.features}
         result.anchors = feature_anchors(use.profile, use.features, tree.index,
                                          list(tree.files), last.native.project)
         result.kept_by_tests = kept_by_tests(graph, live, scope.tests)

@@ -25,89 +25,111 @@ from analyzer.analysis.freeing import Freeing
 from analyzer.config.globs import any_path_matches
 from analyzer.config.types import Feature
 from analyzer.model import Deletion
-from analyzer.pipeline.plans_under import in_worker, plan_under, taken_back
+from analyzer.pipeline.plans_under import PlansUnder, plan_under
 from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.rounds_state import Planned
 from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.feature_sets import bare
 from analyzer.plan.native import leaving_tus
-from analyzer.util.parallel import forked_map, forks
 
 CANDIDATES = 1  # further drops tried per blocked feature (two plans each)
 
 
-def what_frees(rounds: Rounds, last: Planned, blockers: Mapping[str, list[Blocker]],
-               shares: Mapping[str, frozenset[Deletion]]) -> dict[str, Freeing]:
-    """Each dropped feature with blockers -> the further drop that frees the most of it (by
-    lines), or a :class:`Freeing` without drops saying none does. The plans -- with each
-    further drop, one keeping each feature it is tried for and one keeping none (shared by
-    the features it is tried for) -- are independent: with several jobs each is made in a
-    forked worker (``analyzer.pipeline.plans_under``), one plan a task."""
-    profile = rounds.use.profile
-    if profile is None:
-        return {}
-    dropped = set(rounds.use.drops)
-    others = [f for name, f in profile.features.items()
-              if name not in dropped and name not in rounds.options.keep]
-    tried: dict[str, list[str]] = {}  # blocked feature -> the further drops tried
-    for name in rounds.use.drops:
-        found = [b for b in blockers.get(name, []) if b.group != "test" and b.blocks]
-        if not found:
-            continue
-        ranked = sorted(((sum(1 for b in found if _in(b, g, last)), g.name) for g in others),
-                        key=lambda t: (-t[0], t[1]))
-        tried[name] = [other for covered, other in
-                       itertools.takewhile(lambda t: t[0] > 0, ranked[:CANDIDATES])]
-    by_drop: dict[str, list[str]] = {}  # a further drop -> the features it is tried for
-    for name, drops in tried.items():
-        for other in drops:
-            by_drop.setdefault(other, []).append(name)
-    # the plans: with each further drop, one keeping each feature it is tried for and one
-    # keeping none of them -- all independent of each other
-    tasks = [(other, name) for other in sorted(by_drop) for name in (*by_drop[other], "")]
+class PendingFrees:
+    """What would free each blocked feature, to be made: the plans -- with each further
+    drop, one keeping each feature it is tried for and one keeping none (shared by the
+    features it is tried for) -- are independent of each other and of the gate; with several
+    jobs they are made in forked workers (``analyzer.pipeline.plans_under``, one plan a task,
+    after the shares' in the same workers) from the moment the blockers are known, while
+    this process goes on (the gate verifies the plan meanwhile). :meth:`result` waits for
+    them, or makes them here with one job."""
 
-    def made(task: tuple[str, str], timer: StageTimer, jobs: int, inherit: bool = False
-             ) -> tuple[frozenset[Deletion], dict[str, int]]:
+    def __init__(self, rounds: Rounds, last: Planned,
+                 blockers: Mapping[str, list[Blocker]]) -> None:
+        self._rounds, self._last = rounds, last
+        profile = rounds.use.profile
+        dropped = set(rounds.use.drops)
+        others = [f for name, f in (profile.features.items() if profile is not None else ())
+                  if name not in dropped and name not in rounds.options.keep]
+        # a blocked feature -> the further drops tried (its blockers' kept features)
+        self.tried: dict[str, list[str]] = {}
+        for name in rounds.use.drops if profile is not None else ():
+            found = [b for b in blockers.get(name, []) if b.group != "test" and b.blocks]
+            if not found:
+                continue
+            ranked = sorted(((sum(1 for b in found if _in(b, g, last)), g.name)
+                             for g in others), key=lambda t: (-t[0], t[1]))
+            self.tried[name] = [other for covered, other in
+                                itertools.takewhile(lambda t: t[0] > 0, ranked[:CANDIDATES])]
+        # a further drop -> the features it is tried for
+        self._by_drop: dict[str, list[str]] = {}
+        for name, drops in self.tried.items():
+            for other in drops:
+                self._by_drop.setdefault(other, []).append(name)
+        self.tasks = [(other, name) for other in sorted(self._by_drop)
+                      for name in (*self._by_drop[other], "")]
+        self._pool: PlansUnder | None = None
+
+    def started(self, pool: PlansUnder) -> None:
+        """The plans are being made by ``pool`` (when it forked: else here, when asked)."""
+        self._pool = pool if pool.started else None
+
+    @property
+    def wanted(self) -> bool:
+        """Some dropped feature is blocked (the answer has a row)."""
+        return bool(self.tried)
+
+    def result(self, shares: Mapping[str, frozenset[Deletion]]) -> dict[str, Freeing]:
+        """Each dropped feature with blockers -> the further drop that frees the most of it
+        (by lines), or a :class:`Freeing` without drops saying none does (``shares``: each
+        dropped feature's share of the plan, ``analyzer.pipeline.shares``)."""
+        rounds, tasks = self._rounds, self.tasks
+        plans: list[tuple[frozenset[Deletion], dict[str, int]]]
+        if self._pool is not None:
+            plans = self._pool.answers(self)
+            self._pool = None
+        else:
+            plans = [self._made(task, rounds.timer, rounds.jobs, False) for task in tasks]
+        by_task = dict(zip(tasks, plans, strict=True))
+        then: dict[str, dict[str, tuple[int, int, int]]] = {}
+        for other, names in self._by_drop.items():
+            with_it, fetched = by_task[(other, "")]
+            then[other] = {name: _row(with_it - by_task[(other, name)][0], fetched[name])
+                           for name in names}
+        out: dict[str, Freeing] = {}
+        for name, candidates in self.tried.items():
+            now = _row(shares.get(name, frozenset()), _fetched(self._last, name))
+            best: Freeing | None = None
+            for other in candidates:
+                row = then[other][name]
+                gain = Freeing(name, (other,), row[0] - now[0], row[1] - now[1],
+                               row[2] - now[2])
+                if gain.lines > 0 and (best is None or gain.lines > best.lines):
+                    best = gain
+            out[name] = dataclasses.replace(best, tried=tuple(candidates)) \
+                if best is not None else Freeing(name, (), 0, 0, 0, tuple(candidates))
+        return out
+
+    def in_worker(self, task: tuple[str, str], timer: StageTimer, jobs: int
+                   ) -> tuple[frozenset[Deletion], dict[str, int]]:
+        """:meth:`_made` in a forked worker: on its copy of the run's memos."""
+        return self._made(task, timer, jobs, True)
+
+    def _made(self, task: tuple[str, str], timer: StageTimer, jobs: int, inherit: bool
+              ) -> tuple[frozenset[Deletion], dict[str, int]]:
         """The deletions of the plan with the further drop ``other`` and also keeping
         ``name`` (``""``: keeping none of the features tried) and, for the latter, the fetched
         TUs of each tried feature's dead targets in it (``inherit``: in a forked worker, the
         plan continues the run's memos, its graph read before the next plan patches it)."""
+        rounds = self._rounds
         other, name = task
         keep = (*rounds.options.keep, name) if name else rounds.options.keep
         planned = plan_under(rounds, (*rounds.options.drop, other), keep, timer, jobs, inherit)
         out = frozenset(bare(d) for d in planned.plan.deletions)
-        fetched = {} if name else {f: _fetched(planned, f) for f in by_drop[other]}
+        fetched = {} if name else {f: _fetched(planned, f) for f in self._by_drop[other]}
         if not inherit:
             planned.graph.clear()
         return out, fetched
-
-    def made_in_worker(task: tuple[str, str], timer: StageTimer, jobs: int
-                       ) -> tuple[frozenset[Deletion], dict[str, int]]:
-        return made(task, timer, jobs, True)
-
-    if forks(rounds.jobs, len(tasks)):  # (never in this process: the plans inherit)
-        plans = taken_back(rounds, forked_map(in_worker(rounds, made_in_worker), tasks,
-                                              rounds.jobs, chunks_per_job=len(tasks)))
-    else:
-        plans = [made(task, rounds.timer, rounds.jobs) for task in tasks]
-    by_task = dict(zip(tasks, plans, strict=True))
-    then: dict[str, dict[str, tuple[int, int, int]]] = {}
-    for other, names in by_drop.items():
-        with_it, fetched = by_task[(other, "")]
-        then[other] = {name: _row(with_it - by_task[(other, name)][0], fetched[name])
-                       for name in names}
-    out: dict[str, Freeing] = {}
-    for name, candidates in tried.items():
-        now = _row(shares.get(name, frozenset()), _fetched(last, name))
-        best: Freeing | None = None
-        for other in candidates:
-            row = then[other][name]
-            gain = Freeing(name, (other,), row[0] - now[0], row[1] - now[1], row[2] - now[2])
-            if gain.lines > 0 and (best is None or gain.lines > best.lines):
-                best = gain
-        out[name] = dataclasses.replace(best, tried=tuple(candidates)) if best is not None \
-            else Freeing(name, (), 0, 0, 0, tuple(candidates))
-    return out
 
 
 def _in(b: Blocker, feature: Feature, last: Planned) -> bool:

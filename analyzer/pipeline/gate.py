@@ -25,6 +25,7 @@ import json
 import os
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -64,36 +65,61 @@ def make_gate(settings: RunSettings) -> Gate:
 def verify_applied(result: ScanResult, baseline: dict[str, Any], settings: RunSettings
                    ) -> list[VerifyProblem]:
     """What ``depgraph verify --before`` reports on a copy of ``result``'s tree once its
-    manifest (with ``baseline``) is applied with ``--write``."""
-    from analyzer.codemod.apply import run_apply
-    from analyzer.config.options import ScanOptions
-    from analyzer.errors import ApplyError
+    manifest (with ``baseline``) is applied with ``--write``. With several jobs the copy is
+    applied and scanned in a process of its own (``analyzer.pipeline.gate_process``): the
+    copy's facts, graph and plan never join the scan's in this process, nor the memory of
+    the workers forked from it later."""
     from analyzer.outputs.manifest import manifest_dict
-    from analyzer.pipeline.inputs import ChosenProfile
-    from analyzer.pipeline.verify import verify_scan
-    from analyzer.verify.problem import VerifyProblem
 
     manifest = manifest_dict(result, baseline)
     if not manifest["deletions"]:
         return []
-    touched = {d.path for d in result.plan.deletions}
-    with tempfile.TemporaryDirectory(prefix="depgraph-gate-") as work:
-        copy = Path(work) / "tree"
-        mirror(result.root, copy, touched)
-        written = Path(work) / "manifest.json"
-        written.write_text(json.dumps(manifest), encoding="utf-8")
-        try:
-            run_apply(written, copy, write=True, patch_out=Path(work) / "undo.patch",
-                      cache_dir=settings.cache_dir)
-        except ApplyError as exc:  # (the plan's own edits: never expected)
-            return [VerifyProblem("<manifest>", 0, f"apply refuses the plan: {exc}")]
-        options = ScanOptions.from_json(manifest["options"])  # what verify replays
-        # the original's profile (a config above the original tree is not above the copy);
-        # one inside the tree is read where the copy has it, so problems name it as the
-        # original's verify did (relative to the tree)
-        chosen = ChosenProfile(_in_copy(result.profile.profile, result.root, copy)
-                               if options.use_profile else None)
-        return verify_scan(copy, options, settings, before=manifest, chosen=chosen).problems
+    copy = CopyToVerify(result.root, manifest, frozenset(d.path for d in result.plan.deletions),
+                        result.profile.profile)
+    if settings.jobs > 1:
+        from analyzer.pipeline.gate_process import verify_in_process
+        return verify_in_process(copy, settings)
+    return copy.problems(settings)
+
+
+@dataclass(frozen=True)
+class CopyToVerify:
+    """A tree's manifest, to be applied to a copy of the tree and verified there: what the
+    gate hands the process that does it (a value: no file bytes, no graph)."""
+
+    root: Path
+    manifest: dict[str, Any]
+    touched: frozenset[str]  # the files the manifest edits or deletes (copied, not linked)
+    profile: Profile | None  # the profile the scan used
+
+    def problems(self, settings: RunSettings) -> list[VerifyProblem]:
+        """What ``depgraph verify --before`` reports on the applied copy."""
+        from analyzer.codemod.apply import run_apply
+        from analyzer.config.options import ScanOptions
+        from analyzer.errors import ApplyError
+        from analyzer.pipeline.inputs import ChosenProfile
+        from analyzer.pipeline.verify import verify_scan
+        from analyzer.verify.problem import VerifyProblem
+
+        manifest = self.manifest
+        with tempfile.TemporaryDirectory(prefix="depgraph-gate-") as work:
+            copy = Path(work) / "tree"
+            mirror(self.root, copy, set(self.touched))
+            written = Path(work) / "manifest.json"
+            written.write_text(json.dumps(manifest), encoding="utf-8")
+            try:
+                run_apply(written, copy, write=True, patch_out=Path(work) / "undo.patch",
+                          cache_dir=settings.cache_dir)
+            except ApplyError as exc:  # (the plan's own edits: never expected)
+                return [VerifyProblem("<manifest>", 0, f"apply refuses the plan: {exc}")]
+            options = ScanOptions.from_json(manifest["options"])  # what verify replays
+            # the original's profile (a config above the original tree is not above the
+            # copy); one inside the tree is read where the copy has it, so problems name it
+            # as the original's verify did (relative to the tree)
+            chosen = ChosenProfile(_in_copy(self.profile, self.root, copy)
+                                   if options.use_profile else None)
+            return verify_scan(copy, options, settings, before=manifest,
+                               chosen=chosen).problems
 
 
 def _in_copy(profile: Profile | None, root: Path, copy: Path) -> Profile | None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from analyzer.config.profile import effective_cmake_options, merge_drops
 from analyzer.decide.profile_facts import profile_use
@@ -30,6 +30,7 @@ from analyzer.pipeline.rounds_state import Planned
 from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.check_cache import Entry
 from analyzer.resolve.tree import evaluated
+from analyzer.util.parallel import Forked, forked_start, forks
 
 Item = TypeVar("Item")
 Answer = TypeVar("Answer")
@@ -97,3 +98,59 @@ def taken_back(rounds: Rounds, handed: Sequence[Handed[Answer]]) -> list[Answer]
         rounds.sims.absorb(one.lints)
         rounds.tree.index.sought_by_name.update(one.sought)
     return [one.answer for one in handed]
+
+
+class Asker(Protocol):
+    """What asks for plans under other drops (the shares, what frees a feature): its tasks,
+    and how a forked worker makes one (on its copy of the run's memos)."""
+
+    @property
+    def tasks(self) -> Sequence[Any]: ...
+
+    def in_worker(self, task: Any, timer: StageTimer, jobs: int) -> Any: ...
+
+
+class PlansUnder:
+    """The plans of several askers, started together in one set of forked workers (with
+    several jobs), each worker making its tasks in order and continuing its own memos from
+    one plan to the next -- a later plan patches the graph and folds from what an earlier
+    one did in that worker, whichever asker asked for it. Each asker's answers come from
+    :meth:`answers`, once all are made."""
+
+    def __init__(self, rounds: Rounds, askers: Sequence[Asker]) -> None:
+        self._rounds = rounds
+        self._askers = list(askers)
+        pairs = [(k, task) for k, asker in enumerate(self._askers) for task in asker.tasks]
+        self._forked: Forked | None = None
+        self._answered: set[int] = set()
+        if forks(rounds.jobs, len(pairs)):  # (never in this process: the plans inherit)
+            self._forked = forked_start(in_worker(rounds, self._made), pairs, rounds.jobs,
+                                        chunks_per_job=len(pairs))
+
+    @property
+    def started(self) -> bool:
+        """The plans are being made in workers (else each asker makes its own here)."""
+        return self._forked is not None
+
+    def _made(self, pair: tuple[int, Any], timer: StageTimer, jobs: int) -> Any:
+        k, task = pair
+        return self._askers[k].in_worker(task, timer, jobs)
+
+    def answers(self, asker: Asker) -> list[Any]:
+        """``asker``'s answers, in its tasks' order, once what its workers added to the kept
+        caches is the run's too (waiting for its plans only: the workers go on with the
+        others meanwhile; the workers end once every asker has its answers)."""
+        assert self._forked is not None
+        k = self._askers.index(asker)
+        start = sum(len(one.tasks) for one in self._askers[:k])
+        got: list[Handed[Any]] = self._forked.results_of(start, start + len(asker.tasks))
+        self._answered.add(k)
+        if len(self._answered) == len(self._askers):
+            self.cancel()
+        return taken_back(self._rounds, got)
+
+    def cancel(self) -> None:
+        """The plan changed (the gate blamed some of it): no plan started is wanted."""
+        if self._forked is not None:
+            self._forked.cancel()
+            self._forked = None

@@ -12,60 +12,55 @@ features is dropped (an `if(NOT DEVICE STREQUAL "cuda")` block that cpu and tpu 
 in no single share, it goes with any of the features that decided it.
 
 The plans keeping each feature are independent of each other: with several jobs they are
-made in forked workers (``analyzer.pipeline.plans_under``) while the scan's own process goes
-on to the gate; their stage seconds are then the wait for them once the gate is done, as
-``shares``.
+made in forked workers (``analyzer.pipeline.plans_under``, with the plans of what frees a
+blocked feature) while the scan's own process goes on to the gate; their stage seconds are
+then the wait for them once the gate is done, as ``shares``.
 """
 
 from __future__ import annotations
 
 from analyzer.model import Deletion
-from analyzer.pipeline.plans_under import Handed, in_worker, plan_under, taken_back
+from analyzer.pipeline.plans_under import PlansUnder, plan_under
 from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.rounds_state import Planned
 from analyzer.pipeline.timing import StageTimer
 from analyzer.plan.feature_sets import bare
-from analyzer.util.parallel import Forked, forked_start, forks
 
 
 class PendingShares:
-    """Each dropped feature's share of a plan, started: with several jobs the plans keeping
-    each feature are made in forked workers while this process goes on (the gate verifies
+    """Each dropped feature's share of a plan, to be made: with several jobs the plans
+    keeping each feature are made in forked workers (``analyzer.pipeline.plans_under``:
+    started with :meth:`PlansUnder <analyzer.pipeline.plans_under.PlansUnder>`, with the
+    plans of what frees a blocked feature) while this process goes on (the gate verifies
     the plan meanwhile); :meth:`result` waits for them, or makes them here with one job."""
 
     def __init__(self, rounds: Rounds, last: Planned) -> None:
         self._rounds = rounds
         use = rounds.use
-        self._names: tuple[str, ...] = (*use.drops, "") \
+        self.tasks: tuple[str, ...] = (*use.drops, "") \
             if use.profile is not None and use.drops else ()
         self._planned = frozenset(bare(d) for d in last.plan.deletions)
-        self._forked: Forked | None = None
-        if forks(rounds.jobs, len(self._names)):  # (never in this process: it inherits)
-            self._forked = forked_start(in_worker(rounds, self._in_worker), self._names,
-                                        rounds.jobs, chunks_per_job=len(self._names))
+        self._pool: PlansUnder | None = None
+
+    def started(self, pool: PlansUnder) -> None:
+        """The plans are being made by ``pool`` (when it forked: else here, when asked)."""
+        self._pool = pool if pool.started else None
 
     def result(self) -> dict[str, frozenset[Deletion]]:
         """Each dropped feature -> its share; ``""`` -> the other dead code."""
         rounds = self._rounds
-        if self._forked is not None:
+        if self._pool is not None:
             with rounds.timer("shares"):  # (the wait: what the workers took beyond the gate)
-                done: list[Handed[frozenset[Deletion]]] = self._forked.results()
-            self._forked = None
-            made = dict(zip(self._names, taken_back(rounds, done), strict=True))
+                made = dict(zip(self.tasks, self._pool.answers(self), strict=True))
+            self._pool = None
         else:
             made = {name: self._made(name, rounds.timer, rounds.jobs, False)
-                    for name in self._names}
+                    for name in self.tasks}
         planned = self._planned
         return {name: planned - made[name] if name else planned & made[name]
-                for name in self._names}
+                for name in self.tasks}
 
-    def cancel(self) -> None:
-        """The plan changed (the gate blamed some of it): the shares are not wanted."""
-        if self._forked is not None:
-            self._forked.cancel()
-            self._forked = None
-
-    def _in_worker(self, name: str, timer: StageTimer, jobs: int) -> frozenset[Deletion]:
+    def in_worker(self, name: str, timer: StageTimer, jobs: int) -> frozenset[Deletion]:
         """:meth:`_made` in a forked worker: on its copy of the run's memos."""
         return self._made(name, timer, jobs, True)
 
@@ -81,8 +76,3 @@ class PendingShares:
             #                inherited graph is patched by the next plan instead)
             kept.graph.clear()
         return out
-
-
-def start_shares(rounds: Rounds, last: Planned) -> PendingShares:
-    """The shares of ``last``'s plan, started (:class:`PendingShares`)."""
-    return PendingShares(rounds, last)

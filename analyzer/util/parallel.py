@@ -116,6 +116,17 @@ class Forked:
                 out.extend(cast(list[Any], pickling.loads(payload)))
         return out
 
+    def results_of(self, start: int, stop: int) -> list[Any]:
+        """The results of the items ``start`` to ``stop`` (excluded), in order, while the
+        workers go on with the others (the pool stays until :meth:`cancel`). Each chunk must
+        hold one item (``chunks_per_job`` at least the items per job)."""
+        assert self._pool is not None and len(self._futures) == len(self._items)
+        out: list[Any] = []
+        with gc_paused():
+            for future in self._futures[start:stop]:
+                out.extend(cast(list[Any], pickling.loads(_answer(future))))
+        return out
+
     def cancel(self) -> None:
         """Stop the workers (results no longer wanted)."""
         if self._pool is not None:

@@ -1,0 +1,5 @@
+from app.helper import greet
+
+
+def run():
+    return greet()
