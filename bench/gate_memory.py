@@ -14,7 +14,9 @@ gives that):
   turn, then a collection: a value two of them hold counts at the last), after which the run
   stops: its plan is not written.
 
-Slow (tracemalloc costs two to three times the scan); one run at a time.
+Slow (tracemalloc costs two to three times the scan); one run at a time. It runs with one
+job unless told otherwise: with several the gate's copy is scanned in a process of its own
+(``analyzer.pipeline.gate_process``), whose memory this process does not see.
 
     python bench/gate_memory.py TREE --roots deepseek_v2 --cache-dir DIR [--holders] [...]
 """
@@ -68,6 +70,8 @@ def _holders(objects: dict[str, Any]) -> None:
 def main(argv: list[str]) -> int:
     holders = "--holders" in argv
     argv = [a for a in argv if a != "--holders"]
+    if not any(a in ("--jobs", "-j") or a.startswith("--jobs=") for a in argv):
+        argv = [*argv, "--jobs", "1"]  # (the gate's copy in this process: see above)
     tracemalloc.start(1)
     from analyzer.cli.main import main as cli
     from analyzer.pipeline import analyze, gate, verify

@@ -25,13 +25,12 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from analyzer.errors import DepgraphError
 
 if TYPE_CHECKING:
     from analyzer.pipeline.analyze import RunSettings
-    from analyzer.pipeline.gate import CopyToVerify
     from analyzer.verify.problem import VerifyProblem
 
 # the process's program: the scan's import path, then the request's answer (argv: the path
@@ -40,11 +39,18 @@ _PROGRAM = ("import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
             "from analyzer.pipeline.gate_process import serve; serve(sys.argv[2], sys.argv[3])")
 
 
+class Verifiable(Protocol):
+    """What the process verifies: a picklable value whose ``problems`` are what ``depgraph
+    verify --before`` reports (``analyzer.pipeline.gate.CopyToVerify``)."""
+
+    def problems(self, settings: RunSettings) -> list[VerifyProblem]: ...
+
+
 class GateProcessError(RuntimeError):
     """The gate's process ended without an answer (a bug of depgraph, not of the input)."""
 
 
-def verify_in_process(copy: CopyToVerify, settings: RunSettings) -> list[VerifyProblem]:
+def verify_in_process(copy: Verifiable, settings: RunSettings) -> list[VerifyProblem]:
     """``copy.problems(settings)``, computed in a fresh process (see the module docstring)."""
     with tempfile.TemporaryDirectory(prefix="depgraph-gate-process-") as work:
         request, answer = Path(work) / "request.pickle", Path(work) / "answer.pickle"
