@@ -189,7 +189,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
             if wants_open and options.scope != "features" else None
         items = _feature_items(result, last, scope, sources, timer) if report else None
         frees = PendingFrees(rounds, last, items[1]) if items is not None else None
-        askers = [a for a in (shares, frees) if a is not None]
+        askers = [a for a in (shares, frees) if a is not None and a.tasks]
         plans = PlansUnder(rounds, askers)
         for asker in askers:
             asker.started(plans)

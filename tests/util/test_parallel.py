@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
 import pytest
 
@@ -35,3 +36,26 @@ def test_a_worker_that_dies_is_a_clear_error() -> None:
     started = forked_start(_square_or_die, list(range(10)), jobs=2)
     with pytest.raises(WorkerError):
         started.results()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
+def test_some_results_come_while_the_workers_go_on_with_the_others(tmp_path) -> None:
+    # the last item waits for a file this process writes only after it has the first two
+    # (results_of(0, 2) waits for those items alone); were it to wait for the last one too,
+    # that one gives up waiting and answers -1
+    gate = tmp_path / "go"
+
+    def slow_last(n: int) -> int:
+        waited = 0.0
+        while n == 3 and not gate.exists():
+            if waited > 30:  # (never written: the first results waited for this one)
+                return -1
+            time.sleep(0.01)
+            waited += 0.01
+        return n * 10
+
+    started = forked_start(slow_last, [1, 2, 3], jobs=2, chunks_per_job=3)
+    assert started.results_of(0, 2) == [10, 20]
+    gate.write_text("")
+    assert started.results_of(2, 3) == [30]
+    started.cancel()
