@@ -174,7 +174,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         if options.scope == "features":
             # (the plan is cut to the shares' deletions: they come before the gate)
             cut = PendingShares(rounds, last)
-            cut.started(PlansUnder(rounds, [cut]))
+            PlansUnder(rounds, [cut])  # (started: it tells the shares)
             _attribute(result, rounds, last, sims, sources, timer, counted, cut)
         if demand is not None and _counted_reached(result):
             # the analysis runs again with more files parsed (and is gated then): this
@@ -189,10 +189,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
             if wants_open and options.scope != "features" else None
         items = _feature_items(result, last, scope, sources, timer) if report else None
         frees = PendingFrees(rounds, last, items[1]) if items is not None else None
-        askers = [a for a in (shares, frees) if a is not None and a.tasks]
-        plans = PlansUnder(rounds, askers)
-        for asker in askers:
-            asker.started(plans)
+        plans = PlansUnder(rounds, [a for a in (shares, frees) if a is not None and a.tasks])
         if gate is None:
             break
         with timer("gate"):

@@ -70,9 +70,9 @@ class PendingFrees:
                       for name in (*self._by_drop[other], "")]
         self._pool: PlansUnder | None = None
 
-    def started(self, pool: PlansUnder) -> None:
-        """The plans are being made by ``pool`` (when it forked: else here, when asked)."""
-        self._pool = pool if pool.started else None
+    def started(self, pool: PlansUnder | None) -> None:
+        """Its plans are being made by ``pool`` (None: here, when asked)."""
+        self._pool = pool
 
     @property
     def wanted(self) -> bool:

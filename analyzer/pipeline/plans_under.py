@@ -109,13 +109,18 @@ class Asker(Protocol):
 
     def in_worker(self, task: Any, timer: StageTimer, jobs: int) -> Any: ...
 
+    def started(self, pool: PlansUnder | None) -> None:
+        """Its plans are being made by ``pool`` (None: none forked, it makes them itself)."""
+
 
 class PlansUnder:
     """The plans of several askers, started together in one set of forked workers (with
     several jobs), each worker making its tasks in order and continuing its own memos from
     one plan to the next -- a later plan patches the graph and folds from what an earlier
-    one did in that worker, whichever asker asked for it. Each asker's answers come from
-    :meth:`answers`, once all are made."""
+    one did in that worker, whichever asker asked for it. Each asker is told the pool makes
+    its plans (:meth:`Asker.started`; with one job, or where processes do not fork, it is
+    told none does) and takes its answers from :meth:`answers`, waiting for its own plans
+    only."""
 
     def __init__(self, rounds: Rounds, askers: Sequence[Asker]) -> None:
         self._rounds = rounds
@@ -126,11 +131,8 @@ class PlansUnder:
         if forks(rounds.jobs, len(pairs)):  # (never in this process: the plans inherit)
             self._forked = forked_start(in_worker(rounds, self._made), pairs, rounds.jobs,
                                         chunks_per_job=len(pairs))
-
-    @property
-    def started(self) -> bool:
-        """The plans are being made in workers (else each asker makes its own here)."""
-        return self._forked is not None
+        for asker in self._askers:
+            asker.started(self if self._forked is not None else None)
 
     def _made(self, pair: tuple[int, Any], timer: StageTimer, jobs: int) -> Any:
         k, task = pair

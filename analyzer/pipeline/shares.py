@@ -42,9 +42,9 @@ class PendingShares:
         self._planned = frozenset(bare(d) for d in last.plan.deletions)
         self._pool: PlansUnder | None = None
 
-    def started(self, pool: PlansUnder) -> None:
-        """The plans are being made by ``pool`` (when it forked: else here, when asked)."""
-        self._pool = pool if pool.started else None
+    def started(self, pool: PlansUnder | None) -> None:
+        """Its plans are being made by ``pool`` (None: here, when asked)."""
+        self._pool = pool
 
     def result(self) -> dict[str, frozenset[Deletion]]:
         """Each dropped feature -> its share; ``""`` -> the other dead code."""

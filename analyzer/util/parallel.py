@@ -110,28 +110,29 @@ class Forked:
             done = [_answer(future) for future in self._futures]
         finally:
             self.cancel()
-        out: list[Any] = []
-        with gc_paused():
-            for payload in done:
-                out.extend(cast(list[Any], pickling.loads(payload)))
-        return out
+        return _unpickled(done)
 
     def results_of(self, start: int, stop: int) -> list[Any]:
         """The results of the items ``start`` to ``stop`` (excluded), in order, while the
         workers go on with the others (the pool stays until :meth:`cancel`). Each chunk must
         hold one item (``chunks_per_job`` at least the items per job)."""
         assert self._pool is not None and len(self._futures) == len(self._items)
-        out: list[Any] = []
-        with gc_paused():
-            for future in self._futures[start:stop]:
-                out.extend(cast(list[Any], pickling.loads(_answer(future))))
-        return out
+        return _unpickled([_answer(future) for future in self._futures[start:stop]])
 
     def cancel(self) -> None:
         """Stop the workers (results no longer wanted)."""
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+
+
+def _unpickled(payloads: list[bytes]) -> list[Any]:
+    """The results of the chunks whose pickled results are ``payloads``, in order."""
+    out: list[Any] = []
+    with gc_paused():
+        for payload in payloads:
+            out.extend(cast(list[Any], pickling.loads(payload)))
+    return out
 
 
 def _answer(future: Future[Result]) -> Result:
