@@ -239,34 +239,43 @@ def _open_ended_classes(index: ModuleIndex) -> set[str]:
     """Classes whose methods code outside the tree may call by name (a base class outside
     the tree, a base or keyword depgraph cannot read) or that code may enumerate (their module
     or an in-tree base's module uses ``dir``/``vars``/``__dict__``/``getmembers``)."""
-    memo: dict[str, bool] = {}
-    enumerating = {name for name, mod in index.modules.items() if _enumerates(mod)}
+    ends = _OpenEnded(index, {name for name, mod in index.modules.items() if _enumerates(mod)})
+    # each class once, in the order first met (the depth cut-off depends on where a chain
+    # is entered)
+    classes = dict.fromkeys((name, m.cls) for name, mod in index.modules.items()
+                            for m in mod.facts.method_defs)
+    return {symbol_node(name, cls) for name, cls in classes if ends.open_ended(name, cls)}
 
-    def open_ended(module: str, cls: str, depth: int = 0) -> bool:
+
+class _OpenEnded:
+    """Whether a class is open-ended (:func:`_open_ended_classes`), each class's answer kept.
+    (A class rather than a recursive nested function: that is a reference cycle, never freed
+    while a scan keeps the collector paused, ``analyzer.util.gc_pause``.)"""
+
+    def __init__(self, index: ModuleIndex, enumerating: set[str]) -> None:
+        self.index, self.enumerating = index, enumerating
+        self.memo: dict[str, bool] = {}
+
+    def open_ended(self, module: str, cls: str, depth: int = 0) -> bool:
+        memo, index = self.memo, self.index
         key = f"{module}:{cls}"
         if key in memo:
             return memo[key]
         memo[key] = True  # cycles and deep chains: open-ended
         mod = index.modules[module]
         d = next((x for x in mod.facts.definitions if x.name == cls and x.kind == "class"), None)
-        result = d is None or d.other_bases or module in enumerating or depth > 20
+        result = d is None or d.other_bases or module in self.enumerating or depth > 20
         for base in d.bases if d is not None and not result else ():
             if base in PLAIN_BASES:
                 continue
             resolved = index.resolve_chain(module, "", base)
             target = resolved[0] if resolved else None
             if target is None or target.kind != "symbol" or target.module not in index.modules \
-                    or not target.name or open_ended(target.module, target.name, depth + 1):
+                    or not target.name or self.open_ended(target.module, target.name, depth + 1):
                 result = True
                 break
         memo[key] = result
         return result
-
-    # each class once, in the order first met (the depth cut-off depends on where a chain
-    # is entered)
-    classes = dict.fromkeys((name, m.cls) for name, mod in index.modules.items()
-                            for m in mod.facts.method_defs)
-    return {symbol_node(name, cls) for name, cls in classes if open_ended(name, cls)}
 
 
 def module_import_edges(index: ModuleIndex) -> set[tuple[str, str]]:

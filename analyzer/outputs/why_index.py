@@ -56,23 +56,32 @@ def _live_tree(result: ScanResult) -> dict[str, Any]:
         return str(files.setdefault(path, len(files)))
 
     def add(node: str) -> int:
-        if node in index:
-            return index[node]
-        up = live.parents.get(node)
-        up = up if up is not None and up != _ROOT_VIRTUAL and up in live.live else None
-        parent = add(up) if up is not None else -1
-        data = graph.nodes[node]
-        kind = efile = eline = reason = ""
-        if up is not None:
-            e = graph.edges[up, node]
-            kind, efile, eline = str(e["kind"]), file_id(str(e.get("file") or "")), \
-                str(e.get("line") or 0)
-        else:
-            why = result.root_reasons.get(node, "a root of this scan")
-            reason = str(reasons.setdefault(why, len(reasons)))
-        index[node] = len(rows)
-        rows.append([node, file_id(str(data.get("path", ""))), str(data.get("start_line") or 0),
-                     str(parent), kind, efile or "-1", eline or "0", "0", reason])
+        """The row of ``node``, added after those of its chain up to a root (iteratively: a
+        recursive nested function would be a reference cycle, never freed while a scan
+        keeps the collector paused, ``analyzer.util.gc_pause``)."""
+        chain: list[tuple[str, str | None]] = []  # (node, its parent) not yet added, leaf first
+        at: str | None = node
+        while at is not None and at not in index:
+            up = live.parents.get(at)
+            up = up if up is not None and up != _ROOT_VIRTUAL and up in live.live else None
+            chain.append((at, up))
+            at = up
+        for one, up in reversed(chain):
+            data = graph.nodes[one]
+            kind = efile = eline = reason = ""
+            if up is not None:
+                e = graph.edges[up, one]
+                kind, efile, eline = str(e["kind"]), file_id(str(e.get("file") or "")), \
+                    str(e.get("line") or 0)
+                parent = index[up]
+            else:
+                why = result.root_reasons.get(one, "a root of this scan")
+                reason = str(reasons.setdefault(why, len(reasons)))
+                parent = -1
+            index[one] = len(rows)
+            rows.append([one, file_id(str(data.get("path", ""))),
+                         str(data.get("start_line") or 0), str(parent), kind, efile or "-1",
+                         eline or "0", "0", reason])
         return index[node]
 
     for node in wanted:

@@ -147,40 +147,52 @@ def _remove(tree: ast.Module, edits: list[Deletion], sim: FileSim, source: bytes
               if d.kind in _STATEMENT_EDITS and d.rewrite not in EXPRESSION_REWRITES
               and d.start_line]
     names_at = {(d.start_line or 0): d for d in edits if d.kind == "remove_import_names"}
-
-    def owner(start: int, end: int) -> Deletion | None:
-        for s, e, d in ranges:
-            if s <= start and end <= e:
-                return d
-        return None
-
-    def visit(body: list[ast.stmt]) -> list[ast.stmt]:
-        out: list[ast.stmt] = []
-        for stmt in body:
-            start, end = _span(stmt)
-            d = owner(start, end)
-            if d is not None:
-                for name in bound_names(stmt):
-                    sim.binders[name].append(d)
-                continue
-            if isinstance(stmt, ast.ImportFrom) and stmt.lineno in names_at:
-                d = names_at[stmt.lineno]
-                keep = [a for a in stmt.names if (a.asname or a.name) not in d.names]
-                for a in stmt.names:
-                    if (a.asname or a.name) in d.names:
-                        sim.binders[a.asname or a.name].append(d)
-                if not keep:
-                    continue
-                stmt.names = keep
-            _each_block(stmt, visit)
-            out.append(stmt)
-        return out
-
-    tree.body = visit(tree.body)
+    tree.body = _Remover(ranges, names_at, sim).visit(tree.body)
     _fold_clauses(tree, edits, sim)
     _remove_elements(tree, edits)
     _fold_ifexps(tree, edits, source)
     _fold_comparisons(tree, edits)
+
+
+class _Remover:
+    """The statements of a body (any depth) that no statement edit's lines hold, the names
+    ``remove_import_names`` drops taken out of their import; each binding removed noted in
+    ``sim.binders`` under the deletion that removed it. (A class rather than a recursive
+    nested function: that is a reference cycle, never freed while a scan keeps the collector
+    paused, ``analyzer.util.gc_pause``.)"""
+
+    def __init__(self, ranges: list[tuple[int, int, Deletion]],
+                 names_at: dict[int, Deletion], sim: FileSim) -> None:
+        self.ranges, self.names_at, self.sim = ranges, names_at, sim
+
+    def owner(self, start: int, end: int) -> Deletion | None:
+        for s, e, d in self.ranges:
+            if s <= start and end <= e:
+                return d
+        return None
+
+    def visit(self, body: list[ast.stmt]) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        binders = self.sim.binders
+        for stmt in body:
+            start, end = _span(stmt)
+            d = self.owner(start, end)
+            if d is not None:
+                for name in bound_names(stmt):
+                    binders[name].append(d)
+                continue
+            if isinstance(stmt, ast.ImportFrom) and stmt.lineno in self.names_at:
+                d = self.names_at[stmt.lineno]
+                keep = [a for a in stmt.names if (a.asname or a.name) not in d.names]
+                for a in stmt.names:
+                    if (a.asname or a.name) in d.names:
+                        binders[a.asname or a.name].append(d)
+                if not keep:
+                    continue
+                stmt.names = keep
+            _each_block(stmt, self.visit)
+            out.append(stmt)
+        return out
 
 
 def _each_block(stmt: ast.stmt, edit: Callable[[list[ast.stmt]], list[ast.stmt]]) -> None:
@@ -217,20 +229,28 @@ def _fold_clauses(tree: ast.Module, edits: list[Deletion], sim: FileSim) -> None
     if not folds:
         return
 
-    def rebuild(body: list[ast.stmt]) -> list[ast.stmt]:
+    tree.body = _ClauseFolder(folds, sim).rebuild(tree.body)
+
+
+class _ClauseFolder:
+    """A body (any depth) with the ``if`` statements of ``folds`` (by their lines) as the
+    codemod leaves them (:func:`_folded_if`). (A class: see :class:`_Remover`.)"""
+
+    def __init__(self, folds: dict[tuple[int, int], list[Deletion]], sim: FileSim) -> None:
+        self.folds, self.sim = folds, sim
+
+    def rebuild(self, body: list[ast.stmt]) -> list[ast.stmt]:
         out: list[ast.stmt] = []
         for stmt in body:
-            _each_block(stmt, rebuild)
-            mine = folds.get((stmt.lineno, stmt.end_lineno or stmt.lineno)) \
+            _each_block(stmt, self.rebuild)
+            mine = self.folds.get((stmt.lineno, stmt.end_lineno or stmt.lineno)) \
                 if isinstance(stmt, ast.If) else None
             if mine:
                 assert isinstance(stmt, ast.If)
-                out.extend(_folded_if(stmt, mine, sim))
+                out.extend(_folded_if(stmt, mine, self.sim))
             else:
                 out.append(stmt)
         return out
-
-    tree.body = rebuild(tree.body)
 
 
 def _folded_if(stmt: ast.If, folds: list[Deletion], sim: FileSim) -> list[ast.stmt]:
@@ -300,15 +320,7 @@ def _fold_ifexps(tree: ast.Module, edits: list[Deletion], source: bytes) -> None
         if keep_body is not None:
             keeps[id(node)] = keep_body
 
-    class Fold(ast.NodeTransformer):
-        def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
-            keep_body = keeps.get(id(node))
-            node = self.generic_visit(node)  # type: ignore[assignment]
-            if keep_body is None:
-                return node
-            return node.body if keep_body else node.orelse
-
-    Fold().visit(tree)
+    _IfExpFolder(keeps).visit(tree)
 
 
 def _fold_comparisons(tree: ast.Module, edits: list[Deletion]) -> None:
@@ -318,15 +330,36 @@ def _fold_comparisons(tree: ast.Module, edits: list[Deletion]) -> None:
     if not folds:
         return
 
-    class Fold(ast.NodeTransformer):
-        def visit_Compare(self, node: ast.Compare) -> ast.AST:
-            node = self.generic_visit(node)  # type: ignore[assignment]
-            value = folds.get((node.lineno, _squeeze(ast.unparse(node))))
-            if value is None:
-                return node
-            return ast.copy_location(ast.Constant(value), node)
+    _CompareFolder(folds).visit(tree)
 
-    Fold().visit(tree)
+
+class _IfExpFolder(ast.NodeTransformer):
+    """Each conditional expression ``keeps`` names (by id) replaced by its kept arm (a
+    class of the module: one made per call would be a cycle the paused collector keeps)."""
+
+    def __init__(self, keeps: dict[int, bool]) -> None:
+        self.keeps = keeps
+
+    def visit_IfExp(self, node: ast.IfExp) -> ast.AST:
+        keep_body = self.keeps.get(id(node))
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        if keep_body is None:
+            return node
+        return node.body if keep_body else node.orelse
+
+
+class _CompareFolder(ast.NodeTransformer):
+    """Each comparison ``folds`` names (by line and squeezed text) replaced by its value."""
+
+    def __init__(self, folds: dict[tuple[int | None, str], bool]) -> None:
+        self.folds = folds
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        node = self.generic_visit(node)  # type: ignore[assignment]
+        value = self.folds.get((node.lineno, _squeeze(ast.unparse(node))))
+        if value is None:
+            return node
+        return ast.copy_location(ast.Constant(value), node)
 
 
 def _squeeze(text: str) -> str:
