@@ -201,6 +201,8 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         state = rounds.settled.keeping(gate_conflicts(rounds, last, problems), last.index)
         if state == rounds.settled:
             raise unsettled(problems)
+    if plans.forked:  # (the rounds are over here: their plans under other drops are not)
+        rounds.finished()
     if shares is not None:
         _attribute(result, rounds, last, sims, sources, timer, counted, shares)
     if items is not None:

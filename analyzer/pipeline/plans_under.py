@@ -134,6 +134,11 @@ class PlansUnder:
         for asker in self._askers:
             asker.started(self if self._forked is not None else None)
 
+    @property
+    def forked(self) -> bool:
+        """Whether the plans are being made in forked workers (not in this process)."""
+        return self._forked is not None
+
     def _made(self, pair: tuple[int, Any], timer: StageTimer, jobs: int) -> Any:
         k, task = pair
         return self._askers[k].in_worker(task, timer, jobs)

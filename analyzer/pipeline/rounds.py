@@ -252,6 +252,17 @@ class Rounds:
                                    breaks_before=self.baseline + native_breaks_before,
                                    native_before=native_before)
 
+    def finished(self) -> None:
+        """No round runs in this process again -- the plan passed its gate and the plans
+        under other drops are made in forked workers, which hold their own copies -- so the
+        memos only a further round reads go: the folds' memory (its records of each module's
+        reads, tens of MB on the largest trees) and each module's plan share. What the
+        process does next (the labels' open graph beside the result's graph, its lint
+        workers forked from it) is its peak. A round asked for after all still runs, from
+        empty memos."""
+        self._fold_memory = FoldMemory()
+        self._plans = PlanMemo()
+
     @property
     def edge_memo(self) -> EdgeMemo:
         """Each module's edges, replayed while their inputs hold (shared with the rounds of
