@@ -33,6 +33,11 @@ _K = TypeVar("_K")
 _ANY = re.compile("")  # (matches every name)
 
 
+# the kinds of reads :func:`_changed` matches by name against a changed pattern: constant
+# keys, domains' chains, dead imports
+_MATCHED_KINDS = frozenset({"k", "d", "i"})
+
+
 COUNTED = "+counted"  # a module digest's suffix when the file was counted, not parsed
 
 
@@ -58,17 +63,20 @@ class FoldRecord:
     regions: dict[str, list[DeadRegion]]  # modules with dead regions -> them
     probes: dict[str, frozenset[Probe]]  # every module with branches -> what folding it read
     version: TreeVersion | None = None  # the tree's (None: not known)
-    _distinct: frozenset[Probe] | None = field(default=None, repr=False, compare=False)
+    _matchable: frozenset[Probe] | None = field(default=None, repr=False, compare=False)
 
     @property
     def tainted(self) -> bool:
         return any(TAINT in p for p in self.probes.values())
 
-    def distinct(self) -> frozenset[Probe]:
-        """Every read of any module, once."""
-        if self._distinct is None:
-            self._distinct = frozenset().union(*self.probes.values())
-        return self._distinct
+    def matchable(self) -> frozenset[Probe]:
+        """Every read of any module that a changed pattern may answer otherwise (a constant
+        key, a domain, a dead import: :func:`_changed` matches them by name), once -- under
+        a tenth of all the reads (most are forced clauses'), the only ones it looks through."""
+        if self._matchable is None:
+            self._matchable = frozenset(
+                p for reads in self.probes.values() for p in reads if p[0] in _MATCHED_KINDS)
+        return self._matchable
 
     def __getstate__(self) -> tuple[GuardContext, dict[str, list[DeadRegion]],
                                     dict[str, frozenset[Probe]], TreeVersion | None]:
@@ -78,7 +86,7 @@ class FoldRecord:
                                         dict[str, frozenset[Probe]], TreeVersion | None]
                      ) -> None:
         self.ctx, self.regions, self.probes, self.version = state
-        self._distinct = None
+        self._matchable = None
 
 
 def _typed(value: object) -> tuple[str, object]:
@@ -137,8 +145,9 @@ def _changed(record: FoldRecord, old: GuardContext, new: GuardContext) -> set[Pr
     whole = {("M",): bool(old.dropped_members) != bool(new.dropped_members),
              ("I",): bool(old.dead_imports) != bool(new.dead_imports)}
     out.update(p for p, differs in whole.items() if differs)
+    assert all(kind in _MATCHED_KINDS for kind, _rx, _names in matched)
     if any(rx is not None for _kind, rx, _names in matched):
-        for p in record.distinct():
+        for p in record.matchable():
             for kind, rx, names in matched:
                 if p[0] == kind and rx is not None and any(map(rx.match, names(p[1]))):
                     out.add(p)
@@ -214,7 +223,27 @@ class FoldMemory:
                 if found is None:
                     del self.home[digest]
                 else:
-                    self.home[digest] = found
+                    self.home[digest] = self._shared(found)
+
+    def _shared(self, record: FoldRecord) -> FoldRecord:
+        """``record``, just read from the store, holding each module's reads as the very
+        set a record held here holds when they are equal (and the reads of its other sets
+        each once): records of one tree under nearby contexts read mostly alike, and
+        unpickled apart they would hold it all twice (~14 MiB of sets and tuples each on
+        the largest tree)."""
+        sets: dict[frozenset[Probe], frozenset[Probe]] = {}
+        for held in [*self.records, *self.home.values()]:
+            if held is not None and held is not record:
+                sets.update((reads, reads) for reads in held.probes.values())
+        probes: dict[Probe, Probe] = {}
+        out: dict[str, frozenset[Probe]] = {}
+        for module, reads in record.probes.items():
+            known = sets.get(reads)
+            if known is None:
+                known = sets[reads] = frozenset(probes.setdefault(p, p) for p in reads)
+            out[module] = known
+        record.probes = out
+        return record
 
     def best(self, ctx: GuardContext, modules: Collection[str], version: TreeVersion | None,
              load: Callable[[GuardContext, set[str]], list[FoldRecord]],
@@ -230,7 +259,8 @@ class FoldMemory:
         wanted = set(modules)
         home = [r for r in self.home.values()
                 if r is not None and all(r is not x for x in self.records)]
-        for record in [*self.records, *home, *load(ctx, self.loaded)]:
+        loaded = [self._shared(record) for record in load(ctx, self.loaded)]
+        for record in [*self.records, *home, *loaded]:
             if version is None and record.version is None:
                 edited: set[str] = set()
             elif version is None or record.version is None \

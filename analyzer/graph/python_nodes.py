@@ -170,13 +170,11 @@ def method_graph(index: ModuleIndex, graph: Graph, options: GraphOptions
     nodes: list[tuple[str, dict[str, object]]] = []
     edges: list[tuple[str, str, Mapping[str, object]]] = []
     for name in sorted(index.modules):
-        for node, cls, attrs, always in method_nodes(index.modules[name], graph):
-            method = str(attrs["method"])
-            if not always and cls in open_ended:
-                always = not identifier_matches(method, options.droppable)
-            nodes.append((node, {**attrs, "gate": None if always else attribute_node(method)}))
-            edges.append((cls, node, EdgeData("member", cast(str, attrs["path"]),
-                                              cast(int, attrs["start_line"]))))
+        for method in method_nodes(index.modules[name], graph):
+            nodes.append(method.pair(not method.always and (
+                method.cls not in open_ended
+                or identifier_matches(method.method, options.droppable))))
+            edges.append(method.member)
     index.tree_memo["method_graph"] = (open_ended, options.droppable, (nodes, edges))
     return nodes, edges
 
@@ -205,11 +203,44 @@ def module_nodes(mod: PyModule) -> list[tuple[str, dict[str, object]]]:
     return out
 
 
-def method_nodes(mod: PyModule, graph: Graph
-                  ) -> list[tuple[str, str, dict[str, object], bool]]:
-    """(node, class node, attributes but the gate, always live whatever the class) of each
-    method of one module: a function of its facts (and its class nodes, made from them),
-    computed once per scan."""
+class MethodNode:
+    """One method's node, made once per scan (:func:`method_nodes`): its class node, its
+    name, whether it is live whatever its class (a dunder, a decorator that calls it), its
+    class's ``member`` edge, and its (node, attributes) pair under each gate, the second made
+    when first asked for. Every method graph that gives the method the same gate shares the
+    pair, and so do the graphs built from them (node attribute dicts are never changed in
+    place): a plan under other drops, whose droppable names gate other methods, makes new
+    attributes only for the methods whose gate changed."""
+
+    __slots__ = ("_pairs", "always", "cls", "member", "method", "node")
+
+    def __init__(self, node: str, cls: str, attrs: dict[str, object], always: bool) -> None:
+        self.node = node
+        self.cls = cls
+        self.method = str(attrs["method"])
+        self.always = always
+        self.member = (cls, node, EdgeData("member", cast(str, attrs["path"]),
+                                           cast(int, attrs["start_line"])))
+        gated = not always  # (the gate of a class that is not open-ended: asked for first)
+        self._pairs: list[tuple[str, dict[str, object]] | None] = [None, None]
+        self._pairs[gated] = (node, {**attrs, "gate": self._gate(gated)})
+
+    def _gate(self, gated: bool) -> str | None:
+        return attribute_node(self.method) if gated else None
+
+    def pair(self, gated: bool) -> tuple[str, dict[str, object]]:
+        """(node, attributes) with the gate ``gated`` says (None when not gated)."""
+        made = self._pairs[gated]
+        if made is None:
+            other = self._pairs[not gated]
+            assert other is not None
+            made = self._pairs[gated] = (self.node, {**other[1], "gate": self._gate(gated)})
+        return made
+
+
+def method_nodes(mod: PyModule, graph: Graph) -> list[MethodNode]:
+    """The :class:`MethodNode` of each method of one module: a function of its facts (and
+    its class nodes, made from them), computed once per scan."""
     known = mod.own.get("method_nodes")
     if known is not None:
         return known  # type: ignore[no-any-return]
@@ -217,7 +248,7 @@ def method_nodes(mod: PyModule, graph: Graph
     counts: dict[tuple[str, str], int] = {}
     for m in mod.facts.method_defs:
         counts[(m.cls, m.name)] = counts.get((m.cls, m.name), 0) + 1
-    out: list[tuple[str, str, dict[str, object], bool]] = []
+    out: list[MethodNode] = []
     for m in mod.facts.method_defs:
         cls = symbol_node(name, m.cls)
         if counts[(m.cls, m.name)] > 1 or graph.nodes.get(cls, {}).get("symbol_kind") \
@@ -227,7 +258,7 @@ def method_nodes(mod: PyModule, graph: Graph
         always = (m.name.startswith("_") and m.name.endswith("_")) \
             or any(d not in PLAIN_DECORATORS and not d.endswith(
                 (".setter", ".getter", ".deleter")) for d in m.decorators)
-        out.append((share(symbol_node(name, f"{m.cls}.{m.name}")), cls, {
+        out.append(MethodNode(share(symbol_node(name, f"{m.cls}.{m.name}")), cls, {
             "kind": "method", "module": name, "name": f"{m.cls}.{m.name}", "method": m.name,
             "cls": m.cls, "path": mod.path, "start_line": m.start_line,
             "end_line": m.end_line}, always))

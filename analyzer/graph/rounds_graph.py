@@ -123,8 +123,9 @@ class RoundGraph:
             return None
         nodes = node_dicts(graph)
         for (node, attrs), (_, was) in zip(methods, layer.methods, strict=True):
-            if attrs != was:  # (a new dict: node attribute dicts are shared, never changed)
-                nodes[node] = {**nodes[node], **attrs}
+            if attrs is not was and attrs != was:  # (node attribute dicts are shared, never
+                known = nodes[node]                # changed: the method's pair, or a merge)
+                nodes[node] = attrs if known is was else {**known, **attrs}
         layer.methods = methods
         return layer
 

@@ -280,3 +280,29 @@ def test_a_memory_with_home_records_reads_no_last_record(
     asked.clear()
     stored(cache, guards.fold_contexts, index, [PLAIN_FORCED], "tree-1", second, version)
     assert asked == [BASE.digest(), PLAIN_FORCED.digest()]
+
+
+def test_records_read_back_from_the_store_share_the_reads_they_hold_alike(
+        tmp_path: Path, folded: list[str]) -> None:
+    cache = tmp_path / "cache"
+    index = module_index(tmp_path / "tree", FILES)
+    version = _version(FILES)
+    stored(cache, guards.fold_contexts, index, [BASE, NPU], "tree-1", FoldMemory(), version)
+    # the next scan: both contexts answered by the store, then a plan's context folded
+    memory = FoldMemory()
+    stored(cache, guards.fold_contexts, index, [BASE, NPU], "tree-1", memory, version)
+    assert memory.home == {BASE.digest(): None, NPU.digest(): None}
+    folded.clear()
+    stored(cache, guards.fold_contexts, index, [FA3_DROPPED], "tree-1", memory, version)
+    assert folded == ["app.backend"]
+    base, npu = memory.home[BASE.digest()], memory.home[NPU.digest()]
+    assert base is not None and npu is not None and (base.ctx, npu.ctx) == (BASE, NPU)
+    # whether the platform is an NPU is no question of backend, cuda_only, model or plain:
+    # their reads under both contexts are the same, and read back they are one set
+    for module in ["app.backend", "app.cuda_only", "app.model", "app.plain"]:
+        assert npu.probes[module] == base.probes[module]
+    assert all(npu.probes[m] is base.probes[m] for m in base.probes
+               if npu.probes.get(m) == base.probes[m])
+    # each read of the sets held apart is one tuple too
+    reads = [p for m, ps in npu.probes.items() if ps is not base.probes.get(m) for p in ps]
+    assert len({id(p) for p in reads}) == len(set(reads))

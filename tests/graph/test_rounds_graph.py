@@ -270,3 +270,53 @@ def test_a_swap_keeps_the_edges_both_records_have_in_place(tmp_path, monkeypatch
     assert list(first.pred[fa]) == ["py:pkg.early:e", "py:pkg.m:f", "py:pkg.m:g",
                                     "py:pkg.z:z"]
     assert swaps.count(True) >= 4  # (the records found in the memo: swapped in place)
+
+
+def test_a_method_graph_under_other_droppable_names_shares_each_unchanged_method(tmp_path):
+    # K is a class of the tree (its plain methods are gated whatever is droppable); M's base
+    # is outside the tree, so its methods are gated only when a droppable name matches them
+    from analyzer.graph.python_nodes import method_graph
+
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/k.py": "class K:\n    def ping(self):\n        return 1\n",
+        "pkg/m.py": ("import torch\n\n\nclass M(torch.nn.Module):\n"
+                     "    def forward(self):\n        return 2\n\n"
+                     "    def fa3_kernel(self):\n        return 3\n"),
+    }
+    index = module_index(tmp_path, files)
+    graph = build_python_graph(index, GraphOptions()).graph
+    plain, plain_members = method_graph(index, graph, GraphOptions())
+    fa3, fa3_members = method_graph(index, graph, GraphOptions(droppable=("fa3_*",)))
+    first, second = dict(plain), dict(fa3)
+    assert list(first) == list(second) == ["py:pkg.k:K.ping", "py:pkg.m:M.forward",
+                                           "py:pkg.m:M.fa3_kernel"]
+    assert first["py:pkg.m:M.fa3_kernel"] == {
+        "kind": "method", "module": "pkg.m", "name": "M.fa3_kernel", "method": "fa3_kernel",
+        "cls": "M", "path": "pkg/m.py", "start_line": 8, "end_line": 9, "gate": None}
+    assert second["py:pkg.m:M.fa3_kernel"] == {
+        **first["py:pkg.m:M.fa3_kernel"], "gate": "attr:fa3_kernel"}
+    assert list(second["py:pkg.m:M.fa3_kernel"]) == list(first["py:pkg.m:M.fa3_kernel"])
+    assert first["py:pkg.k:K.ping"]["gate"] == "attr:ping"
+    assert first["py:pkg.m:M.forward"]["gate"] is None
+    # the methods whose gate did not change: the very same attributes, and the same members
+    assert second["py:pkg.k:K.ping"] is first["py:pkg.k:K.ping"]
+    assert second["py:pkg.m:M.forward"] is first["py:pkg.m:M.forward"]
+    assert all(a is b for a, b in zip(plain_members, fa3_members, strict=True))
+    assert [(u, v, dict(d)) for u, v, d in plain_members] == [
+        ("py:pkg.k:K", "py:pkg.k:K.ping",
+         {"kind": "member", "file": "pkg/k.py", "line": 2}),
+        ("py:pkg.m:M", "py:pkg.m:M.forward", {"kind": "member", "file": "pkg/m.py", "line": 5}),
+        ("py:pkg.m:M", "py:pkg.m:M.fa3_kernel",
+         {"kind": "member", "file": "pkg/m.py", "line": 8})]
+    # back to the first names: each method's pair under that gate, made once
+    again, _ = method_graph(index, graph, GraphOptions(droppable=("nothing_*",)))
+    assert all(a is b for a, b in zip(again, plain, strict=True))
+    # and a graph patched from one gate to the other is the fresh graph of the other
+    graphs, memo = RoundGraph(), EdgeMemo()
+    graphs.build(index, GraphOptions(), memo)
+    patched = graphs.build(index, GraphOptions(droppable=("fa3_*",)), memo)
+    fresh = build_python_graph(index, GraphOptions(droppable=("fa3_*",)))
+    same_python_graph(patched, fresh)
+    _same_order(patched.graph, fresh.graph)
+    assert patched.graph.nodes["py:pkg.m:M.fa3_kernel"] is second["py:pkg.m:M.fa3_kernel"]
