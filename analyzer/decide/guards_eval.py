@@ -25,8 +25,7 @@ from typing import Any
 
 from analyzer.config.globs import WILDCARDS, any_identifier_matches, identifier_regex
 from analyzer.decide.guards_names import (
-    AttrSets,
-    attribute_table,
+    AttributeTable,
     chain_tails,
     class_tables,
     closure,
@@ -159,9 +158,9 @@ class Evaluator:
         self._assigns: dict[str, dict[str, list[Cond]]] = {}
         self.used: list[str] = []  # constants/domains the current evaluation relied on
         # attribute name -> every assignment that may set it, tree-wide (built on first use)
-        self._attr_sets: dict[str, AttrSets] | None = None
-        self._subclasses: dict[str, set[str]] | None = None  # class name -> base names
-        self._children: dict[str, set[str]] = {}  # class name -> names of its subclasses
+        self._attr_sets: AttributeTable | None = None
+        self._subclasses: dict[str, tuple[str, ...]] | None = None  # class name -> base names
+        self._children: dict[str, list[str]] = {}  # class name -> names of its subclasses
         self._related_memo: dict[str, set[str]] = {}
 
     # -- constants -------------------------------------------------------------------------
@@ -565,14 +564,13 @@ class Evaluator:
             return UNKNOWN, []
         return value, [*notes, f"{module}.{cls}: self.{attr} = {value!r}"]
 
-    def _attribute_sets(self) -> dict[str, AttrSets]:
-        """Attribute name -> every assignment that may set it, tree-wide (built once for the
-        evaluators sharing ``tables``: each ``self.x`` read asks of its own few, not of the
-        whole list)."""
+    def _attribute_sets(self) -> AttributeTable:
+        """Attribute name -> every assignment that may set it, tree-wide (one table for the
+        evaluators sharing ``tables``, each name's sets made when first asked)."""
         if self._attr_sets is None:
             table = self.tables.get("attributes")
             if table is None:
-                table = self.tables["attributes"] = attribute_table(self.index)
+                table = self.tables["attributes"] = AttributeTable(self.index)
             self._attr_sets = table
         return self._attr_sets
 

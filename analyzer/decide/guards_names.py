@@ -6,6 +6,7 @@ the class hierarchy by name. The evaluator (``analyzer.decide.guards_eval``) ask
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 from analyzer.extract.python_branches import Cond
@@ -33,33 +34,63 @@ class AttrSets:
             self.odd = True
 
 
-def attribute_table(index: ModuleIndex) -> dict[str, AttrSets]:
-    """Attribute name -> every assignment that may set it, in the tree's order."""
-    table: dict[str, AttrSets] = {}
+class AttributeTable:
+    """Attribute name -> every assignment that may set it, in the tree's order: what
+    :meth:`Evaluator.instance_attr` asks of the whole tree. The modules assigning each name are
+    indexed once, when first asked; a name's :class:`AttrSets` are made when it is asked (a pass
+    folding a few modules asks of a few names: the sets of every name would be made for none)."""
+
+    def __init__(self, index: ModuleIndex) -> None:
+        self._index = index
+        self._modules: dict[str, list[str]] | None = None  # name -> modules assigning it
+        self._sets: dict[str, AttrSets | None] = {}
+
+    def get(self, attr: str) -> AttrSets | None:
+        """The assignments that may set ``attr`` (None: none in the tree)."""
+        if attr in self._sets:
+            return self._sets[attr]
+        if self._modules is None:
+            self._modules = _assigning_modules(self._index)
+        sets = None
+        for name in self._modules.get(attr, ()):
+            mod = self._index.modules[name]
+            for a in getattr(mod.facts, "attr_assigns", ()):
+                if a.attr == attr:
+                    if sets is None:
+                        sets = AttrSets()
+                    sets.add(name, a, mod.defs.get(a.scope) == "class")
+        self._sets[attr] = sets
+        return sets
+
+
+def _assigning_modules(index: ModuleIndex) -> dict[str, list[str]]:
+    """Attribute name -> the modules assigning it, in the tree's order."""
+    out: dict[str, list[str]] = {}
     for name, mod in index.modules.items():
-        for a in getattr(mod.facts, "attr_assigns", ()):
-            sets = table.get(a.attr)
-            if sets is None:
-                sets = table[a.attr] = AttrSets()
-            sets.add(name, a, mod.defs.get(a.scope) == "class")
-    return table
+        for attr in {a.attr for a in getattr(mod.facts, "attr_assigns", ())}:
+            out.setdefault(attr, []).append(name)
+    return out
 
 
-def class_tables(index: ModuleIndex) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
-    """Class name -> the names of its bases, and -> the names of its subclasses."""
-    bases: dict[str, set[str]] = {}
+def class_tables(index: ModuleIndex
+                 ) -> tuple[dict[str, tuple[str, ...]], dict[str, list[str]]]:
+    """Class name -> the names of its bases, and -> the names of its subclasses (each name
+    once; tuples and lists, not sets: thousands of classes, most with one base)."""
+    bases: dict[str, tuple[str, ...]] = {}
     for mod in index.modules.values():
         for d in mod.facts.definitions:
             if d.kind == "class":
-                bases.setdefault(d.name, set()).update(b.rsplit(".", 1)[-1] for b in d.bases)
-    children: dict[str, set[str]] = {}
+                names = tuple(dict.fromkeys(b.rsplit(".", 1)[-1] for b in d.bases))
+                had = bases.get(d.name)
+                bases[d.name] = names if had is None else tuple(dict.fromkeys(had + names))
+    children: dict[str, list[str]] = {}
     for name, bs in bases.items():
         for b in bs:
-            children.setdefault(b, set()).add(name)
+            children.setdefault(b, []).append(name)
     return bases, children
 
 
-def closure(start: str, edges: dict[str, set[str]]) -> set[str]:
+def closure(start: str, edges: Mapping[str, Collection[str]]) -> set[str]:
     """Names reachable from ``start`` over ``edges`` (``start`` itself only on a cycle)."""
     out: set[str] = set()
     todo = [start]
