@@ -90,7 +90,7 @@ class Forked:
                  chunks: list[list[Any]] | None, jobs: int) -> None:
         self._fn, self._items = fn, items
         self._pool: ProcessPoolExecutor | None = None
-        self._futures: list[Any] = []
+        self._futures: list[Any] = []  # (None: its result taken, by results_of)
         if chunks is not None:
             global _FORKED
             _FORKED = fn
@@ -106,6 +106,7 @@ class Forked:
         raised here; a worker that died, as :class:`WorkerError`)."""
         if self._pool is None:
             return [self._fn(item) for item in self._items]
+        assert None not in self._futures, "results taken by results_of"
         try:
             done = [_answer(future) for future in self._futures]
         finally:
@@ -115,9 +116,14 @@ class Forked:
     def results_of(self, start: int, stop: int) -> list[Any]:
         """The results of the items ``start`` to ``stop`` (excluded), in order, while the
         workers go on with the others (the pool stays until :meth:`cancel`). Each chunk must
-        hold one item (``chunks_per_job`` at least the items per job)."""
+        hold one item (``chunks_per_job`` at least the items per job). Each is taken once:
+        their pickled bytes are no longer held here (a plan's answer, with the edges and
+        lints it hands back, is megabytes; the pool may stay long after)."""
         assert self._pool is not None and len(self._futures) == len(self._items)
-        return _unpickled([_answer(future) for future in self._futures[start:stop]])
+        futures = self._futures[start:stop]
+        assert None not in futures, "results taken twice"
+        self._futures[start:stop] = [None] * len(futures)
+        return _unpickled([_answer(future) for future in futures])
 
     def cancel(self) -> None:
         """Stop the workers (results no longer wanted)."""

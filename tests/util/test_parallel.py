@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sys
 import time
+import tracemalloc
 
 import pytest
 
@@ -59,3 +60,28 @@ def test_some_results_come_while_the_workers_go_on_with_the_others(tmp_path) -> 
     gate.write_text("")
     assert started.results_of(2, 3) == [30]
     started.cancel()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
+def test_results_taken_are_no_longer_held_while_the_workers_go_on() -> None:
+    # each answer is 8 MB of bytes; once the first two are taken and dropped by the caller,
+    # nothing of them stays in this process while the pool stays (for the third)
+    size = 8_000_000
+    tracemalloc.start()
+    try:
+        started = forked_start(lambda n: bytes([n]) * size, [1, 2, 3], jobs=2,
+                               chunks_per_job=3)
+        first = started.results_of(0, 2)
+        assert [len(b) for b in first] == [size, size] and first[1][-1] == 2
+        held_with_them = tracemalloc.get_traced_memory()[0]
+        del first
+        held = tracemalloc.get_traced_memory()[0]
+        # the two answers and their two pickled copies were traced; the copies went too
+        assert held_with_them - held >= 2 * size
+        assert held < 2 * size
+        with pytest.raises(AssertionError, match="taken twice"):
+            started.results_of(1, 2)
+        assert started.results_of(2, 3) == [bytes([3]) * size]
+    finally:
+        tracemalloc.stop()
+        started.cancel()
