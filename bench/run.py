@@ -7,7 +7,9 @@ on the same tree, with issue 26's targets.
 
 Every measurement is a fresh subprocess: wall time (``time.perf_counter``) and peak resident
 memory (``ru_maxrss`` from ``os.wait4`` on the child; it covers the child itself, and the
-largest of its worker processes it waited for, not their sum). Scenarios:
+largest of its worker processes it waited for, not their sum), with which process that was
+(``bench/proc_peaks.py``: every descendant's own high-water mark, polled; the table's note
+names the largest). Scenarios:
 
 - cold: an empty cache folder each run (extraction in ``--jobs`` workers, analysis, outputs);
 - warm: nothing changed since a priming run (the whole-scan result cache answers);
@@ -49,6 +51,10 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from proc_peaks import ProcessPeaks  # noqa: E402
+
 MB = 1000 * 1000
 RSS_LIMIT_MB = 800  # issue 26: peak RSS <= 800 MB (10^6 bytes)
 EXIT_PROBLEMS = 8  # depgraph verify: the pruned tree has problems
@@ -71,6 +77,8 @@ class Series:
     rss_kib: list[int] = field(default_factory=list)
     stages: list[dict[str, float]] = field(default_factory=list)  # scan --timings, per run
     note: str = ""
+    # per run: the process of the highest high-water mark polled, and that mark (MiB)
+    largest: list[str] = field(default_factory=list)
 
     @property
     def median(self) -> float:
@@ -79,9 +87,12 @@ class Series:
     def row(self) -> str:
         if not self.seconds:
             return f"| {self.name} | 0 | - | - | - | {self.note or 'skipped'} |"
+        peak = max(range(len(self.rss_kib)), key=lambda i: self.rss_kib[i])
+        where = self.largest[peak] if peak < len(self.largest) else ""
+        note = "; ".join(n for n in (self.note, f"largest: {where}" if where else "") if n)
         return (f"| {self.name} | {len(self.seconds)} | {self.median:.2f} | "
                 f"{min(self.seconds):.2f}-{max(self.seconds):.2f} | "
-                f"{max(self.rss_kib) / 1024:.0f} | {self.note} |")
+                f"{max(self.rss_kib) / 1024:.0f} | {note} |")
 
     def stage_medians(self) -> dict[str, float]:
         """Median seconds of each stage over the runs that printed it."""
@@ -96,6 +107,7 @@ class Run:
     code: int
     stdout: str
     stderr: str
+    largest: str = ""  # the process of the highest high-water mark polled ("" none seen)
 
 
 def run_proc(cmd: list[str], ok: tuple[int, ...] = (0,), keep_stdout: bool = False) -> Run:
@@ -106,8 +118,10 @@ def run_proc(cmd: list[str], ok: tuple[int, ...] = (0,), keep_stdout: bool = Fal
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL,
                                 stdout=out if keep_stdout else subprocess.DEVNULL, stderr=err)
+        peaks = ProcessPeaks(proc.pid).start()
         _, status, usage = os.wait4(proc.pid, 0)
         elapsed = time.perf_counter() - start
+        peaks.stop()
         proc.returncode = code = os.waitstatus_to_exitcode(status)
         err.seek(0)
         stderr = err.read().decode(errors="replace")
@@ -115,7 +129,9 @@ def run_proc(cmd: list[str], ok: tuple[int, ...] = (0,), keep_stdout: bool = Fal
         stdout = out.read().decode(errors="replace")
     if code not in ok:
         print(f"  ! {shlex.join(cmd)} exited {code}: {stderr[-400:]}", file=sys.stderr)
-    return Run(elapsed, usage.ru_maxrss, code, stdout, stderr)
+    top = peaks.largest()
+    return Run(elapsed, usage.ru_maxrss, code, stdout, stderr,
+               f"{top.name}, {top.hwm_kib / 1024:.0f} MiB" if top is not None else "")
 
 
 def run_once(cmd: list[str], ok: tuple[int, ...] = (0,)) -> tuple[float, int, int]:
@@ -225,6 +241,7 @@ def measure(series: Series, cmd: list[str], runs: int,
         got = run_proc(cmd, ok, keep_stdout=after is not None)
         series.seconds.append(got.seconds)
         series.rss_kib.append(got.rss_kib)
+        series.largest.append(got.largest)
         if stages := parse_timings(got.stderr):
             series.stages.append(stages)
         if after is not None:

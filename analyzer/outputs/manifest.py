@@ -26,12 +26,16 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 1
 
 
-def manifest_dict(result: ScanResult, baseline: dict[str, Any] | None = None) -> dict[str, Any]:
+def manifest_dict(result: ScanResult, baseline: dict[str, Any] | None = None, *,
+                  why: bool = True) -> dict[str, Any]:
     """The manifest of a scan; ``baseline``: what verify compares a pruned tree with (the
-    ``verify_baseline*`` keys, computed by ``analyzer.verify.baseline`` before formatting)."""
+    ``verify_baseline*`` keys, computed by ``analyzer.verify.baseline`` before formatting).
+    ``why=False``: without the ``why`` section (optional in the schema; only ``depgraph why
+    --manifest`` reads it): the manifest the gate applies and verifies, made before the
+    roots' reasons are known, needs none."""
     baseline = baseline or {}
     deletions = [deletion_entry(d) for d in result.plan.deletions]
-    return {
+    out: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "depgraph", "version": __version__},
         "root": str(result.root),
@@ -67,11 +71,13 @@ def manifest_dict(result: ScanResult, baseline: dict[str, Any] | None = None) ->
         # [importer, module as written, the file beside it]: bare imports of scripts
         "verify_baseline_siblings": baseline.get("verify_baseline_siblings", []),
         "verify_baseline_unparsed": baseline.get("verify_baseline_unparsed", []),
+    }
+    if why:
         # what `depgraph why --manifest` answers from (analyzer/outputs/why_index.py): the
         # live tree with each root's reason, and the module of each Python file deleted whole
-        "why": why_section(result),
-        "deletions": deletions,
-    }
+        out["why"] = why_section(result)
+    out["deletions"] = deletions
+    return out
 
 
 def why_section(result: ScanResult) -> dict[str, Any]:

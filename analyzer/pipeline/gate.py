@@ -71,7 +71,9 @@ def verify_applied(result: ScanResult, baseline: dict[str, Any], settings: RunSe
     the workers forked from it later."""
     from analyzer.outputs.manifest import manifest_dict
 
-    manifest = manifest_dict(result, baseline)
+    # (without the why section: the copy's apply and verify read none, and the live tree
+    # it holds is the outputs', made once the roots' reasons are known)
+    manifest = manifest_dict(result, baseline, why=False)
     if not manifest["deletions"]:
         return []
     copy = CopyToVerify(result.root, manifest, frozenset(d.path for d in result.plan.deletions),

@@ -31,8 +31,12 @@ def defined_members(index: ModuleIndex) -> dict[str, list[str]]:
     branch goes with code that never runs, and its name is read on objects of every kind."""
     out: dict[str, set[str]] = {}
     for name, mod in index.modules.items():
+        classes: dict[str, str] = {}  # (one string a class, whatever its methods' number)
         for m in mod.facts.method_defs:
-            out.setdefault(m.name, set()).add(f"{name}:{m.cls}")
+            owner = classes.get(m.cls)
+            if owner is None:
+                owner = classes[m.cls] = f"{name}:{m.cls}"
+            out.setdefault(m.name, set()).add(owner)
     return {k: sorted(v) for k, v in out.items()}
 
 

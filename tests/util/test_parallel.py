@@ -4,9 +4,11 @@ that dies before it answers as one clear error (exit code 10), never a traceback
 from __future__ import annotations
 
 import os
+import random
 import sys
 import time
 import tracemalloc
+from concurrent import futures
 
 import pytest
 
@@ -64,14 +66,16 @@ def test_some_results_come_while_the_workers_go_on_with_the_others(tmp_path) -> 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
 def test_results_taken_are_no_longer_held_while_the_workers_go_on() -> None:
-    # each answer is 8 MB of bytes; once the first two are taken and dropped by the caller,
-    # nothing of them stays in this process while the pool stays (for the third)
+    # each answer is 8 MB of random bytes (no compression makes them smaller); once the
+    # first two are taken and dropped by the caller, nothing of them stays in this process
+    # while the pool stays (for the third)
     size = 8_000_000
     tracemalloc.start()
-    started = forked_start(lambda n: bytes([n]) * size, [1, 2, 3], jobs=2, chunks_per_job=3)
+    started = forked_start(lambda n: random.Random(n).randbytes(size), [1, 2, 3], jobs=2,
+                           chunks_per_job=3)
     try:
         first = started.results_of(0, 2)
-        assert [len(b) for b in first] == [size, size] and first[1][-1] == 2
+        assert first == [random.Random(n).randbytes(size) for n in (1, 2)]
         held_with_them = tracemalloc.get_traced_memory()[0]
         del first
         held = tracemalloc.get_traced_memory()[0]
@@ -80,7 +84,28 @@ def test_results_taken_are_no_longer_held_while_the_workers_go_on() -> None:
         assert held < 2 * size
         with pytest.raises(AssertionError, match="taken twice"):
             started.results_of(1, 2)
-        assert started.results_of(2, 3) == [bytes([3]) * size]
+        assert started.results_of(2, 3) == [random.Random(3).randbytes(size)]
+    finally:
+        tracemalloc.stop()
+        started.cancel()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
+def test_answers_wait_compressed_until_taken() -> None:
+    # two answers of 8 MB that compress well (a plan's answer: edges and lints, names
+    # repeated) arrive while nothing takes them: this process holds them compressed, a
+    # small part of their size, and gives them back whole when they are taken
+    size = 8_000_000
+    line = b"py:pkg.models.deepseek_v2:DeepseekV2Attention.forward imports\n"
+    tracemalloc.start()
+    started = forked_start(lambda n: line * (size // len(line)) + bytes([n]), [1, 2], jobs=2,
+                           chunks_per_job=2)
+    try:
+        futures.wait(started._futures)  # (both answered, not taken)
+        held = tracemalloc.get_traced_memory()[0]
+        assert held < size // 4
+        assert started.results_of(0, 2) == [line * (size // len(line)) + bytes([n])
+                                            for n in (1, 2)]
     finally:
         tracemalloc.stop()
         started.cancel()
