@@ -21,8 +21,8 @@ names the largest). Scenarios:
 - one-file: a copy of the tree, one Python file edited before each run (a comment appended);
   its "parse" is the in-process time to extract just that file;
 - verify --before: the tree scanned into a manifest, a copy of the tree, ``apply MANIFEST
-  --root COPY --write`` (timed once), then ``verify COPY --before MANIFEST`` with the same
-  roots and the cache the scan left.
+  --root COPY --write`` with the cache the scan left (its gate's edits; timed once), then
+  ``verify COPY --before MANIFEST`` with the same roots and that cache.
 
 The --drop and verify runs each start from the cache exactly as the priming scan left it (a
 hard-linked snapshot, restored before every run: depgraph replaces cache files atomically and
@@ -383,11 +383,14 @@ def verify_before(args: argparse.Namespace, dg: list[str], tree: Path, work: Pat
     roots = [x for r in args.roots for x in ("--roots", r)]
     jobs = ["--jobs", str(args.jobs)] if args.jobs else []
     applied = work / "applied"
+    # (the edits the scan's gate computed are in its cache, as a user's scan leaves them in
+    # the default one: without --cache-dir apply would read the user's own, whatever it holds)
     apply_cmd = [*dg, "apply", str(manifest), "--root", str(applied), "--write",
-                 "--patch-out", str(work / "apply.patch")]
+                 "--patch-out", str(work / "apply.patch"), "--cache-dir", str(cache)]
     verify_cmd = [*dg, "verify", str(applied), "--before", str(manifest), *roots, *jobs,
                   "--cache-dir", str(cache)]
-    apply_s = Series("depgraph apply --write", shlex.join(apply_cmd))
+    apply_s = Series("depgraph apply --write", shlex.join(apply_cmd)
+                     + "  (cache: as the priming scan left it)")
     verify_s = Series("depgraph verify --before", shlex.join(verify_cmd)
                       + "  (cache: as the priming scan left it)")
     if primed.code != 0 or not manifest.is_file():
@@ -395,7 +398,8 @@ def verify_before(args: argparse.Namespace, dg: list[str], tree: Path, work: Pat
         return [apply_s, verify_s]
     shutil.copytree(tree, applied, symlinks=True)
     applied_codes: list[int] = []
-    measure(apply_s, apply_cmd, 1, after=lambda got: applied_codes.append(got.code))
+    measure(apply_s, apply_cmd, 1, before=restore,
+            after=lambda got: applied_codes.append(got.code))
     apply_s.note = "once, on a copy of the tree: what verify then checks"
     if applied_codes != [0]:
         apply_s.note = f"exit {applied_codes[0]}: the copy is not pruned"

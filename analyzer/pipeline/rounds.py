@@ -49,7 +49,7 @@ from analyzer.graph.profile_edges import add_profile_edges
 from analyzer.graph.python import EdgeMemo, build_python_graph
 from analyzer.graph.rounds_graph import RoundGraph
 from analyzer.model import Deletion, FileInfo, Kept, Plan, fold_lines
-from analyzer.nodes import Graph, module_node, succ_dicts, target_node
+from analyzer.nodes import Graph, succ_dicts, target_node
 from analyzer.pipeline.inputs import ScanInputs
 from analyzer.pipeline.rounds_roots import (
     declared_entry_points,
@@ -85,7 +85,14 @@ from analyzer.plan.check.native_view import Build, native_plan_breaks, planned_n
 from analyzer.plan.check.view import planned_view
 from analyzer.plan.check_cache import CheckCache
 from analyzer.plan.native import plan_native
-from analyzer.plan.python import PlanMemo, build_plan, kept_roots, plan_folded, plan_peripheral
+from analyzer.plan.python import (
+    PlanMemo,
+    build_plan,
+    kept_roots,
+    needed_reexports,
+    plan_folded,
+    plan_peripheral,
+)
 from analyzer.resolve.python import ModuleIndex
 from analyzer.resolve.tree import Scope, Tree, evaluated
 
@@ -597,9 +604,10 @@ class Rounds:
         with timer("plan"):
             plan = build_plan(graph, liveness, index, tree.files, set(scope.in_scope),
                               state.imports, scope.unparsed,
-                              _needed_reexports(stage, liveness, scope, {
-                                  d.path for d in peripheral.deletions
-                                  if d.kind == "delete_file"}), self._plans)
+                              needed_reexports(stage.reexported, stage.reexported_by,
+                                               index.modules, liveness, scope, {
+                                                   d.path for d in peripheral.deletions
+                                                   if d.kind == "delete_file"}), self._plans)
             plan.deletions.extend(peripheral.deletions)
             plan_folded(liveness, index, tree.files, regions, stage.registry_deletions, plan,
                         set(scope.in_scope), scope.peripheral - scope.tests)
@@ -684,20 +692,3 @@ class Rounds:
         return roots, default_roots, kept, [*stale, *kept_stale, *never_stale,
                                              *self.stale_patterns], tiers
 
-
-def _needed_reexports(stage: _GraphStage, liveness: Liveness, scope: Scope,
-                      peripheral_gone: set[str]) -> frozenset[tuple[str, str]]:
-    """The import bindings the plan keeps as re-exports: those resolved through outside any
-    module's edges, and those a module resolved through that remains -- live, outside the
-    deletion scope and not among the files of it the round deletes (``peripheral_gone``:
-    tests and scripts that go whole), or not understood. A module the plan deletes whole
-    needs nothing (nor does one no parsed file can name)."""
-    modules = stage.index.modules
-
-    def remains(name: str) -> bool:
-        path = modules[name].path
-        return (liveness.is_live(module_node(name)) or path in scope.unparsed
-                or (path not in scope.in_scope and path not in peripheral_gone))
-
-    return stage.reexported | frozenset(
-        pair for pair, by in stage.reexported_by.items() if any(remains(m) for m in by))

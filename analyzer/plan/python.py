@@ -37,6 +37,7 @@ from analyzer.graph.rounds_graph import python_layer_mark
 from analyzer.model import Deletion, FileInfo, Kept, Plan, Ranges
 from analyzer.nodes import Graph, module_node, symbol_node
 from analyzer.resolve.python import ModuleIndex, PyModule, Target
+from analyzer.resolve.tree import Scope
 
 
 def build_plan(graph: Graph, live: Liveness, index: ModuleIndex,
@@ -617,3 +618,23 @@ def _bindings_of(index: ModuleIndex, mod: PyModule,
             else Target("unresolved", absolute, imported.name)
         out.append((bound, target, target.kind == "module"))
     return out
+
+
+def needed_reexports(reexported: frozenset[tuple[str, str]],
+                     reexported_by: Mapping[tuple[str, str], Iterable[str]],
+                     modules: Mapping[str, PyModule], liveness: Liveness, scope: Scope,
+                     peripheral_gone: set[str]) -> frozenset[tuple[str, str]]:
+    """The import bindings the plan keeps as re-exports: those resolved through outside any
+    module's edges (``reexported``), and those a module resolved through that remains
+    (``reexported_by``: binding -> the modules that did) -- live, outside the deletion scope
+    and not among the files of it the round deletes (``peripheral_gone``: tests and scripts
+    that go whole), or not understood. A module the plan deletes whole needs nothing (nor
+    does one no parsed file can name)."""
+
+    def remains(name: str) -> bool:
+        path = modules[name].path
+        return (liveness.is_live(module_node(name)) or path in scope.unparsed
+                or (path not in scope.in_scope and path not in peripheral_gone))
+
+    return reexported | frozenset(
+        pair for pair, by in reexported_by.items() if any(remains(m) for m in by))
