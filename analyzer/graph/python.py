@@ -88,7 +88,7 @@ from analyzer.nodes import (
     pred_dicts,
     succ_dicts,
 )
-from analyzer.resolve.name_reads import implied_shape, names_digest
+from analyzer.resolve.name_reads import names_digest
 from analyzer.resolve.python import ModuleIndex, PyModule
 from analyzer.util.parallel import forked_map
 from analyzer.util.pickling import shared as share
@@ -120,12 +120,9 @@ class ModuleRecord:
     # (tuples, sorted: read through, never searched -- a quarter of a set's memory)
     shape: tuple[str, ...] = ()
     paths: tuple[str, ...] = ()
-    # what they read of the tree-wide tables, with the answers (ModuleEdges.asked: (kind,
-    # key, answer), sorted), the gated method names apart (those gated, those not): the
+    # what they read of the tree-wide tables, with the answers (ModuleEdges.asked): the
     # record holds where each is answered alike
-    asked: tuple[tuple[str, str, object], ...] = ()
-    gated_yes: tuple[str, ...] = ()
-    gated_no: tuple[str, ...] = ()
+    asked: dict[tuple[str, str], object] = field(default_factory=dict)
     # the other modules it resolved names in (not read whole: not ``consulted``), each with
     # the names and a digest of what resolving them read there (analyzer.resolve.name_reads):
     # an edit of such a module leaves the record standing while the digest is the same
@@ -147,10 +144,8 @@ class ModuleRecord:
                     subclasses: Mapping[str, list[tuple[str, str]]]) -> bool:
         return index.same_orders(self.orders) \
             and all(options.registries.get(q) == v for q, v in self.registries.items()) \
-            and all(n in gated for n in self.gated_yes) \
-            and not any(n in gated for n in self.gated_no) \
-            and all(_answer(kind, key, gated, subclasses, options) == was
-                    for kind, key, was in self.asked)
+            and all(_answer(what, gated, subclasses, options) == was
+                    for what, was in self.asked.items())
 
     def __reduce__(self) -> tuple[Callable[..., ModuleRecord], tuple[object, ...]]:
         """Pickled (the persisted memo, :mod:`analyzer.graph.edge_store`) with each edge's
@@ -168,14 +163,16 @@ class ModuleRecord:
         return _unpickled_record, (tuple(flat), self.unresolved, self.decisions,
                                    self.reexports, self.orders, self.registries,
                                    self.consulted, self.shape, self.paths, self.asked,
-                                   self.gated_yes, self.gated_no, self.names_read,
-                                   self.owned)
+                                   self.names_read, self.owned)
 
 
-def _answer(kind: str, key: str, gated: frozenset[str],
+def _answer(what: tuple[str, str], gated: frozenset[str],
             subclasses: Mapping[str, list[tuple[str, str]]], options: GraphOptions) -> object:
-    """What :class:`ModuleEdges` read of the tree-wide tables (``(kind, key)``: its
+    """What :class:`ModuleEdges` read of the tree-wide tables (``what``: its
     :attr:`~ModuleEdges.asked` key) answers with these."""
+    kind, key = what
+    if kind == "gated":
+        return key in gated
     if kind == "matching":
         return tuple(sorted(n for n in gated if fnmatchcase(n, key)))
     if kind == "frozen":
@@ -216,7 +213,6 @@ class EdgeMemo:
     gated method names and the subclasses it keeps with the answers (``asked``)."""
 
     global_key: tuple[object, ...] | None = None
-    layer_key: tuple[object, ...] | None = None  # the key of the last build (layer_key)
     # module -> the record its edges came from in the last build: (own folded lines, record)
     records: dict[str, tuple[object, ModuleRecord]] = field(default_factory=dict)
     # module -> every record kept for it (the latest last, at most _VARIANTS)
@@ -264,14 +260,11 @@ class EdgeMemo:
         """Log the records kept from now on (:attr:`log`)."""
         self.log = []
 
-    def absorb(self, layer_key: tuple[object, ...] | None,
+    def absorb(self, global_key: tuple[object, ...] | None,
                log: list[tuple[str, object, ModuleRecord]]) -> None:
-        """Keep the records another process's copy of this memo logged, when its last build
-        was under this memo's last build's key (:func:`layer_key`: the gated names, the
-        subclasses, the options the records read): records made under other ones would
-        hold too (each keeps what it read), but would mostly serve plans this process does
-        not make -- kept, they are memory, and their store grows."""
-        if layer_key is not None and layer_key == self.layer_key:
+        """Keep the records another process's copy of this memo logged, when they were made
+        under this memo's ``global_key`` (a copy that was reset made them for another)."""
+        if global_key == self.global_key:
             for module, local, record in log:
                 self.keep(module, local, record)
 
@@ -318,7 +311,6 @@ def build_layer(index: ModuleIndex, options: GraphOptions, memo: EdgeMemo, jobs:
     global_key = layer_key(index, options, methods)
     if memo.global_key != memo_key(options):
         memo.reset(memo_key(options))
-    memo.layer_key = global_key
     layer = Layer(PythonGraph(graph, [], frozenset(), {}), {}, {}, methods,
                   {(u, v): attrs for u, v, attrs in members}, global_key)
     return module_layer(layer, index, options, memo, jobs)
@@ -632,7 +624,7 @@ def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: Grap
     decisions: list[dict[str, object]] = graph.graph["decisions"]
     first_decision = len(decisions)
     edges = ModuleEdges(index, graph, mod, [], options, gated, subclasses, made_attrs)
-    with index.recording(shape=True) as used:
+    with index.recording() as used:
         edges.add_all()
     ops = tuple(edges.ops)
     consulted = frozenset(d[1] for d in used if d[0] == "module" and d[1] != mod.name)
@@ -648,13 +640,10 @@ def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: Grap
         index.orders_of(used),
         edges.registries_read,
         consulted,
-        tuple(sorted({share(d[1]) for d in used if d[0] in ("shape", "module")}
-                     | {share(n) for d in used if d[0] == "attr" for n in implied_shape(*d[1:])}
+        tuple(sorted({share(d[1]) for d in used if d[0] in ("shape", "module", "attr")}
                      | {mod.name})),
         tuple(sorted({d[1] for d in used if d[0] == "path"})),
-        tuple(sorted(((k, key, was) for (k, key), was in edges.asked.items()), key=repr)),
-        tuple(sorted(share(n) for n, yes in edges.gated_read.items() if yes)),
-        tuple(sorted(share(n) for n, yes in edges.gated_read.items() if not yes)),
+        edges.asked,
         names_read,
         all(src == edges.me or src.startswith(edges.me + ":")
             for src, dst, _ in op_triples(ops) if dst is not None))

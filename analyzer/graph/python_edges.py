@@ -42,8 +42,6 @@ class ModuleEdges:
         # matches, ("subclasses", class node) -> its subclasses, ("frozen", module) -> bool,
         # ("family", package) -> the family restricting it, or None
         self.asked: dict[tuple[str, str], object] = {}
-        # ("gated", name) apart (most of what is asked): name -> whether it is gated
-        self.gated_read: dict[str, bool] = {}
         # class -> its methods' (start line, end line, node), by start line
         self._methods: dict[str, list[tuple[int, int, str]]] = {}
         for m in mod.facts.method_defs:
@@ -343,7 +341,7 @@ class ModuleEdges:
         return frozen
 
     def _gated(self, name: str) -> bool:
-        gated = self.gated_read[name] = name in self.gated
+        gated = self.asked["gated", name] = name in self.gated
         return gated
 
     def _has_file(self, name: str) -> bool:

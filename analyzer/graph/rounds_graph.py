@@ -87,7 +87,6 @@ class RoundGraph:
             version = layer.python.graph.graph["version"] = 0
             self._swapped_at = {}
         else:
-            memo.layer_key = layer.global_key
             layer = module_layer(layer, index, options, memo)
             graph = layer.python.graph
             version = graph.graph["version"] = int(graph.graph.get("version", 0)) + 1

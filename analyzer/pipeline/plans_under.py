@@ -84,7 +84,7 @@ def in_worker(rounds: Rounds, fn: Callable[[Item, StageTimer, int], Answer]
         sims.jobs = 1
         sought = frozenset(index.sought_by_name)
         answer = fn(item, StageTimer(), 1)
-        return Handed(answer, memo.layer_key, list(memo.log or []), sims.taken(),
+        return Handed(answer, memo.global_key, list(memo.log or []), sims.taken(),
                       frozenset(index.sought_by_name - sought))
 
     return run

@@ -36,13 +36,6 @@ def attr_answer(mod: PyModule, name: str) -> tuple[object, ...]:
             mod.facts.main_guard_line is not None)
 
 
-def implied_shape(module: str, name: str) -> tuple[str, str]:
-    """The names whose shape resolving ``module.name`` asks about (whether ``module`` is
-    there, and ``module.name`` as a submodule): an ``("attr", module, name)`` note implies
-    them (``ModuleIndex._resolve_attr`` does not note them itself)."""
-    return module, f"{module}.{name}"
-
-
 def names_digest(mod: PyModule, names: Iterable[str]) -> bytes:
     """A digest of :func:`attr_answer` of each of ``names`` (in order) in ``mod``."""
     return hashlib.blake2b(repr([attr_answer(mod, n) for n in names]).encode(),

@@ -23,7 +23,7 @@ from analyzer.core.session import hold, recall
 from analyzer.core.store import Query, key_of
 from analyzer.extract.python_facts import TYPE_CHECKING, ImportFact, PythonFacts
 from analyzer.nodes import external_node, module_node, symbol_node
-from analyzer.resolve.shape import CHILDREN, path_tails, prefixes, shape_tables
+from analyzer.resolve.shape import CHILDREN, shape_tables
 
 BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__path__",
                                        "__spec__", "__package__", "__loader__", "self", "cls"}
@@ -146,17 +146,16 @@ class ModuleIndex:
         # memo tables of the pure lookups (cleared when dead_lines changes)
         self._is_module: dict[str, bool] = {}
         # (importer, level, module) -> (absolute name, the names of the shape it asked)
-        self._absolute: dict[tuple[str, int, str], str | None] = {}
+        self._absolute: dict[tuple[str, int, str], tuple[str | None, tuple[str, ...]]] = {}
         self._path_modules: dict[str, str] = {}
         self._lookups: dict[tuple[str, str, str], list[Binding] | str | None] = {}
         self._attrs: dict[tuple[str, str], Target] = {}
         # what each memoized resolve_attr/lookup depended on (Dependency items), and the
         # open recordings (``recording``): a memo hit records them again
-        self._attr_deps: dict[tuple[str, str], tuple[Dependency, ...]] = {}
+        self._attr_deps: dict[tuple[str, str], frozenset[Dependency]] = {}
         self._lookup_deps: dict[tuple[str, str, str], Dependency] = {}
         self._frames: list[set[Dependency]] = []
         self._recordings = 0  # open recording() blocks: their re-exports are theirs
-        self._shape_recordings = 0  # open recording(shape=True) blocks
         # names a stage looked up tree-wide by name, not by import (an attribute any module
         # may set, a class any module may subclass): shared by the copies, so a scan can
         # tell whether a file it did not parse could have answered (analyzer.extract.demand)
@@ -200,28 +199,26 @@ class ModuleIndex:
         copy._attr_deps = {}
         copy._lookup_deps = {}
         copy._frames = []
-        copy._recordings = copy._shape_recordings = 0
+        copy._recordings = 0
         copy.reexports_used = set()
         return copy
 
     @contextmanager
-    def recording(self, shape: bool = False) -> Iterator[set[Dependency]]:
+    def recording(self) -> Iterator[set[Dependency]]:
         """What resolution inside the block depends on (memo hits included), as a set filled
         as it goes: the re-exports it goes through (``("reexport", module, name)``), the
         names bound twice or more whose order the dead lines decide (``("order", module,
         scope, name)``; :meth:`binding_flags`), every module whose facts it read
-        (``("module", module)``) or whose names it resolved (``("attr", module, name)``;
-        the shape of ``module`` and ``module.name`` too), and what else it asked of the
-        tree's shape (``("shape", ...)``, ``("path", ...)``: complete only with ``shape``;
-        :meth:`resolved_once` keeps none). One module's edges depend on nothing else."""
+        (``("module", module)``; :meth:`module`) or whose names it resolved (``("attr",
+        module, name)``; :meth:`resolve_attr`) and what it asked of the tree's shape
+        (``("shape", ...)``, ``("path", ...)``). One module's edges depend on nothing else of
+        the tree's folds, of the shape or of other modules' facts."""
         self._recordings += 1
-        self._shape_recordings += shape
         try:
             with self.noting() as frame:
                 yield frame
         finally:
             self._recordings -= 1
-            self._shape_recordings -= shape
 
     @contextmanager
     def noting(self) -> Iterator[set[Dependency]]:
@@ -245,8 +242,6 @@ class ModuleIndex:
         resolution read has its bindings folded alike (:meth:`same_orders`), with what
         resolving again would note (the re-exports it went through, the dependencies of an
         open recording)."""
-        if self._shape_recordings:  # (its kept dependencies have no shape: computed again)
-            return compute()
         store: dict[Any, Any] = self.tree_memo if memo is None else memo
         known = store.get(key)
         if known is not None:
@@ -261,8 +256,7 @@ class ModuleIndex:
             value = compute()
         if not self._recordings:  # (inside the block, re-exports went to the recording only)
             self.reexports_used.update((d[1], d[2]) for d in used if d[0] == "reexport")
-        store[key] = (value, self.orders_of(used),
-                      tuple(d for d in used if d[0] != "shape" and d[0] != "path"))
+        store[key] = (value, self.orders_of(used), frozenset(used))
         return value
 
     def orders_of(self, deps: Iterable[Dependency]) -> dict[tuple[str, str, str],
@@ -294,27 +288,27 @@ class ModuleIndex:
         return self.modules.get(name)
 
     def note_shape(self, *names: str) -> None:
-        """A dependency on what the shape says of ``names`` (``("shape", name)``)."""
+        """Inside a :meth:`recording`, a dependency on what the shape says of ``names``
+        (``("shape", name)``: a file, a package, an extension module of the name;
+        :class:`~analyzer.resolve.shape.ShapeDiff`)."""
         if self._frames:
             self._frames[-1].update([("shape", n) for n in names])
 
     def note_name(self, module: str, name: str) -> None:
-        """What :meth:`resolve_attr` notes (``("attr", module, name)``), without resolving."""
+        """Inside a :meth:`recording`, a dependency on what resolving ``name`` reads of
+        ``module``'s facts (``("attr", module, name)``), as :meth:`resolve_attr` notes."""
         if self._frames:
             self._frames[-1].add(("attr", module, name))
 
     def note_children(self, package: str) -> None:
-        """A dependency on the children of ``package`` (``("shape", "*" + package)``)."""
+        """Inside a :meth:`recording`, a dependency on the children of ``package``
+        (``("shape", "*" + package)``)."""
         if self._frames:
             self._frames[-1].add(("shape", CHILDREN + package))
 
     def is_module(self, name: str) -> bool:
         if self._frames:
             self._frames[-1].add(("shape", name))
-        return self._is_module_quiet(name)
-
-    def _is_module_quiet(self, name: str) -> bool:
-        """:meth:`is_module` without noting it (the caller's note implies it)."""
         known = self._is_module.get(name)
         if known is None:
             known = self._is_module[name] = self._is_module_uncached(name)
@@ -346,27 +340,31 @@ class ModuleIndex:
 
     def ancestors_with_files(self, module: str) -> list[str]:
         parts = module.split(".")
-        above = [".".join(parts[:i]) for i in range(1, len(parts))]
-        self.note_shape(*above)
-        return [p for p in above if p in self.modules]
+        prefixes = [".".join(parts[:i]) for i in range(1, len(parts))]
+        self.note_shape(*prefixes)
+        return [p for p in prefixes if p in self.modules]
 
     def absolute(self, importer: str, fact: ImportFact) -> str | None:
         """Absolute dotted name of the module an import statement names."""
         key = (importer, fact.level, fact.module)
-        try:
-            found = self._absolute[key]
-        except KeyError:
-            found = self._absolute[key] = self._sibling(importer, fact.module) or fact.module \
-                if fact.level == 0 else self._relative(importer, fact)
-        if self._frames:  # (the names of the shape the answer depends on)
-            frame = self._frames[-1]
-            frame.add(("shape", importer))
-            if fact.level == 0:
-                package = importer.rpartition(".")[0]
-                head = fact.module.partition(".")[0]
-                frame.update([("shape", head), ("shape", f"{package}.{head}")])
-                frame.update([("shape", p) for p in prefixes(package)])
-        return found
+        known = self._absolute.get(key)
+        if known is None:
+            known = self._absolute[key] = self._absolute_of(importer, fact)
+        if self._frames:
+            self._frames[-1].update([("shape", n) for n in known[1]])
+        return known[0]
+
+    def _absolute_of(self, importer: str, fact: ImportFact
+                     ) -> tuple[str | None, tuple[str, ...]]:
+        """The absolute name, and the names of the shape the answer depends on."""
+        if fact.level == 0:
+            package = importer.rpartition(".")[0]
+            parts = package.split(".") if package else []
+            head = fact.module.partition(".")[0]
+            asked = (importer, head, *(".".join(parts[:i]) for i in range(1, len(parts) + 1)),
+                     f"{package}.{head}")
+            return self._sibling(importer, fact.module) or fact.module, asked
+        return self._relative(importer, fact), (importer,)
 
     def _relative(self, importer: str, fact: ImportFact) -> str | None:
         mod = self.modules.get(importer)
@@ -511,7 +509,7 @@ class ModuleIndex:
         found = self._path_modules.get(path)
         if found is None:
             # the files ``path`` ends (``p`` is one of its tails) and those ending in it
-            hits = {tail for tail in path_tails(path) if tail in self.by_path}
+            hits = {tail for tail in _tails(path) if tail in self.by_path}
             hits.update(self._by_tail().get(path, ()))
             found = self._path_modules[path] = \
                 self.by_path[next(iter(hits))] if len(hits) == 1 else ""
@@ -524,7 +522,7 @@ class ModuleIndex:
         if tails is None:
             tails = self.tree_memo["path_tails"] = {}
             for p in self.by_path:
-                for tail in path_tails(p):
+                for tail in _tails(p):
                     tails.setdefault(tail, []).append(p)
         return tails
 
@@ -563,7 +561,7 @@ class ModuleIndex:
         finally:
             used = self._frames.pop()
         if used:
-            self._attr_deps[key] = tuple(used)
+            self._attr_deps[key] = frozenset(used)
             if self._frames:
                 self._frames[-1].update(used)
         return target
@@ -575,9 +573,10 @@ class ModuleIndex:
             self._frames[-1].add(("reexport", module, name))
 
     def _resolve_attr(self, module: str, name: str, seen: frozenset[str]) -> Target:
-        # (the shape of ``module`` and ``sub``: implied by ``("attr", module, name)``)
         sub = f"{module}.{name}"
-        if self._is_module_quiet(sub):
+        if self._frames:  # (module: what the shape says of it, below)
+            self._frames[-1].add(("shape", module))
+        if self.is_module(sub):
             return Target("module", sub)
         mod = self.modules.get(module)
         if module in self.installed_packages:  # built, not in the tree: the package itself
@@ -686,3 +685,14 @@ def _bind(table: dict[str, list[tuple[ImportFact, str | None]]], fact: ImportFac
                 mod.star_imports.append(fact)
             continue
         table.setdefault(imported.alias or imported.name, []).append((fact, imported.name))
+
+
+def _tails(path: str) -> list[str]:
+    """``a/b/c.py`` -> ``["a/b/c.py", "b/c.py", "c.py"]``: the path and what follows each of
+    its slashes."""
+    out = [path]
+    at = path.find("/")
+    while at >= 0:
+        out.append(path[at + 1:])
+        at = path.find("/", at + 1)
+    return out

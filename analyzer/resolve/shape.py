@@ -116,20 +116,3 @@ class ShapeDiff:
         path, or the path ends with it (the files it matches, see ``ModuleIndex.module_at``)."""
         return any(q == path or q.endswith("/" + path) or path.endswith("/" + q)
                    for q in self.paths)
-
-
-def prefixes(package: str) -> list[str]:
-    """``a.b.c`` -> ``["a", "a.b", "a.b.c"]`` ("" -> [])."""
-    parts = package.split(".") if package else []
-    return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
-
-
-def path_tails(path: str) -> list[str]:
-    """``a/b/c.py`` -> ``["a/b/c.py", "b/c.py", "c.py"]``: the path and what follows each of
-    its slashes."""
-    out = [path]
-    at = path.find("/")
-    while at >= 0:
-        out.append(path[at + 1:])
-        at = path.find("/", at + 1)
-    return out

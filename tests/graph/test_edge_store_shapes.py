@@ -21,8 +21,6 @@ FULL = {
                    "def run():\n    return fast, util.u()\n",
     "app/plugins/__init__.py": "fast = None\n",
     "app/plugins/fast.py": "def go():\n    return 1\n",
-    # the same name read through a chain (resolved as an attribute of app.plugins)
-    "app/chain.py": "import app.plugins\n\n\ndef c():\n    return app.plugins.fast\n",
     # a string naming a folder of plugins (no __init__.py): each of its modules is loaded
     "app/loader.py": 'PLUGINS = "app.ext"\n',
     "app/ext/a.py": "def a():\n    return 1\n",
@@ -56,11 +54,11 @@ def test_the_pruned_copy_starts_from_the_memo_of_its_tree(tmp_path: Path):
     key = index_key(pruned, _files(pruned), ())
     store = EdgeStore(tmp_path / "cache", tmp_path / "copy", fallback=tmp_path / "full")
     memo = store.load(key)
-    # app.main and app.chain asked whether app.plugins.fast is a module, app.loader listed
-    # app.ext's children, app.runner looked up app/other.py: each answers otherwise now
+    # app.main asked whether app.plugins.fast is a module, app.loader listed app.ext's
+    # children, app.runner looked up app/other.py: each answers otherwise now
     assert set(memo.variants) == {"app", "app.plugins", "app.ext.a", "app.util", "app.stable"}
     graph = build_python_graph(pruned, GraphOptions(), memo)
-    assert memo.replayed == 5 and memo.computed == 4
+    assert memo.replayed == 5 and memo.computed == 3
     same_python_graph(graph, build_python_graph(pruned, GraphOptions()))
     edges = set(graph.graph.edges())
     assert ("py:app.main", "py:app.plugins.fast") not in edges
@@ -84,8 +82,8 @@ def test_its_own_memo_of_another_shape_comes_first_and_is_checked_alike(tmp_path
     again = EdgeStore(tmp_path / "cache", tmp_path / "copy", fallback=tmp_path / "full")
     memo2 = again.load(grown_key)
     # (the copy's own slot, not the full tree's: app.main and app.loader hold there)
-    assert set(memo2.variants) == {"app", "app.main", "app.chain", "app.plugins",
-                                   "app.loader", "app.ext.a", "app.util", "app.stable"}
+    assert set(memo2.variants) == {"app", "app.main", "app.plugins", "app.loader",
+                                   "app.ext.a", "app.util", "app.stable"}
     graph = build_python_graph(grown, GraphOptions(), memo2)
     assert memo2.computed == 2  # app.runner and the new app.other
     same_python_graph(graph, build_python_graph(grown, GraphOptions()))
@@ -117,11 +115,11 @@ def test_a_module_added_is_found_by_what_asked_for_it_before_it_was_there(tmp_pa
     full = module_index(tmp_path / "full", FULL)
     memo = EdgeStore(tmp_path / "cache", tmp_path / "full", fallback=tmp_path / "small").load(
         index_key(full, _files(full), ()))
-    # app.main and app.chain found no module app.plugins.fast (they read the package's
-    # `fast`); app.loader listed app.ext's children when b.py was not one
+    # app.main found no module app.plugins.fast (it read the package's `fast`); app.loader
+    # listed app.ext's children when b.py was not one
     assert set(memo.variants) == {"app", "app.plugins", "app.ext.a", "app.runner",
                                   "app.other", "app.util", "app.stable"}
     graph = build_python_graph(full, GraphOptions(), memo)
-    assert memo.computed == 5  # app.main, app.chain, app.loader and the two new modules
+    assert memo.computed == 4  # app.main, app.loader and the two new modules
     same_python_graph(graph, build_python_graph(full, GraphOptions()))
     assert ("py:app.main", "py:app.plugins.fast") in set(graph.graph.edges())
