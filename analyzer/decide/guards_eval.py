@@ -613,7 +613,7 @@ def _const(text: str) -> object:
 
 def tree_reads(read: Iterable[Dependency]) -> set[Probe]:
     """The ``("r", module)`` probes of what a :meth:`ModuleIndex.noting` frame noted: the
-    modules whose facts were read (directly, a name resolved there, or through a re-export)."""
-    return {("r", d[1]) for d in read if d[0] in ("module", "reexport", "attr")}
+    modules whose facts were read (directly, or through a re-export)."""
+    return {("r", d[1]) for d in read if d[0] in ("module", "reexport")}
 
 

@@ -2,20 +2,17 @@
 between scans of the same tree.
 
 A module's edges are a function of its own facts, of the facts of the modules its resolution
-read whole (recorded per record: ``consulted``), of what resolving each name it resolved in
-another module read there (``names_read``: the names and a digest of those reads,
-:mod:`analyzer.resolve.name_reads`), of what the tree's shape (every module's name, path
+read (recorded per record: ``consulted``), of what the tree's shape (every module's name, path
 and package flag, the extension modules the build installs) says of the names and paths it
 asked about (recorded per record: ``shape``, ``paths``; :mod:`analyzer.resolve.shape`) and of
 what :class:`EdgeMemo` checks itself (the module's folded lines, the folds, registries, gated
 names and subclasses its resolution went through, the options every module's edges depend
 on). So the memo a scan ends with is handed to the next scan of the tree, less the records of
 every module whose bytes changed (or that is now parsed, or only counted), of every module
-that read one of those whole or resolved a name in one that now reads otherwise, and -- when
-a file was added, removed or renamed -- of every module that asked about a name or path the
-new shape answers otherwise: a profile edit, ``--drop``/``--keep`` or ``--no-result-cache``
-replays every module its folds leave alone; an edited file resolves itself and what resolved
-through what the edit changed; a removed file, what asked about it.
+that read one of those, and -- when a file was added, removed or renamed -- of every module
+that asked about a name or path the new shape answers otherwise: a profile edit,
+``--drop``/``--keep`` or ``--no-result-cache`` replays every module its folds leave alone; an
+edited file resolves itself and what resolved through it; a removed file, what asked about it.
 
 A tree without a memo of its own may start from another tree's (``fallback``): the gate's
 copy of a tree, and the user's pruned tree, from the scan of the tree they were pruned from
@@ -47,7 +44,6 @@ from analyzer.core.store import Query, Store, tree_key
 from analyzer.decide.fold_reuse import COUNTED
 from analyzer.graph.python import EdgeMemo
 from analyzer.model import FileInfo
-from analyzer.resolve.name_reads import names_digest
 from analyzer.resolve.python import ModuleIndex
 from analyzer.resolve.shape import ShapeDiff
 
@@ -106,11 +102,9 @@ class EdgeStore:
         self.shape_dropped = 0  # records a load dropped for the shape's answers
 
 
-    def load(self, key: IndexKey, index: ModuleIndex | None = None) -> EdgeMemo:
-        """The memo the last scan of the tree ended with (or of the tree it falls back to),
-        less the records that do not hold in the tree of ``key`` (else an empty memo).
-        ``index``: the tree's, whose modules' facts the names a record resolved in a changed
-        module are checked against (without it such a record does not hold)."""
+    def load(self, key: IndexKey) -> EdgeMemo:
+        """The memo the last scan of a tree of this shape ended with, less the records of
+        changed modules and of the modules that read one (else an empty memo)."""
         self._token = None
         self.kept_records = self.shape_dropped = 0
         store = self._store
@@ -120,11 +114,11 @@ class EdgeStore:
         if own is None and self._fallback is not None:
             other = self._load_slot(store, self._fallback)
             if other is not None:  # (stored as a whole memo of this tree's when saved)
-                return self._valid(key, other[0], other[1], None, index)
+                return self._valid(key, other[0], other[1], None)
         if own is None:
             return EdgeMemo()
         self._token = own[2]
-        return self._valid(key, own[0], own[1], own[3], index)
+        return self._valid(key, own[0], own[1], own[3])
 
     @staticmethod
     def _load_slot(store: Store, slot: str
@@ -153,16 +147,14 @@ class EdgeStore:
         return stored, memo, token, touched
 
     def _valid(self, key: IndexKey, stored: IndexKey, memo: EdgeMemo,
-               touched: set[str] | None, index: ModuleIndex | None) -> EdgeMemo:
+               touched: set[str] | None) -> EdgeMemo:
         """``memo`` (stored under ``stored``) less the records that do not hold under
-        ``key``: of a module changed or gone, of one that read a changed module whole or
-        resolved a name there that now reads otherwise, and of one that asked about a name or
-        path the shape answers otherwise."""
+        ``key``: of a module changed or gone, of one that read a changed module, and of one
+        that asked about a name or path the shape answers otherwise."""
         changed = {m for m, digest in key.modules.items() if stored.modules.get(m) != digest}
         changed.update(m for m in stored.modules if m not in key.modules)
         diff = None if stored.shape == key.shape else ShapeDiff(
             stored.layout, stored.extensions, key.layout, key.extensions)
-        names = _NamesRead(changed, index)
         memo.records.clear()
         memo.added = 0
         if changed or diff is not None or touched is None:
@@ -171,9 +163,8 @@ class EdgeStore:
                 kept = [] if module in changed or module not in key.modules else [
                     (local, record) for local, record in was
                     if not record.consulted & changed
-                    and (diff is None or not diff.touches(record.shape, record.paths))
-                    and names.alike(record.names_read)]
-                if diff is not None and module in key.modules and module not in changed:
+                    and (diff is None or not diff.touches(record.shape, record.paths))]
+                if diff is not None:
                     self.shape_dropped += sum(
                         1 for _, record in was if not record.consulted & changed
                         and diff.touches(record.shape, record.paths))
@@ -209,27 +200,6 @@ class EdgeStore:
         store.remove(EDGES, self._slot, suffix=_CHANGES)
         memo.added = 0
         memo.touched = set()  # (what it keeps from now on: changes of this whole memo)
-
-
-class _NamesRead:
-    """Whether the names a record resolved in other modules read alike in the changed ones
-    (each module's digest of the same names computed once)."""
-
-    def __init__(self, changed: set[str], index: ModuleIndex | None):
-        self._changed, self._index = changed, index
-        self._digests: dict[tuple[str, tuple[str, ...]], bytes | None] = {}
-
-    def alike(self, names_read: tuple[tuple[str, tuple[str, ...], bytes], ...]) -> bool:
-        for module, names, digest in names_read:
-            if module not in self._changed:
-                continue
-            key = (module, names)
-            if key not in self._digests:
-                mod = self._index.modules.get(module) if self._index is not None else None
-                self._digests[key] = None if mod is None else names_digest(mod, names)
-            if self._digests[key] != digest:
-                return False
-        return True
 
 
 # the changes file beside a whole memo, and the share of the modules (1 in this many) whose

@@ -88,7 +88,6 @@ from analyzer.nodes import (
     pred_dicts,
     succ_dicts,
 )
-from analyzer.resolve.name_reads import names_digest
 from analyzer.resolve.python import ModuleIndex, PyModule
 from analyzer.util.parallel import forked_map
 from analyzer.util.pickling import shared as share
@@ -117,16 +116,11 @@ class ModuleRecord:
     # module's own, every module it read among them) and the relative paths it looked up
     # (analyzer.graph.edge_store keeps the record in a tree of another shape where none of
     # them answers otherwise: analyzer.resolve.shape.ShapeDiff)
-    # (tuples, sorted: read through, never searched -- a quarter of a set's memory)
-    shape: tuple[str, ...] = ()
-    paths: tuple[str, ...] = ()
+    shape: frozenset[str] = frozenset()
+    paths: frozenset[str] = frozenset()
     # what they read of the tree-wide tables, with the answers (ModuleEdges.asked): the
     # record holds where each is answered alike
     asked: dict[tuple[str, str], object] = field(default_factory=dict)
-    # the other modules it resolved names in (not read whole: not ``consulted``), each with
-    # the names and a digest of what resolving them read there (analyzer.resolve.name_reads):
-    # an edit of such a module leaves the record standing while the digest is the same
-    names_read: tuple[tuple[str, tuple[str, ...], bytes], ...] = ()
     # every edge goes out of one of the module's own nodes (its module, definitions and
     # methods): taking the module's edges out of a graph takes no other module's
     # (``analyzer.graph.rounds_graph`` patches only graphs whose records all are)
@@ -144,8 +138,7 @@ class ModuleRecord:
                     subclasses: Mapping[str, list[tuple[str, str]]]) -> bool:
         return index.same_orders(self.orders) \
             and all(options.registries.get(q) == v for q, v in self.registries.items()) \
-            and all(_answer(what, gated, subclasses, options) == was
-                    for what, was in self.asked.items())
+            and all(_answer(what, gated, subclasses) == was for what, was in self.asked.items())
 
     def __reduce__(self) -> tuple[Callable[..., ModuleRecord], tuple[object, ...]]:
         """Pickled (the persisted memo, :mod:`analyzer.graph.edge_store`) with each edge's
@@ -163,11 +156,11 @@ class ModuleRecord:
         return _unpickled_record, (tuple(flat), self.unresolved, self.decisions,
                                    self.reexports, self.orders, self.registries,
                                    self.consulted, self.shape, self.paths, self.asked,
-                                   self.names_read, self.owned)
+                                   self.owned)
 
 
 def _answer(what: tuple[str, str], gated: frozenset[str],
-            subclasses: Mapping[str, list[tuple[str, str]]], options: GraphOptions) -> object:
+            subclasses: Mapping[str, list[tuple[str, str]]]) -> object:
     """What :class:`ModuleEdges` read of the tree-wide tables (``what``: its
     :attr:`~ModuleEdges.asked` key) answers with these."""
     kind, key = what
@@ -175,10 +168,6 @@ def _answer(what: tuple[str, str], gated: frozenset[str],
         return key in gated
     if kind == "matching":
         return tuple(sorted(n for n in gated if fnmatchcase(n, key)))
-    if kind == "frozen":
-        return key in options.frozen_imports
-    if kind == "family":
-        return options.restricted_families.get(key)
     return tuple(subclasses.get(key, ()))
 
 
@@ -208,8 +197,8 @@ class EdgeMemo:
     the same tree): a module whose own folded lines are those of a recorded build, and none of
     what its resolution went through (:meth:`ModuleIndex.recording`) nor the registries it
     read changed, gets the same edges, so they are replayed instead of resolved again.
-    ``global_key`` is what every module's edges depend on (:func:`memo_key`): when it
-    changes, nothing recorded holds. What a record read of the
+    ``global_key`` is what every module's edges depend on (the options the whole tree reads:
+    :func:`memo_key`): when it changes, nothing recorded holds. What a record read of the
     gated method names and the subclasses it keeps with the answers (``asked``)."""
 
     global_key: tuple[object, ...] | None = None
@@ -326,10 +315,9 @@ def layer_key(index: ModuleIndex, options: GraphOptions,
 
 
 def memo_key(options: GraphOptions) -> tuple[object, ...]:
-    """What every module's record depends on (:attr:`EdgeMemo.global_key`): nothing today --
-    each record keeps what it read of the options, the gated names and the subclasses, with
-    the answers (``ModuleRecord.asked``). A version of the records' format."""
-    return ("asked per record", 1)
+    """What every module's record depends on (:attr:`EdgeMemo.global_key`): the options the
+    whole tree reads. (The gated names and the subclasses are asked per record.)"""
+    return (options.restricted_families, options.frozen_imports)
 
 
 def gated_names(index: ModuleIndex, methods: list[tuple[str, dict[str, object]]]
@@ -627,24 +615,15 @@ def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: Grap
     with index.recording() as used:
         edges.add_all()
     ops = tuple(edges.ops)
-    consulted = frozenset(d[1] for d in used if d[0] == "module" and d[1] != mod.name)
-    names: dict[str, set[str]] = {}
-    for d in used:
-        if d[0] == "attr" and d[1] != mod.name and d[1] not in consulted:
-            names.setdefault(d[1], set()).add(d[2])
-    names_read = tuple((share(m), tuple(sorted(n)), names_digest(index.modules[m], sorted(n)))
-                       for m, n in sorted(names.items()) if m in index.modules)
     return ModuleRecord(
         ops, edges.unresolved, decisions[first_decision:],
         frozenset((d[1], d[2]) for d in used if d[0] == "reexport"),
         index.orders_of(used),
         edges.registries_read,
-        consulted,
-        tuple(sorted({share(d[1]) for d in used if d[0] in ("shape", "module", "attr")}
-                     | {mod.name})),
-        tuple(sorted({d[1] for d in used if d[0] == "path"})),
+        frozenset(d[1] for d in used if d[0] == "module" and d[1] != mod.name),
+        frozenset(share(d[1]) for d in used if d[0] in ("shape", "module")) | {mod.name},
+        frozenset(d[1] for d in used if d[0] == "path"),
         edges.asked,
-        names_read,
         all(src == edges.me or src.startswith(edges.me + ":")
             for src, dst, _ in op_triples(ops) if dst is not None))
 

@@ -37,10 +37,8 @@ class ModuleEdges:
         self.subclasses = subclasses or {}
         self.gated = gated
         # what the edges read of the tree-wide tables (the gated method names, the
-        # subclasses, the options' frozen imports and restricted families), with the
-        # answers: ("gated", name) -> bool, ("matching", pattern) -> the gated names it
-        # matches, ("subclasses", class node) -> its subclasses, ("frozen", module) -> bool,
-        # ("family", package) -> the family restricting it, or None
+        # subclasses), with the answers: (("gated", name) -> bool, ("matching", pattern) ->
+        # the gated names it matches, ("subclasses", class node) -> its subclasses)
         self.asked: dict[tuple[str, str], object] = {}
         # class -> its methods' (start line, end line, node), by start line
         self._methods: dict[str, list[tuple[int, int, str]]] = {}
@@ -135,13 +133,12 @@ class ModuleEdges:
         dst = target.node
         if dst is None or dst == src:
             return
-        # whether the node is there: what the shape says of a module (an attribute's node is
-        # its module's); a symbol's, the definition of its name there (what resolving the
-        # name reads: analyzer.resolve.name_reads)
-        if target.kind in ("module", "attribute"):
+        # whether the node is there: what the shape says of a module; a symbol's (or an
+        # attribute's module node) is its module's facts
+        if target.kind == "module":
             self.index.note_shape(target.module)
-        elif target.kind == "symbol":
-            self.index.note_name(target.module, target.name or "")
+        elif target.kind in ("symbol", "attribute"):
+            self.index.module(target.module)
         if dst not in self.graph and target.kind == "module":
             # a module inside a package only the build creates (`import deep_gemm.utils`):
             # the package's node stands for it, so what installs the package stays
@@ -197,7 +194,7 @@ class ModuleEdges:
             src = self.owner(fact.scope, fact.start_line)
             for target in index.import_targets(mod.name, fact):
                 self.edge(src, target, kind, fact.start_line)
-            if fact.is_from and self._frozen():
+            if fact.is_from and mod.name in self.options.frozen_imports:
                 absolute = index.absolute(mod.name, fact)
                 for imported in fact.names:
                     if absolute and imported.name != "*" and index.is_internal(absolute) \
@@ -275,7 +272,7 @@ class ModuleEdges:
                 # a folder of modules without __init__.py named as a value is there to have
                 # its modules found and loaded (`EXTERNAL_MODEL_PACKAGE = "pkg.ext"`)
                 self._plugin_family(src, target.module, s.line,
-                                    None if self._has_file(target.module) else False)
+                                    None if self.index.module(target.module) else False)
         for walk in mod.facts.package_walks:
             # import_module(f"pkg.backends.{name}"): any module under pkg.backends whose name
             # starts so may be the one loaded (and used through getattr)
@@ -335,18 +332,9 @@ class ModuleEdges:
                     self._add_edge(src, dst, kind="attribute_read", file=self.mod.path,
                                         line=line)
 
-    def _frozen(self) -> bool:
-        """The module's imports are frozen (each name imported is an edge of its own)."""
-        frozen = self.asked["frozen", self.mod.name] = self.mod.name in self.options.frozen_imports
-        return frozen
-
     def _gated(self, name: str) -> bool:
         gated = self.asked["gated", name] = name in self.gated
         return gated
-
-    def _has_file(self, name: str) -> bool:
-        self.index.note_shape(name)
-        return name in self.index.modules
 
     def _is_package(self, name: str) -> bool:
         self.index.note_shape(name)
@@ -415,8 +403,8 @@ class ModuleEdges:
                        recursive: bool | None = None, prefix: str = "") -> None:
         """Every submodule of ``package`` (whose dotted name starts with ``prefix``) is
         loaded, its public definitions live -- unless the profile restricts the family."""
-        family = self.asked["family", package] = self.options.restricted_families.get(package)
-        if family is not None:
+        if package in self.options.restricted_families:
+            family = self.options.restricted_families[package]
             self.decide(line, package, f"plugin family {family}: only modules the roots name "
                         "(or live code imports) stay live")
             return

@@ -162,7 +162,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     edge_store = EdgeStore(settings.cache_dir, inputs.slot, settings.edges_from)
     with timer("graph"):
         edge_key = index_key(tree.index, tree.files, counted)
-        edges = edge_store.load(edge_key, tree.index)
+        edges = edge_store.load(edge_key)
     # the open graph is asked for after the rounds (what each deletion goes with)
     wants_open = bool(use.features) and (report or options.scope == "features")
     rounds = Rounds(inputs, options, use, tree, scope, sources, timer, sims, edges,

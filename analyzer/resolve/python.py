@@ -106,10 +106,8 @@ def py_module(name: str, path: str, is_package: bool, facts: PythonFacts) -> PyM
     return mod
 
 
-# what a resolution depended on: ("reexport", module, name), ("order", module, scope, name),
-# ("module", module): that module's facts were read, ("attr", module, name): what resolving
-# the name there reads of them (analyzer.resolve.name_reads), ("shape", name) and ("path",
-# path): what the tree's shape says of a name or a relative path (analyzer.resolve.shape)
+# what a resolution depended on: ("reexport", module, name), ("order", module, scope, name) or
+# ("module", module): that module's facts were read
 Dependency = tuple[str, ...]
 _T = TypeVar("_T")
 
@@ -208,11 +206,10 @@ class ModuleIndex:
         """What resolution inside the block depends on (memo hits included), as a set filled
         as it goes: the re-exports it goes through (``("reexport", module, name)``), the
         names bound twice or more whose order the dead lines decide (``("order", module,
-        scope, name)``; :meth:`binding_flags`), every module whose facts it read
-        (``("module", module)``; :meth:`module`) or whose names it resolved (``("attr",
-        module, name)``; :meth:`resolve_attr`) and what it asked of the tree's shape
-        (``("shape", ...)``, ``("path", ...)``). One module's edges depend on nothing else of
-        the tree's folds, of the shape or of other modules' facts."""
+        scope, name)``; :meth:`binding_flags`) and every module whose facts it read
+        (``("module", module)``; :meth:`module`). One module's edges depend on nothing else
+        of the tree's folds, and -- the module names, paths and extension modules being the
+        same -- on no other module's facts."""
         self._recordings += 1
         try:
             with self.noting() as frame:
@@ -293,12 +290,6 @@ class ModuleIndex:
         :class:`~analyzer.resolve.shape.ShapeDiff`)."""
         if self._frames:
             self._frames[-1].update([("shape", n) for n in names])
-
-    def note_name(self, module: str, name: str) -> None:
-        """Inside a :meth:`recording`, a dependency on what resolving ``name`` reads of
-        ``module``'s facts (``("attr", module, name)``), as :meth:`resolve_attr` notes."""
-        if self._frames:
-            self._frames[-1].add(("attr", module, name))
 
     def note_children(self, package: str) -> None:
         """Inside a :meth:`recording`, a dependency on the children of ``package``
@@ -539,11 +530,9 @@ class ModuleIndex:
         return Target("unresolved", dotted)
 
     def resolve_attr(self, module: str, name: str, seen: frozenset[str] = frozenset()) -> Target:
-        """``module.name``: submodule, definition, re-exported import, or star-imported name.
-        Inside a :meth:`recording`, a dependency on what resolving the name reads of the
-        module's facts (``("attr", module, name)``: ``analyzer.resolve.name_reads``)."""
+        """``module.name``: submodule, definition, re-exported import, or star-imported name."""
         if self._frames:
-            self._frames[-1].add(("attr", module, name))
+            self._frames[-1].add(("module", module))
         if seen:  # inside a re-export chain: cycle detection needs the path, no memo
             return self._resolve_attr(module, name, seen)
         key = (module, name)
