@@ -58,7 +58,6 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 from itertools import chain, islice
 from typing import Any, cast
 
@@ -90,7 +89,6 @@ from analyzer.nodes import (
 )
 from analyzer.resolve.python import ModuleIndex, PyModule
 from analyzer.util.parallel import forked_map
-from analyzer.util.pickling import shared as share
 
 __all__ = ["NOT_FOLLOWED", "EdgeMemo", "Layer", "Op", "Ops", "PythonGraph", "add_nodes",
            "build_layer", "build_python_graph", "enumerated_class", "gated_names", "layer_key",
@@ -112,15 +110,6 @@ class ModuleRecord:
     # the other modules whose facts resolution read: an edit of one of them may change the
     # edges (analyzer.graph.edge_store forgets the record when one changed between scans)
     consulted: frozenset[str] = frozenset()
-    # what the edges depend on of the tree's shape: the names resolution asked about (the
-    # module's own, every module it read among them) and the relative paths it looked up
-    # (analyzer.graph.edge_store keeps the record in a tree of another shape where none of
-    # them answers otherwise: analyzer.resolve.shape.ShapeDiff)
-    shape: frozenset[str] = frozenset()
-    paths: frozenset[str] = frozenset()
-    # what they read of the tree-wide tables, with the answers (ModuleEdges.asked): the
-    # record holds where each is answered alike
-    asked: dict[tuple[str, str], object] = field(default_factory=dict)
     # every edge goes out of one of the module's own nodes (its module, definitions and
     # methods): taking the module's edges out of a graph takes no other module's
     # (``analyzer.graph.rounds_graph`` patches only graphs whose records all are)
@@ -134,11 +123,9 @@ class ModuleRecord:
             self._made = tuple(n for n, dst, _ in op_triples(self.ops) if dst is None)
         return self._made
 
-    def still_valid(self, index: ModuleIndex, options: GraphOptions, gated: frozenset[str],
-                    subclasses: Mapping[str, list[tuple[str, str]]]) -> bool:
+    def still_valid(self, index: ModuleIndex, options: GraphOptions) -> bool:
         return index.same_orders(self.orders) \
-            and all(options.registries.get(q) == v for q, v in self.registries.items()) \
-            and all(_answer(what, gated, subclasses) == was for what, was in self.asked.items())
+            and all(options.registries.get(q) == v for q, v in self.registries.items())
 
     def __reduce__(self) -> tuple[Callable[..., ModuleRecord], tuple[object, ...]]:
         """Pickled (the persisted memo, :mod:`analyzer.graph.edge_store`) with each edge's
@@ -155,20 +142,7 @@ class ModuleRecord:
                 flat.extend((node, dst, attrs.kind, attrs.file, attrs.line))
         return _unpickled_record, (tuple(flat), self.unresolved, self.decisions,
                                    self.reexports, self.orders, self.registries,
-                                   self.consulted, self.shape, self.paths, self.asked,
-                                   self.owned)
-
-
-def _answer(what: tuple[str, str], gated: frozenset[str],
-            subclasses: Mapping[str, list[tuple[str, str]]]) -> object:
-    """What :class:`ModuleEdges` read of the tree-wide tables (``what``: its
-    :attr:`~ModuleEdges.asked` key) answers with these."""
-    kind, key = what
-    if kind == "gated":
-        return key in gated
-    if kind == "matching":
-        return tuple(sorted(n for n in gated if fnmatchcase(n, key)))
-    return tuple(subclasses.get(key, ()))
+                                   self.consulted, self.owned)
 
 
 def _unpickled_record(flat: tuple[object, ...], *fields: Any) -> ModuleRecord:
@@ -197,9 +171,8 @@ class EdgeMemo:
     the same tree): a module whose own folded lines are those of a recorded build, and none of
     what its resolution went through (:meth:`ModuleIndex.recording`) nor the registries it
     read changed, gets the same edges, so they are replayed instead of resolved again.
-    ``global_key`` is what every module's edges depend on (the options the whole tree reads:
-    :func:`memo_key`): when it changes, nothing recorded holds. What a record read of the
-    gated method names and the subclasses it keeps with the answers (``asked``)."""
+    ``global_key`` is what every module's edges depend on (options, gated method names,
+    subclasses): when it changes, nothing recorded holds."""
 
     global_key: tuple[object, ...] | None = None
     # module -> the record its edges came from in the last build: (own folded lines, record)
@@ -226,12 +199,11 @@ class EdgeMemo:
         self.variants.clear()
         self.touched = None
 
-    def find(self, module: str, local: object, index: ModuleIndex, options: GraphOptions,
-             gated: frozenset[str], subclasses: Mapping[str, list[tuple[str, str]]]
+    def find(self, module: str, local: object, index: ModuleIndex, options: GraphOptions
              ) -> ModuleRecord | None:
         """A record of ``module`` made with these folded lines that still holds, or None."""
         for known_local, record in reversed(self.variants.get(module, ())):
-            if known_local == local and record.still_valid(index, options, gated, subclasses):
+            if known_local == local and record.still_valid(index, options):
                 return record
         return None
 
@@ -298,8 +270,8 @@ def build_layer(index: ModuleIndex, options: GraphOptions, memo: EdgeMemo, jobs:
     add_nodes(graph, [(module_node(package), {"kind": "installed_package", "module": package})
                       for package in sorted(index.installed_packages)])
     global_key = layer_key(index, options, methods)
-    if memo.global_key != memo_key(options):
-        memo.reset(memo_key(options))
+    if memo.global_key != global_key:
+        memo.reset(global_key)
     layer = Layer(PythonGraph(graph, [], frozenset(), {}), {}, {}, methods,
                   {(u, v): attrs for u, v, attrs in members}, global_key)
     return module_layer(layer, index, options, memo, jobs)
@@ -312,12 +284,6 @@ def layer_key(index: ModuleIndex, options: GraphOptions,
     the subclasses of each class."""
     return (options.restricted_families, options.frozen_imports, gated_names(index, methods),
             index.resolved_once("subclass_index", lambda: subclass_index(index)))
-
-
-def memo_key(options: GraphOptions) -> tuple[object, ...]:
-    """What every module's record depends on (:attr:`EdgeMemo.global_key`): the options the
-    whole tree reads. (The gated names and the subclasses are asked per record.)"""
-    return (options.restricted_families, options.frozen_imports)
 
 
 def gated_names(index: ModuleIndex, methods: list[tuple[str, dict[str, object]]]
@@ -361,8 +327,7 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
     swapped: set[str] = set()  # modules whose edges were taken out and added again
     names = sorted(index.modules)
     locals_ = {name: _local(name, index, options) for name in names}
-    found = {name: memo.find(name, locals_[name], index, options, gated, subclasses)
-             for name in names}
+    found = {name: memo.find(name, locals_[name], index, options) for name in names}
     resolved: dict[str, ModuleRecord] = {}  # records the workers made
     todo = [name for name in names if found[name] is None]
     if not patch and jobs > 1 and len(todo) >= _FORK_MIN:
@@ -621,9 +586,6 @@ def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: Grap
         index.orders_of(used),
         edges.registries_read,
         frozenset(d[1] for d in used if d[0] == "module" and d[1] != mod.name),
-        frozenset(share(d[1]) for d in used if d[0] in ("shape", "module")) | {mod.name},
-        frozenset(d[1] for d in used if d[0] == "path"),
-        edges.asked,
         all(src == edges.me or src.startswith(edges.me + ":")
             for src, dst, _ in op_triples(ops) if dst is not None))
 

@@ -36,10 +36,6 @@ class ModuleEdges:
         self.made_attrs = made_attrs if made_attrs is not None else {}
         self.subclasses = subclasses or {}
         self.gated = gated
-        # what the edges read of the tree-wide tables (the gated method names, the
-        # subclasses), with the answers: (("gated", name) -> bool, ("matching", pattern) ->
-        # the gated names it matches, ("subclasses", class node) -> its subclasses)
-        self.asked: dict[tuple[str, str], object] = {}
         # class -> its methods' (start line, end line, node), by start line
         self._methods: dict[str, list[tuple[int, int, str]]] = {}
         for m in mod.facts.method_defs:
@@ -133,12 +129,6 @@ class ModuleEdges:
         dst = target.node
         if dst is None or dst == src:
             return
-        # whether the node is there: what the shape says of a module; a symbol's (or an
-        # attribute's module node) is its module's facts
-        if target.kind == "module":
-            self.index.note_shape(target.module)
-        elif target.kind in ("symbol", "attribute"):
-            self.index.module(target.module)
         if dst not in self.graph and target.kind == "module":
             # a module inside a package only the build creates (`import deep_gemm.utils`):
             # the package's node stands for it, so what installs the package stays
@@ -154,7 +144,6 @@ class ModuleEdges:
         # Re-exports pass through modules: importing through them runs them.
         for via in target.via:
             via_node = module_node(via)
-            self.index.note_shape(via)
             if via_node in self.graph and via_node != src \
                     and not self.graph.has_edge(src, via_node):
                 self._add_edge(src, via_node, kind=kind, file=self.mod.path, line=line)
@@ -163,7 +152,6 @@ class ModuleEdges:
         parts = module.split(".")
         for i in range(len(parts) - 1, 0, -1):
             prefix = ".".join(parts[:i])
-            self.index.note_shape(prefix)
             if prefix in self.index.installed_packages or prefix in self.index.extensions:
                 return module_node(prefix)
         return None
@@ -266,18 +254,18 @@ class ModuleEdges:
                 # there to be loaded (`M = "pkg.mod"; import_module(M).fn()`), and what is
                 # loaded is used through getattr, so its public API is live either way
                 self._public_definitions(src, target.module, kind, s.line)
-            if target.kind == "module" and self._is_package(target.module) and (
+            if target.kind == "module" and target.module in index.packages and (
                     walked or self._calls_package_walker(s.scope, s.call)
                     or self._plugin_folder(target.module)):
                 # a folder of modules without __init__.py named as a value is there to have
                 # its modules found and loaded (`EXTERNAL_MODEL_PACKAGE = "pkg.ext"`)
                 self._plugin_family(src, target.module, s.line,
-                                    None if self.index.module(target.module) else False)
+                                    None if target.module in index.modules else False)
         for walk in mod.facts.package_walks:
             # import_module(f"pkg.backends.{name}"): any module under pkg.backends whose name
             # starts so may be the one loaded (and used through getattr)
             package = walk.prefix_package
-            if package and self._is_package(package) and index.is_internal(package) \
+            if package in index.packages and index.is_internal(package) \
                     and not self.dead(walk.line):
                 self._plugin_family(self.owner(walk.scope, walk.line), package, walk.line,
                                     recursive=True, prefix=walk.prefix or "")
@@ -293,10 +281,7 @@ class ModuleEdges:
         """``Base.__subclasses__()`` hands every direct subclass of Base to live code (vLLM's
         CLI finds its subcommands so): each is used, as if named here."""
         base = enumerated_class(self.index, self.mod.name, scope, chain)
-        subclasses = tuple(self.subclasses.get(base, ())) if base else ()
-        if base:
-            self.asked["subclasses", base] = subclasses
-        for module, name in subclasses:
+        for module, name in self.subclasses.get(base, ()) if base else ():
             self.edge(src, self.index.resolve_attr(module, name), "subclasses", line)
 
     def _member_reads(self) -> None:
@@ -309,14 +294,13 @@ class ModuleEdges:
             if "*" in name:
                 resolved = resolved_member_names(self.mod, use.scope, use.lines, name)
                 if resolved is not None:  # a parameter's template: what the callers pass
-                    names = [n for n in resolved if self._gated(n)]
+                    names = [n for n in resolved if n in self.gated]
                 else:
                     if name not in matches:
                         matches[name] = sorted(n for n in self.gated if fnmatchcase(n, name))
-                        self.asked["matching", name] = tuple(matches[name])
                     names = matches[name]
             else:
-                names = [name] if self._gated(name) else []
+                names = [name] if name in self.gated else []
             if not names:
                 continue
             line = self.first_live(use.lines[0], use.lines[1:], "." + use.name)
@@ -331,14 +315,6 @@ class ModuleEdges:
                 if not self.graph.has_edge(src, dst):
                     self._add_edge(src, dst, kind="attribute_read", file=self.mod.path,
                                         line=line)
-
-    def _gated(self, name: str) -> bool:
-        gated = self.asked["gated", name] = name in self.gated
-        return gated
-
-    def _is_package(self, name: str) -> bool:
-        self.index.note_shape(name)
-        return name in self.index.packages
 
     def _self_loading_package(self) -> None:
         """A module that lists its own folder (``__file__``) and walks it with pkgutil, or
@@ -421,10 +397,6 @@ class ModuleEdges:
         (``sglang.srt`` in a test that stubs it)."""
         index = self.index
         kids = index.children.get(package, [])
-        index.note_shape(package, *kids)
-        index.note_children(package)
-        for k in kids:
-            index.note_children(k)
         return package not in index.modules and bool(kids) and all(
             k in index.modules and not index.modules[k].is_package
             and not index.children.get(k) for k in kids)

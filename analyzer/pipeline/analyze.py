@@ -73,9 +73,6 @@ class RunSettings:
     # the name the store keeps the tree's per-tree entries under (None: the root's path): a
     # tree scanned in a new folder each time (the gate's copy) still finds its last scan's
     slot: str | None = None
-    # the tree whose edge memo a tree without one of its own starts from (the pruned tree's:
-    # the tree it was pruned from; analyzer.graph.edge_store)
-    edges_from: str | None = None
 
 
 def scan_tree(path: Path, options: ScanOptions, settings: RunSettings = RunSettings(),
@@ -159,7 +156,7 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
                           sources)
         scope = deletion_scope(tree, use.profile.test_paths if use.profile else ())
     sims = CheckCache(settings.cache_dir, inputs.slot, settings.jobs)
-    edge_store = EdgeStore(settings.cache_dir, inputs.slot, settings.edges_from)
+    edge_store = EdgeStore(settings.cache_dir, inputs.slot)
     with timer("graph"):
         edge_key = index_key(tree.index, tree.files, counted)
         edges = edge_store.load(edge_key)
@@ -195,8 +192,6 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         plans = PlansUnder(rounds, [a for a in (shares, frees) if a is not None and a.tasks])
         if gate is None:
             break
-        with timer("graph"):  # (the gate's copy starts from this tree's edges)
-            edge_store.save(edge_key, edges)
         with timer("gate"):
             problems, baseline = gate(result)
         if not problems:

@@ -63,8 +63,7 @@ def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None =
     settings = settings or RunSettings()
     if before is not None and settings.slot is None and isinstance(before.get("root"), str):
         # a pruned tree of the manifest's tree: the slot the gate kept its copy's scan in
-        settings = dataclasses.replace(settings, slot=pruned_slot(before["root"]),
-                                       edges_from=before["root"])
+        settings = dataclasses.replace(settings, slot=pruned_slot(before["root"]))
     # (the checks too: a full collection over the scan's objects is slow); one session for
     # the scan and the checks (the edited files' lints are kept in its store)
     with gc_paused(), session(settings.cache_dir):

@@ -23,7 +23,6 @@ from analyzer.core.session import hold, recall
 from analyzer.core.store import Query, key_of
 from analyzer.extract.python_facts import TYPE_CHECKING, ImportFact, PythonFacts
 from analyzer.nodes import external_node, module_node, symbol_node
-from analyzer.resolve.shape import CHILDREN, shape_tables
 
 BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__path__",
                                        "__spec__", "__package__", "__loader__", "self", "cls"}
@@ -130,11 +129,30 @@ class ModuleIndex:
         # compiled extension modules built by CMake targets: module name -> target name
         self.extensions: dict[str, str] = dict(extensions or {})
         self.by_path: dict[str, str] = {m.path: m.name for m in modules}
-        tables = shape_tables(((m.name, m.is_package) for m in modules), self.extensions)
-        self.packages: set[str] = tables.packages  # every package, incl. namespace packages
-        self.children: dict[str, list[str]] = tables.children
+        self.packages: set[str] = set()  # every package, incl. namespace packages
+        self.children: dict[str, list[str]] = {}
+        for m in modules:
+            parts = m.name.split(".")
+            for i in range(1, len(parts)):
+                self.packages.add(".".join(parts[:i]))
+            if m.is_package:
+                self.packages.add(m.name)
+            if len(parts) > 1:
+                self.children.setdefault(".".join(parts[:-1]), []).append(m.name)
+        for pkg in self.packages:
+            if pkg not in self.modules and "." in pkg:
+                self.children.setdefault(pkg.rsplit(".", 1)[0], []).append(pkg)
         # packages that only the build creates (install destinations of extension modules)
-        self.installed_packages: set[str] = tables.installed_packages
+        self.installed_packages: set[str] = set()
+        for ext in self.extensions:
+            parts = ext.split(".")
+            for i in range(1, len(parts)):
+                prefix = ".".join(parts[:i])
+                if prefix not in self.packages and prefix not in self.modules:
+                    self.installed_packages.add(prefix)
+        self.packages |= self.installed_packages
+        for kids in self.children.values():
+            kids.sort()
         # (module, name) pairs whose import binding resolution went through outside a
         # module's recorded edges (the graph stage attributes those to their module)
         self.reexports_used: set[tuple[str, str]] = set()
@@ -143,8 +161,7 @@ class ModuleIndex:
         self.tree_memo: dict[str, Any] = {}
         # memo tables of the pure lookups (cleared when dead_lines changes)
         self._is_module: dict[str, bool] = {}
-        # (importer, level, module) -> (absolute name, the names of the shape it asked)
-        self._absolute: dict[tuple[str, int, str], tuple[str | None, tuple[str, ...]]] = {}
+        self._absolute: dict[tuple[str, int, str], str | None] = {}
         self._path_modules: dict[str, str] = {}
         self._lookups: dict[tuple[str, str, str], list[Binding] | str | None] = {}
         self._attrs: dict[tuple[str, str], Target] = {}
@@ -162,7 +179,9 @@ class ModuleIndex:
         # not count when the name has another one
         self._dead_lines: dict[str, list[tuple[int, int]]] = {}
         self._dead_reads: dict[str, list[tuple[int, int, frozenset[str]]]] = {}
-        self.top_level = tables.top_level
+        self.top_level = {name.split(".")[0] for name in self.modules} | {
+            p.split(".")[0] for p in self.packages} | {
+            e.split(".")[0] for e in self.extensions}
         for m in modules:
             if not m.indexed:
                 _index_bindings(m)
@@ -284,22 +303,7 @@ class ModuleIndex:
             self._frames[-1].add(("module", name))
         return self.modules.get(name)
 
-    def note_shape(self, *names: str) -> None:
-        """Inside a :meth:`recording`, a dependency on what the shape says of ``names``
-        (``("shape", name)``: a file, a package, an extension module of the name;
-        :class:`~analyzer.resolve.shape.ShapeDiff`)."""
-        if self._frames:
-            self._frames[-1].update([("shape", n) for n in names])
-
-    def note_children(self, package: str) -> None:
-        """Inside a :meth:`recording`, a dependency on the children of ``package``
-        (``("shape", "*" + package)``)."""
-        if self._frames:
-            self._frames[-1].add(("shape", CHILDREN + package))
-
     def is_module(self, name: str) -> bool:
-        if self._frames:
-            self._frames[-1].add(("shape", name))
         known = self._is_module.get(name)
         if known is None:
             known = self._is_module[name] = self._is_module_uncached(name)
@@ -312,52 +316,34 @@ class ModuleIndex:
         return any(name.startswith(p + ".") for p in self.installed_packages)
 
     def is_internal(self, dotted: str) -> bool:
-        head = dotted.split(".")[0]
-        if self._frames:
-            self._frames[-1].add(("shape", head))
-        return head in self.top_level
+        return dotted.split(".")[0] in self.top_level
 
     def submodules(self, package: str, recursive: bool) -> list[str]:
-        self.note_children(package)
         out: list[str] = []
         stack = list(self.children.get(package, []))
         while stack:
             name = stack.pop(0)
             out.append(name)
             if recursive:
-                self.note_children(name)
                 stack.extend(self.children.get(name, []))
         return out
 
     def ancestors_with_files(self, module: str) -> list[str]:
         parts = module.split(".")
-        prefixes = [".".join(parts[:i]) for i in range(1, len(parts))]
-        self.note_shape(*prefixes)
-        return [p for p in prefixes if p in self.modules]
+        return [p for i in range(1, len(parts)) if (p := ".".join(parts[:i])) in self.modules]
 
     def absolute(self, importer: str, fact: ImportFact) -> str | None:
         """Absolute dotted name of the module an import statement names."""
         key = (importer, fact.level, fact.module)
-        known = self._absolute.get(key)
-        if known is None:
-            known = self._absolute[key] = self._absolute_of(importer, fact)
-        if self._frames:
-            self._frames[-1].update([("shape", n) for n in known[1]])
-        return known[0]
+        try:
+            return self._absolute[key]
+        except KeyError:
+            found = self._absolute[key] = self._absolute_of(importer, fact)
+            return found
 
-    def _absolute_of(self, importer: str, fact: ImportFact
-                     ) -> tuple[str | None, tuple[str, ...]]:
-        """The absolute name, and the names of the shape the answer depends on."""
+    def _absolute_of(self, importer: str, fact: ImportFact) -> str | None:
         if fact.level == 0:
-            package = importer.rpartition(".")[0]
-            parts = package.split(".") if package else []
-            head = fact.module.partition(".")[0]
-            asked = (importer, head, *(".".join(parts[:i]) for i in range(1, len(parts) + 1)),
-                     f"{package}.{head}")
-            return self._sibling(importer, fact.module) or fact.module, asked
-        return self._relative(importer, fact), (importer,)
-
-    def _relative(self, importer: str, fact: ImportFact) -> str | None:
+            return self._sibling(importer, fact.module) or fact.module
         mod = self.modules.get(importer)
         base_parts = importer.split(".")
         if not (mod and mod.is_package):
@@ -495,8 +481,6 @@ class ModuleIndex:
         """The module a relative path to a Python file names (``pkg/mod.py``, or a longer
         path ending so: ``python/pkg/mod.py`` from the repository root), or None when no file
         or more than one ends so."""
-        if self._frames:
-            self._frames[-1].add(("path", path))
         found = self._path_modules.get(path)
         if found is None:
             # the files ``path`` ends (``p`` is one of its tails) and those ending in it
@@ -563,8 +547,6 @@ class ModuleIndex:
 
     def _resolve_attr(self, module: str, name: str, seen: frozenset[str]) -> Target:
         sub = f"{module}.{name}"
-        if self._frames:  # (module: what the shape says of it, below)
-            self._frames[-1].add(("shape", module))
         if self.is_module(sub):
             return Target("module", sub)
         mod = self.modules.get(module)

@@ -97,30 +97,3 @@ def test_records_a_forked_copy_logged_are_absorbed_under_the_same_key_only(tmp_p
     again = build_python_graph(*_built(base, dead), memo)
     assert memo.replayed == 7  # every module replays, the two the worker made too
     same_python_graph(again, build_python_graph(*_built(base, dead)))
-
-
-def test_other_gated_names_rebuild_only_the_modules_that_read_a_changed_one(tmp_path):
-    # K is a class of the tree (its plain methods are gated whatever is droppable); M's base
-    # is outside the tree, so fa3_kernel is gated only while a droppable name matches it
-    files = {
-        "pkg/__init__.py": "",
-        "pkg/k.py": "class K:\n    def ping(self):\n        return 1\n",
-        "pkg/m.py": ("import torch\n\n\nclass M(torch.nn.Module):\n"
-                     "    def fa3_kernel(self):\n        return 3\n"),
-        "pkg/pinger.py": "def run(o):\n    return o.ping()\n",
-        "pkg/caller.py": "def run(o):\n    return o.fa3_kernel()\n",
-        "pkg/getter.py": "def run(o, name):\n    return getattr(o, f'fa3_{name}')()\n",
-    }
-    index = module_index(tmp_path, files)
-    memo = EdgeMemo()
-    build_python_graph(index, GraphOptions(), memo)
-    fa3 = GraphOptions(droppable=("fa3_*",))
-    again = build_python_graph(index, fa3, memo)
-    # caller read fa3_kernel (not gated before), getter matched fa3_* (nothing before); the
-    # four others read nothing whose answer changed
-    assert memo.computed == 2 and memo.replayed == 4
-    same_python_graph(again, build_python_graph(index, fa3))
-    assert ("py:pkg.caller:run", "attr:fa3_kernel") in set(again.graph.edges())
-    assert {m: [r.asked for _, r in v][-1] for m, v in memo.variants.items()
-            if m in ("pkg.pinger", "pkg.caller")} == {
-        "pkg.pinger": {("gated", "ping"): True}, "pkg.caller": {("gated", "fa3_kernel"): True}}
