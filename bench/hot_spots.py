@@ -11,8 +11,10 @@ gate's copy included, runs here and is seen -- and times a fixed list of functio
 
 - per function: the seconds, the calls, and the share of the scan's wall time (the steps
   nest: ``plan_under`` holds rounds, rounds hold graph builds and checks);
-- per run of the rounds (:meth:`~analyzer.pipeline.rounds.Rounds.run`): how many rounds it
-  ran and, in order, the rule that kept something new in each (``unused_roots``,
+- per run of the rounds (:meth:`~analyzer.pipeline.rounds.Rounds.run`): its seconds, how
+  many rounds it ran, the seconds of its first round (a plan under other drops builds its
+  graph and checks its plan whole there; the later rounds patch and re-check) and, in
+  order, the rule that kept something new in each (``unused_roots``,
   ``present``, ``selected``, ``conflicts``, ``freed``) -- what made the fixpoint take the
   rounds it took.
 
@@ -31,6 +33,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 # (module, attribute): the steps timed; "Class.method" for a method
@@ -101,19 +104,41 @@ def _install(clock: Clock) -> None:
                     setattr(other, name, timed)
 
 
-def _log_rules(runs: list[list[str]]) -> None:
-    """Record, per run of the rounds, ``"round"`` for each round and the name of each rule
-    that returned a new state (the one that gave the next round its state)."""
+@dataclass
+class Run:
+    """One run of the rounds: its seconds, each round's (the round and its rules), and the
+    rules that kept more, in order."""
+
+    seconds: float = 0.0
+    rounds: list[float] = field(default_factory=list)
+    fired: list[str] = field(default_factory=list)
+
+
+def _log_rules(runs: list[Run]) -> None:
+    """Record, per run of the rounds, its seconds, each round's seconds (from the start of
+    the round to the start of the next, or the run's end) and the name of each rule that
+    returned a new state (the one that gave the next round its state)."""
     from analyzer.pipeline.rounds import Rounds
 
     real_run, real_round = Rounds.run, Rounds._round
+    round_started: list[float] = []
 
     def run(self: Rounds, state: Any = None) -> Any:
-        runs.append([])
-        return real_run(self, state)
+        runs.append(Run())
+        started = time.perf_counter()
+        try:
+            return real_run(self, state)
+        finally:
+            end = time.perf_counter()
+            runs[-1].seconds = end - started
+            if round_started:
+                runs[-1].rounds.append(end - round_started.pop())
 
     def one_round(self: Rounds, state: Any) -> Any:
-        runs[-1].append("round")
+        now = time.perf_counter()
+        if round_started:  # (the last round ends where this one starts)
+            runs[-1].rounds.append(now - round_started.pop())
+        round_started.append(now)
         return real_round(self, state)
 
     def ruled(name: str, rule: Callable[..., Any], static: bool) -> Callable[..., Any]:
@@ -121,7 +146,7 @@ def _log_rules(runs: list[list[str]]) -> None:
             last, state = args[-2], args[-1]
             after = rule(last, state) if static else rule(*args)
             if after != state and runs:
-                runs[-1].append(name.strip("_"))
+                runs[-1].fired.append(name.strip("_"))
             return after
 
         return staticmethod(call) if static else call
@@ -139,7 +164,7 @@ def main(argv: list[str]) -> int:
 
     clock = Clock()
     _install(clock)
-    runs: list[list[str]] = []
+    runs: list[Run] = []
     _log_rules(runs)
     started = time.perf_counter()
     try:
@@ -151,10 +176,12 @@ def main(argv: list[str]) -> int:
         for name, seconds in clock.seconds.most_common():
             print(f"| {name} | {seconds:.2f} | {clock.calls[name]:,} | "
                   f"{seconds / wall:.0%} |")
-        print("\n| run of the rounds | rounds | rules that kept more, in order |\n|---:|---:|---|")
-        for i, events in enumerate(runs, 1):
-            fired = [e for e in events if e != "round"]
-            print(f"| {i} | {events.count('round')} | {' '.join(fired) or '-'} |")
+        print("\n| run of the rounds | s | rounds | first round s | rules that kept more, in "
+              "order |\n|---:|---:|---:|---:|---|")
+        for i, r in enumerate(runs, 1):
+            first = f"{r.rounds[0]:.2f}" if r.rounds else "-"
+            print(f"| {i} | {r.seconds:.2f} | {len(r.rounds)} | {first} | "
+                  f"{' '.join(r.fired) or '-'} |")
     return 0
 
 

@@ -27,12 +27,14 @@ def test_times_each_step_and_logs_the_rules_of_every_run(tmp_path):
     assert steps["plan_under"] == 4  # two shares, two plans of what frees flashmla
     assert steps["verify_applied"] == 1
     assert steps["run_apply"] == 1  # (the gate applies the manifest to its copy)
-    runs = [(int(m[1]), m[2].split() if m[2] != "-" else []) for m in
-            re.finditer(r"^\| \d+ \| (\d+) \| ([\w -]+?) \|$", done.stdout, re.M)]
+    runs = [(float(m[1]), int(m[2]), float(m[3]), m[4].split() if m[4] != "-" else [])
+            for m in re.finditer(r"^\| \d+ \| ([\d.]+) \| (\d+) \| ([\d.]+) \| ([\w -]+?) \|$",
+                                 done.stdout, re.M)]
     assert len(runs) == 4 + 2  # and the scan's own rounds, and the gate's copy's
-    assert sum(rounds for rounds, _ in runs) == steps["Rounds._round"] == steps["Rounds._rules"]
-    # every round but the settling one kept more by exactly one rule
-    for rounds, fired in runs:
+    assert sum(r[1] for r in runs) == steps["Rounds._round"] == steps["Rounds._rules"]
+    for seconds, rounds, first, fired in runs:
+        assert first <= seconds  # (the first round is part of its run)
+        # every round but the settling one kept more by exactly one rule
         assert len(fired) == rounds - 1
         assert set(fired) <= {"unused_roots", "present", "selected", "conflicts", "freed"}
     assert (tmp_path / "out" / "manifest.json").is_file()
