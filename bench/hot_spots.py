@@ -55,6 +55,22 @@ STEPS: tuple[tuple[str, str], ...] = (
     ("analyzer.util.pickling", "dump"),
     ("analyzer.util.pickling", "loads"),
     ("analyzer.codemod.apply", "run_apply"),
+    # what every round does over the whole tree (the per-module parts are memoised)
+    ("analyzer.pipeline.rounds", "Rounds._graph_stage"),
+    ("analyzer.pipeline.rounds", "Rounds._registries"),
+    ("analyzer.graph.native", "add_native_graph"),
+    ("analyzer.graph.profile_edges", "add_profile_edges"),
+    ("analyzer.pipeline.rounds", "Rounds._roots"),
+    ("analyzer.pipeline.rounds", "Rounds._liveness"),
+    ("analyzer.analysis.liveness", "compute_liveness"),
+    ("analyzer.analysis.liveness", "extend_liveness"),
+    ("analyzer.plan.python", "plan_folded"),
+    ("analyzer.plan.python", "needed_reexports"),
+    ("analyzer.plan.native", "plan_native"),
+    ("analyzer.plan.check.selection", "produced_keys"),
+    ("analyzer.plan.check.conflicts", "check_plan"),
+    ("analyzer.plan.check.view", "planned_view"),
+    ("analyzer.plan.check.breaks", "python_breaks"),
 )
 RULES = ("_unused_roots", "_present", "_selected", "_conflicts", "_freed")
 
