@@ -158,10 +158,9 @@ def _log_rules(runs: list[Run]) -> None:
         return real_round(self, state)
 
     def ruled(name: str, rule: Callable[..., Any], static: bool) -> Callable[..., Any]:
-        def call(*args: Any) -> Any:
-            last, state = args[-2], args[-1]
-            after = rule(last, state) if static else rule(*args)
-            if after != state and runs:
+        def call(*args: Any) -> Any:  # ((self,) last, state)
+            after = rule(*args)
+            if after != args[-1] and runs:
                 runs[-1].fired.append(name.strip("_"))
             return after
 
