@@ -19,7 +19,9 @@ names the largest). Scenarios:
   a scan with one more ``--drop FEATURE`` (``--drop-feature``): the result cache misses, the
   facts cache answers;
 - one-file: a copy of the tree, one Python file edited before each run (a comment appended);
-  its "parse" is the in-process time to extract just that file;
+  its "parse" is the in-process time to extract just that file; then the same with a line of
+  code appended (a new module-level name: what the early cut-off of a comment edit, which
+  changes nothing the analysis reads, does not answer);
 - verify --before: the tree scanned into a manifest, a copy of the tree, ``apply MANIFEST
   --root COPY --write`` with the cache the scan left (its gate's edits; timed once), then
   ``verify COPY --before MANIFEST`` with the same roots and that cache.
@@ -63,7 +65,10 @@ EXIT_PROBLEMS = 8  # depgraph verify: the pruned tree has problems
 TARGETS = (
     ("depgraph cold", "vulture", 0.5, "cold scan"),
     ("depgraph --drop change", "ruff analyze graph", 4.0, "re-analysis after a --drop change"),
-    ("depgraph one file changed", "ruff analyze graph", 4.0, "one Python file changed"),
+    ("depgraph one file changed", "ruff analyze graph", 4.0,
+     "one Python file changed (a comment appended)"),
+    ("depgraph one file changed, code", "ruff analyze graph", 4.0,
+     "one Python file changed (a line of code appended)"),
     ("depgraph verify --before", "vulture", 0.3, "verify --before after apply --write"),
 )
 GROWTH_LIMIT = 2.2  # per doubling of the tree, every stage: bench/scale.py measures it
@@ -345,8 +350,20 @@ def bench(args: argparse.Namespace) -> dict[str, Any]:
                              shlex.join(scan(copy, one_cache)) + f"  (after editing {rel})"),
                       scan(copy, one_cache), args.runs, before=edit)
         parse = parse_seconds(copy, rel, args.runs)
-        one.note = f"{rel}: parse {parse * 1000:.1f} ms"
+        one.note = f"{rel}: parse {parse * 1000:.1f} ms; a comment appended"
         results.append(one)
+
+        # the same file, a line of code appended: a new module-level name is a new fact,
+        # so no early cut-off holds (the comment above changes nothing the analysis reads)
+        def edit_code(i: int) -> None:
+            with open(copy / rel, "a", encoding="utf-8") as fh:
+                fh.write(f"\n_depgraph_bench_edit_{i} = {i}\n")
+
+        code = measure(Series("depgraph one file changed, code",
+                              shlex.join(scan(copy, one_cache)) + f"  (after editing {rel})"),
+                       scan(copy, one_cache), args.runs, before=edit_code)
+        code.note = f"{rel}: a line of code appended"
+        results.append(code)
         shutil.rmtree(copy, ignore_errors=True)
 
         results += verify_before(args, dg, tree, work, base / "manifest.json", primed,

@@ -16,6 +16,10 @@
 (call function: (identifier) @name.enumerator
   (#any-of? @name.enumerator "dir" "vars" "getmembers"))
 
+; Comments: taken out of the code the early cut-off's digest holds
+; (analyzer/extract/python_digest.py).
+(comment) @comment
+
 ; Plain string literals (f-strings are filtered out by the extractor: they interpolate).
 (string) @string
 

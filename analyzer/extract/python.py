@@ -18,6 +18,7 @@ a ``Branch`` with its clauses' line ranges and conditions as ``Cond`` trees, and
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import tree_sitter as ts
@@ -27,6 +28,7 @@ from analyzer.extract import treesitter as tsu
 from analyzer.extract.fact import Packed
 from analyzer.extract.python_branches import BranchCollector, Cond
 from analyzer.extract.python_branches import _cond as _branch_cond
+from analyzer.extract.python_digest import analysis_digest, code_without_comments
 from analyzer.extract.python_facts import (
     CONDITIONAL,
     IN_FUNCTION,
@@ -188,7 +190,7 @@ class _Extractor:
         line_count = self.data.count(b"\n") + int(ends_open)
         collector = BranchCollector(self.data, self.root, self._scope_of)
         literals, module_calls = python_literals.collect(self.data, self.root)
-        return PythonFacts(
+        facts = PythonFacts(
             path=self.path,
             line_count=line_count,
             imports=tuple(imports),
@@ -220,6 +222,10 @@ class _Extractor:
             param_getattrs=tuple(param_getattrs),
             type_test_appends=tuple(type_test_appends(self.data, self.root, self._scope_of)),
         )
+        if self.problems:  # (no cut-off where tree-sitter recovered from an error)
+            return facts
+        return dataclasses.replace(facts, analysis_digest=analysis_digest(
+            facts, code_without_comments(self.data, caps.get("comment", ()))))
 
     # -- definitions and scopes ------------------------------------------------------------
     def _collect_definitions(self, block: ts.Node, nested: bool) -> None:

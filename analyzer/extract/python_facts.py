@@ -196,6 +196,9 @@ class PythonFacts(Fact):
     param_getattrs: tuple[ParamGetattr, ...] = ()
     # `types.append(C)` to a list only type tests read: no edge while C is constructible
     type_test_appends: tuple[TypeTestAppend, ...] = ()
+    # what the analysis reads of the file, as one digest (the early cut-off's key;
+    # ``analyzer.extract.python_digest``); "" where the bytes' hash stands
+    analysis_digest: str = ""
 
 
 @dataclass(frozen=True, slots=True)

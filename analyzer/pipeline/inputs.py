@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -143,10 +144,14 @@ def _entry_point_candidates(found: Discovery) -> list[str]:
             for d in sorted(dirs) for fname in ("pyproject.toml", "setup.cfg")]
 
 
-def content_key(inputs: ScanInputs, options: ScanOptions) -> str:
+def content_key(inputs: ScanInputs, options: ScanOptions,
+                analysed: Mapping[str, str] | None = None) -> str:
     """Hash of every input of a scan but the folder the tree lies in: the same files, profile
     and options in another folder (the gate's copy, the user's pruned tree) hash alike. A
-    profile file inside the tree counts by its path in the tree."""
+    profile file inside the tree counts by its path in the tree. ``analysed``: path -> what
+    the analysis reads of the file (``PythonFacts.analysis_digest``), counted instead of its
+    bytes' hash -- the key of what is a function of those alone (where the rounds settle:
+    an edit of a comment keeps it), never of what reports the bytes (the result)."""
     h = hashlib.sha256()
 
     def put(*parts: object) -> None:
@@ -157,8 +162,11 @@ def content_key(inputs: ScanInputs, options: ScanOptions) -> str:
     found = inputs.discovery
     put("depgraph-scan-content", found.python_roots, found.problems, inputs.use_profile,
         _in_tree(inputs.profile, found.root), options.cache_key())
+    analysed = analysed or {}
     for i, source in enumerate(found.files):
-        put(source.path, source.language, inputs.digests[i], inputs.errors.get(i))
+        digest = analysed.get(source.path)
+        put(source.path, source.language,
+            inputs.digests[i] if digest is None else f"analysed {digest}", inputs.errors.get(i))
     for rel, data in sorted(inputs.entry_point_files.items()):
         put(rel, data)
     if inputs.profile is not None and not inputs.profile.source.startswith("builtin:"):

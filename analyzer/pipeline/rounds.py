@@ -229,7 +229,7 @@ class Rounds:
         first that keeps anything new gives the next state. A plan no rule keeps more of is
         the answer. Each rule only keeps more, so the rounds end. From nothing, they start
         where the rounds of the same inputs settled, if stored (and store where they do)."""
-        key = settling_key(self.inputs, self.options, self.counted, self.use) \
+        key = settling_key(self.inputs, self.options, self.counted, self.use, self.tree.index) \
             if state is None else None
         stored = stored_start(key, self.tree.index)
         state = stored if stored is not None else state if state is not None else Retained()

@@ -49,11 +49,13 @@ class Settling:
 
 
 def settling_key(inputs: ScanInputs, options: ScanOptions, counted: frozenset[str] | None,
-                 use: ProfileUse) -> str | None:
+                 use: ProfileUse, index: ModuleIndex) -> str | None:
     """The key of the rounds over ``inputs`` with ``options`` and the files ``counted`` (not
     parsed), under ``use`` (the profile's use of those options); None when they are not to be
     kept: ``counted`` None (the caller keeps nothing), or a file changed between its hashing
-    and its reading.
+    and its reading. Each module of ``index`` parsed without errors counts by what the
+    analysis reads of it (``PythonFacts.analysis_digest``), not by its bytes: the early
+    cut-off -- an edit no fact and no line of code sees keeps the key.
 
     The rounds read ``--drop`` and ``--keep`` only through what they make of them: the
     features dropped (in their order) and the constants folded with (a kept feature
@@ -65,7 +67,9 @@ def settling_key(inputs: ScanInputs, options: ScanOptions, counted: frozenset[st
         return None
     drops = use.drops
     constants = effective_constants(use.profile, drops, options.keep)
-    return key_of("rounds", content_key(inputs, options.replace(drop=(), keep=())),
+    analysed = {m.path: m.facts.analysis_digest for m in index.modules.values()
+                if m.facts.analysis_digest}
+    return key_of("rounds", content_key(inputs, options.replace(drop=(), keep=()), analysed),
                   sorted(counted), drops, constants)
 
 

@@ -11,8 +11,10 @@ keeping accel asks for the attribute lazy/toggle.py sets, so that counted file i
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -112,11 +114,12 @@ def test_the_key_holds_the_drops_and_constants_not_the_options() -> None:
     inputs = gather_inputs(SAMPLES / "mini_sglang", ScanOptions())
     profile = inputs.profile
     assert profile is not None
+    index: Any = SimpleNamespace(modules={})  # (no module's digest: each file by its bytes)
 
     def key(drop: tuple[str, ...] = (), keep: tuple[str, ...] = ()) -> str | None:
         options = ScanOptions(drop=drop, keep=keep)
         return settling_key(inputs, options, frozenset(),
-                            profile_use(profile, merge_drops(profile, drop, keep)))
+                            profile_use(profile, merge_drops(profile, drop, keep)), index)
 
     every = ("fa3", "flashmla", "ascend")
     assert key() == key(drop=("fa3",))  # (dropped already)
@@ -124,8 +127,9 @@ def test_the_key_holds_the_drops_and_constants_not_the_options() -> None:
     assert key() != key(keep=("fa3",))
     # the same features dropped, but is_npu un-fixed: another plan
     assert key(keep=("ascend",)) != settling_key(
-        inputs, ScanOptions(), frozenset(), profile_use(profile, ("fa3", "flashmla")))
-    assert settling_key(inputs, ScanOptions(), None, profile_use(profile, every)) is None
+        inputs, ScanOptions(), frozenset(), profile_use(profile, ("fa3", "flashmla")), index)
+    assert settling_key(inputs, ScanOptions(), None, profile_use(profile, every),
+                        index) is None
 
 
 def test_another_file_is_other_inputs(tmp_path: Path, rounds_per_run: list[int]) -> None:
@@ -135,10 +139,64 @@ def test_another_file_is_other_inputs(tmp_path: Path, rounds_per_run: list[int])
     run_scan(tree, [], cache_dir=cache)
     from_nothing = list(rounds_per_run)
     backend = tree / "app" / "nsa_backend.py"
-    backend.write_text(backend.read_text() + "# edited\n")
+    backend.write_text(backend.read_text() + "EDITED = True\n")  # a new definition
     rounds_per_run.clear()
     run_scan(tree, [], cache_dir=cache)
     assert rounds_per_run[0] == from_nothing[0] > 1
+
+
+def _deletions(result: ScanResult) -> list[tuple[object, ...]]:
+    """Every field of every deletion (the bytes' hash and the line count among them)."""
+    return sorted((d.kind, d.path, d.sha256, d.lines, d.start_line, d.end_line, d.reason,
+                   d.features, d.with_features, d.after) for d in result.plan.deletions)
+
+
+def test_a_comment_edit_keeps_where_the_rounds_settled(
+        tmp_path: Path, rounds_per_run: list[int]) -> None:
+    # the early cut-off: a comment appended to app/flashmla_backend.py (deleted whole: 6
+    # lines, 8 after the edit) and one appended to app/flashmla_kernels.py (two of its
+    # functions deleted) change no fact and no line of code, so every plan starts where the
+    # last scan's settled -- and reports the files as they are now
+    tree = tmp_path / "tree"
+    shutil.copytree(SAMPLES / "what_frees", tree)
+    cache = tmp_path / "cache"
+    first = run_scan(tree, [], cache_dir=cache)
+    runs = len(rounds_per_run)
+    backend, kernels = tree / "app" / "flashmla_backend.py", tree / "app" / "flashmla_kernels.py"
+    backend.write_text(backend.read_text() + "\n# edited\n")
+    kernels.write_text(kernels.read_text() + "# edited too\n")
+    rounds_per_run.clear()
+    resumed = run_scan(tree, [], cache_dir=cache)
+    assert rounds_per_run == [1] * runs
+    rounds_per_run.clear()
+    scratch = run_scan(tree, [])  # no cache: from nothing
+    assert rounds_per_run[0] > 1
+    assert _answer(resumed) == _answer(scratch)
+    assert _deletions(resumed) == _deletions(scratch) != _deletions(first)
+    assert [(f.name, f.files_removable, f.lines_removable) for f in first.features] == [
+        ("flashmla", 1, 16)]
+    assert [(f.name, f.files_removable, f.lines_removable) for f in resumed.features] == [
+        ("flashmla", 1, 18)]  # (the backend's two lines more)
+    whole = [d for d in resumed.plan.deletions if d.path == "app/flashmla_backend.py"]
+    assert [(d.kind, d.lines, d.sha256) for d in whole] == [
+        ("delete_file", 8, hashlib.sha256(backend.read_bytes()).hexdigest())]
+
+
+def test_a_comment_that_moves_a_fact_is_other_inputs(
+        tmp_path: Path, rounds_per_run: list[int]) -> None:
+    # a comment line above the registrations in app/backends.py moves every line after it
+    tree = tmp_path / "tree"
+    shutil.copytree(SAMPLES / "what_frees", tree)
+    cache = tmp_path / "cache"
+    run_scan(tree, [], cache_dir=cache)
+    from_nothing = list(rounds_per_run)
+    backends = tree / "app" / "backends.py"
+    backends.write_text("# registrations\n" + backends.read_text())
+    rounds_per_run.clear()
+    moved = run_scan(tree, [], cache_dir=cache)
+    assert rounds_per_run[0] == from_nothing[0] > 1
+    assert [(d.start_line, d.end_line) for d in moved.plan.deletions
+            if d.path == "app/backends.py"] == [(19, 23)]  # (18-22 before the edit)
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
@@ -155,8 +213,6 @@ def test_the_names_sought_are_sought_again(tmp_path: Path, jobs: int) -> None:
 def test_the_stored_start_notes_the_names_its_rounds_sought(tmp_path: Path) -> None:
     # a name an earlier round sought may be one only a counted file defines: the rounds
     # started at the settling round do not ask for it again, so the stored start does
-    from types import SimpleNamespace
-
     from analyzer.core.session import session
     from analyzer.pipeline.rounds_state import Retained
     from analyzer.pipeline.settled import keep_start, stored_start
