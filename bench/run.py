@@ -70,6 +70,11 @@ TARGETS = (
     ("depgraph one file changed, code", "ruff analyze graph", 4.0,
      "one Python file changed (a line of code appended)"),
     ("depgraph verify --before", "vulture", 0.3, "verify --before after apply --write"),
+    ("depgraph apply --write", "vulture", 0.25, "apply --write"),
+)
+# issue 50: (scenario, largest seconds, label): targets in seconds, not ratios
+SECONDS_TARGETS = (
+    ("depgraph apply --stat", 2.0, "apply --stat (a preview)"),
 )
 GROWTH_LIMIT = 2.2  # per doubling of the tree, every stage: bench/scale.py measures it
 
@@ -406,14 +411,22 @@ def verify_before(args: argparse.Namespace, dg: list[str], tree: Path, work: Pat
                  "--patch-out", str(work / "apply.patch"), "--cache-dir", str(cache)]
     verify_cmd = [*dg, "verify", str(applied), "--before", str(manifest), *roots, *jobs,
                   "--cache-dir", str(cache)]
+    stat_cmd = [*dg, "apply", str(manifest), "--root", str(applied), "--stat",
+                "--cache-dir", str(cache)]
+    stat_s = Series("depgraph apply --stat", shlex.join(stat_cmd)
+                    + "  (cache: as the priming scan left it)")
     apply_s = Series("depgraph apply --write", shlex.join(apply_cmd)
                      + "  (cache: as the priming scan left it)")
     verify_s = Series("depgraph verify --before", shlex.join(verify_cmd)
                       + "  (cache: as the priming scan left it)")
     if primed.code != 0 or not manifest.is_file():
-        apply_s.note = verify_s.note = f"skipped: the priming scan exited {primed.code}"
-        return [apply_s, verify_s]
+        stat_s.note = apply_s.note = verify_s.note = (f"skipped: the priming scan exited "
+                                                      f"{primed.code}")
+        return [stat_s, apply_s, verify_s]
     shutil.copytree(tree, applied, symlinks=True)
+    # the preview first, on the copy as the scan saw it (it changes nothing)
+    measure(stat_s, stat_cmd, args.runs, before=restore)
+    stat_s.note = "on a copy of the tree, before the write"
     applied_codes: list[int] = []
     measure(apply_s, apply_cmd, 1, before=restore,
             after=lambda got: applied_codes.append(got.code))
@@ -422,7 +435,7 @@ def verify_before(args: argparse.Namespace, dg: list[str], tree: Path, work: Pat
         apply_s.note = f"exit {applied_codes[0]}: the copy is not pruned"
         verify_s.note = "skipped: apply failed"
         shutil.rmtree(applied, ignore_errors=True)
-        return [apply_s, verify_s]
+        return [stat_s, apply_s, verify_s]
     codes: list[int] = []
     first_problem: list[str] = []
 
@@ -440,7 +453,7 @@ def verify_before(args: argparse.Namespace, dg: list[str], tree: Path, work: Pat
         verify_s.note = "exit " + "/".join(str(c) for c in sorted(set(codes)))
         if first_problem:
             verify_s.note += f" (problems; first: {first_problem[0][:120]})"
-    return [apply_s, verify_s]
+    return [stat_s, apply_s, verify_s]
 
 
 def describe_tree(tree: Path) -> str:
@@ -483,6 +496,16 @@ def targets(data: dict[str, Any]) -> list[dict[str, Any]]:
             row.update(seconds=s.median, reference_seconds=ref.median, ratio=ratio,
                        met=ratio <= limit)
         out.append(row)
+    for scenario, limit_s, label in SECONDS_TARGETS:
+        s = by.get(scenario)
+        row = {"label": label, "scenario": scenario, "reference": None, "limit": limit_s,
+               "seconds": None, "reference_seconds": None, "ratio": None, "met": None,
+               "note": ""}
+        if s is None or not s.seconds:
+            row["note"] = f"not measured: {s.note if s else 'no such scenario'}"
+        else:
+            row.update(seconds=s.median, met=s.median <= limit_s)
+        out.append(row)
     peak = max((max(s.rss_kib) for s in data["series"]
                 if s.rss_kib and s.name.startswith("depgraph")), default=0)
     peak_mb = peak * 1024 / MB
@@ -519,13 +542,16 @@ def report(data: dict[str, Any], args: argparse.Namespace) -> str:
              "|---|---|---|---|---|---|"]
     lines += [s.row() for s in data["series"]]
     lines += stage_table(data["series"])
-    lines += ["", "targets (issue 26; ratios of this run's medians):"]
+    lines += ["", "targets (issues 26 and 50; ratios of this run's medians):"]
     for t in data["targets"]:
         verdict = {True: "met", False: "NOT met", None: "not judged"}[t["met"]]
         if t["label"] == "peak RSS":
             lines.append(f"- peak RSS: {t['peak_mb']:.0f} MB vs <= {t['limit']} MB "
                          f"(10^6 bytes; {t['peak_mb'] * MB / 1024 / 1024:.0f} MiB): {verdict}"
                          + (f" ({t['note']})" if t["note"] else ""))
+        elif t["reference"] is None:  # (a target in seconds)
+            got = _secs(t["seconds"]) if t["seconds"] is not None else t["note"]
+            lines.append(f"- {t['label']}: {got} vs <= {t['limit']:g} s: {verdict}")
         elif t["ratio"] is not None:
             lines.append(f"- {t['label']}: {_secs(t['seconds'])} = {t['ratio']:.2f} x "
                          f"{t['reference']} {_secs(t['reference_seconds'])} vs <= "
