@@ -90,9 +90,10 @@ from analyzer.nodes import (
 from analyzer.resolve.python import ModuleIndex, PyModule
 from analyzer.util.parallel import forked_map
 
-__all__ = ["NOT_FOLLOWED", "EdgeMemo", "Layer", "Op", "Ops", "PythonGraph", "add_nodes",
-           "build_layer", "build_python_graph", "enumerated_class", "gated_names", "layer_key",
-           "module_import_edges", "module_layer", "op_triples", "subclass_index"]
+__all__ = ["NOT_FOLLOWED", "EdgeMemo", "GatedNames", "Layer", "Op", "Ops", "PythonGraph",
+           "add_nodes", "build_layer", "build_python_graph", "enumerated_class", "gated_names",
+           "layer_key", "memo_key", "module_import_edges", "module_layer",
+           "op_triples", "subclass_index"]
 
 
 @dataclass
@@ -114,6 +115,9 @@ class ModuleRecord:
     # methods): taking the module's edges out of a graph takes no other module's
     # (``analyzer.graph.rounds_graph`` patches only graphs whose records all are)
     owned: bool = True
+    # the gated method names the edges were made under (one object shared by the records of
+    # a build): they decide only the module's ``attribute_read`` edges (:class:`GatedNames`)
+    gated: frozenset[str] = frozenset()
     # the nodes its edges make, in the order made (:meth:`made`; computed when first asked)
     _made: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -123,8 +127,9 @@ class ModuleRecord:
             self._made = tuple(n for n, dst, _ in op_triples(self.ops) if dst is None)
         return self._made
 
-    def still_valid(self, index: ModuleIndex, options: GraphOptions) -> bool:
-        return index.same_orders(self.orders) \
+    def still_valid(self, index: ModuleIndex, options: GraphOptions, mod: PyModule,
+                    gated: GatedNames) -> bool:
+        return gated.same_reads(mod, self.gated) and index.same_orders(self.orders) \
             and all(options.registries.get(q) == v for q, v in self.registries.items())
 
     def __reduce__(self) -> tuple[Callable[..., ModuleRecord], tuple[object, ...]]:
@@ -142,7 +147,7 @@ class ModuleRecord:
                 flat.extend((node, dst, attrs.kind, attrs.file, attrs.line))
         return _unpickled_record, (tuple(flat), self.unresolved, self.decisions,
                                    self.reexports, self.orders, self.registries,
-                                   self.consulted, self.owned)
+                                   self.consulted, self.owned, self.gated)
 
 
 def _unpickled_record(flat: tuple[object, ...], *fields: Any) -> ModuleRecord:
@@ -160,6 +165,48 @@ def _unpickled_record(flat: tuple[object, ...], *fields: Any) -> ModuleRecord:
     return ModuleRecord(tuple(ops), *fields)
 
 
+class GatedNames:
+    """The gated method names of one build, and whether a record made under other names has
+    the edges this build's would: a module's edges read the gated names only where its code
+    reads a method name (``attribute_read`` edges, ``ModuleEdges._member_reads``: a plain
+    name read is one edge when the name is gated, none when not; a pattern read, ``getattr(x,
+    f"_make_{kind}")``, the gated names it matches). So a record made under other gated names
+    holds when no name whose gating changed is one the module reads, and the module reads no
+    pattern. The plans under other drops gate other names (a dropped feature's identifiers
+    gate the methods they name in open-ended classes): a name or two of thousands."""
+
+    def __init__(self, names: frozenset[str]) -> None:
+        self.names = names
+        # id of a record's names -> (those names, the names whose gating differs from this
+        # build's); the names are kept so that the id is not reused while the entry lives
+        self._changed: dict[int, tuple[frozenset[str], frozenset[str]]] = {}
+
+    def same_reads(self, mod: PyModule, made_under: frozenset[str]) -> bool:
+        """The module's reads of gated names give the same edges under ``made_under``."""
+        if made_under is self.names:
+            return True
+        known = self._changed.get(id(made_under))
+        if known is None or known[0] is not made_under:
+            known = self._changed[id(made_under)] = (made_under, made_under ^ self.names)
+        changed = known[1]
+        if not changed:
+            return True
+        plain, patterns = _member_read_names(mod)
+        return not patterns and plain.isdisjoint(changed)
+
+
+def _member_read_names(mod: PyModule) -> tuple[frozenset[str], bool]:
+    """The method names the module reads as plain names, and whether it reads a pattern (a
+    name with ``*`` but ``*`` alone, an enumeration): a function of its facts, computed once."""
+    known = mod.own.get("member_read_names")
+    if known is None:
+        names = [use.name for use in mod.facts.member_uses]
+        known = mod.own["member_read_names"] = (
+            frozenset(n for n in names if "*" not in n),
+            any("*" in n and n != "*" for n in names))
+    return known
+
+
 # variants of one module's edges kept (its folded lines differ between rounds and profiles)
 _VARIANTS = 4
 
@@ -170,9 +217,10 @@ class EdgeMemo:
     soundness round, or -- persisted by :mod:`analyzer.graph.edge_store` -- the next scan of
     the same tree): a module whose own folded lines are those of a recorded build, and none of
     what its resolution went through (:meth:`ModuleIndex.recording`) nor the registries it
-    read changed, gets the same edges, so they are replayed instead of resolved again.
-    ``global_key`` is what every module's edges depend on (options, gated method names,
-    subclasses): when it changes, nothing recorded holds."""
+    read changed, and whose reads of gated method names give the same edges under the
+    build's (:class:`GatedNames`), gets the same edges, so they are replayed instead of
+    resolved again. ``global_key`` is what every module's edges depend on (:func:`memo_key`:
+    options, subclasses): when it changes, nothing recorded holds."""
 
     global_key: tuple[object, ...] | None = None
     # module -> the record its edges came from in the last build: (own folded lines, record)
@@ -199,11 +247,13 @@ class EdgeMemo:
         self.variants.clear()
         self.touched = None
 
-    def find(self, module: str, local: object, index: ModuleIndex, options: GraphOptions
-             ) -> ModuleRecord | None:
-        """A record of ``module`` made with these folded lines that still holds, or None."""
+    def find(self, module: str, local: object, index: ModuleIndex, options: GraphOptions,
+             gated: GatedNames) -> ModuleRecord | None:
+        """A record of ``module`` made with these folded lines that still holds under the
+        build's gated method names ``gated``, or None."""
         for known_local, record in reversed(self.variants.get(module, ())):
-            if known_local == local and record.still_valid(index, options):
+            if known_local == local and record.still_valid(index, options,
+                                                           index.modules[module], gated):
                 return record
         return None
 
@@ -270,8 +320,8 @@ def build_layer(index: ModuleIndex, options: GraphOptions, memo: EdgeMemo, jobs:
     add_nodes(graph, [(module_node(package), {"kind": "installed_package", "module": package})
                       for package in sorted(index.installed_packages)])
     global_key = layer_key(index, options, methods)
-    if memo.global_key != global_key:
-        memo.reset(global_key)
+    if memo.global_key != memo_key(global_key):
+        memo.reset(memo_key(global_key))
     layer = Layer(PythonGraph(graph, [], frozenset(), {}), {}, {}, methods,
                   {(u, v): attrs for u, v, attrs in members}, global_key)
     return module_layer(layer, index, options, memo, jobs)
@@ -284,6 +334,13 @@ def layer_key(index: ModuleIndex, options: GraphOptions,
     the subclasses of each class."""
     return (options.restricted_families, options.frozen_imports, gated_names(index, methods),
             index.resolved_once("subclass_index", lambda: subclass_index(index)))
+
+
+def memo_key(key: tuple[object, ...]) -> tuple[object, ...]:
+    """What every record of the edge memo depends on (:attr:`EdgeMemo.global_key`): the
+    layer's ``key`` (:func:`layer_key`) less the gated method names, which each record
+    checks for itself (:class:`GatedNames`)."""
+    return key[:2] + key[3:]
 
 
 def gated_names(index: ModuleIndex, methods: list[tuple[str, dict[str, object]]]
@@ -327,7 +384,8 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
     swapped: set[str] = set()  # modules whose edges were taken out and added again
     names = sorted(index.modules)
     locals_ = {name: _local(name, index, options) for name in names}
-    found = {name: memo.find(name, locals_[name], index, options) for name in names}
+    reads = GatedNames(gated)
+    found = {name: memo.find(name, locals_[name], index, options, reads) for name in names}
     resolved: dict[str, ModuleRecord] = {}  # records the workers made
     todo = [name for name in names if found[name] is None]
     if not patch and jobs > 1 and len(todo) >= _FORK_MIN:
@@ -587,7 +645,7 @@ def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: Grap
         edges.registries_read,
         frozenset(d[1] for d in used if d[0] == "module" and d[1] != mod.name),
         all(src == edges.me or src.startswith(edges.me + ":")
-            for src, dst, _ in op_triples(ops) if dst is not None))
+            for src, dst, _ in op_triples(ops) if dst is not None), gated)
 
 
 def _replay(graph: Graph, ops: Ops) -> None:

@@ -29,7 +29,14 @@ from itertools import islice
 from weakref import WeakKeyDictionary
 
 from analyzer.decide.options import GraphOptions
-from analyzer.graph.python import EdgeMemo, Layer, build_layer, layer_key, module_layer
+from analyzer.graph.python import (
+    EdgeMemo,
+    Layer,
+    build_layer,
+    layer_key,
+    memo_key,
+    module_layer,
+)
 from analyzer.graph.python_nodes import PythonGraph, method_graph
 from analyzer.nodes import Graph, node_dicts, pred_dicts, succ_dicts
 from analyzer.resolve.python import ModuleIndex
@@ -115,7 +122,7 @@ class RoundGraph:
         self._take_off_layers(graph)
         methods, _members = method_graph(index, graph, options)
         key = layer_key(index, options, methods)
-        if key != layer.global_key or memo.global_key != key:
+        if key != layer.global_key or memo.global_key != memo_key(key):
             return None
         if methods is layer.methods:  # (the method graph of the last build: the same gates)
             return layer

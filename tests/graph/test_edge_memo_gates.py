@@ -1,0 +1,72 @@
+"""A build whose gated method names differ from the last one (a plan under other drops: a
+dropped feature's identifiers gate the methods they name in open-ended classes) replays the
+edges of every module whose reads of method names give the same edges under both, and
+resolves the others again (``analyzer.graph.python.GatedNames``)."""
+
+from __future__ import annotations
+
+from analyzer.decide.options import GraphOptions
+from analyzer.graph.python import EdgeMemo, GatedNames, build_python_graph
+from tests.helpers import module_index, same_python_graph
+
+TREE = {
+    "pkg/__init__.py": "",
+    # M's base is outside the tree: its methods are gated only when a droppable name
+    # matches them (fa3_kernel under ``fa3_*``); forward never is
+    "pkg/m.py": ("import torch\n\n\nclass M(torch.nn.Module):\n"
+                 "    def forward(self):\n        return 2\n\n"
+                 "    def fa3_kernel(self):\n        return 3\n"),
+    # K is a class of the tree: ping is gated whatever is droppable
+    "pkg/k.py": "class K:\n    def ping(self):\n        return 1\n",
+    # reads fa3_kernel by name: an attribute_read edge only while it is gated
+    "pkg/use_fa3.py": "def go(m):\n    return m.fa3_kernel()\n",
+    # reads ping by name: gated under both option sets
+    "pkg/use_ping.py": "def go(k):\n    return k.ping()\n",
+    # reads a pattern (``fa3_*``): which gated names match it may change
+    "pkg/pattern.py": "def go(m, kind):\n    return getattr(m, f\"fa3_{kind}\")()\n",
+    # reads no method name at all
+    "pkg/plain.py": "from pkg.k import K\n\n\ndef make():\n    return K()\n",
+}
+
+DROPPING_FA3 = GraphOptions(droppable=("fa3_*",))
+
+
+def test_gated_names_tell_which_records_hold(tmp_path):
+    index = module_index(tmp_path, TREE)
+    before = frozenset({"ping"})
+    now = GatedNames(frozenset({"ping", "fa3_kernel"}))
+    mods = index.modules
+    # the very names: every record holds
+    assert GatedNames(before).same_reads(mods["pkg.use_fa3"], before)
+    # fa3_kernel's gating changed: the module reading it does not hold, nor the pattern's
+    assert not now.same_reads(mods["pkg.use_fa3"], before)
+    assert not now.same_reads(mods["pkg.pattern"], before)
+    # the others read no changed name
+    assert now.same_reads(mods["pkg.use_ping"], before)
+    assert now.same_reads(mods["pkg.plain"], before)
+    # equal names in another object: nothing changed, the pattern's record holds too
+    assert now.same_reads(mods["pkg.pattern"], frozenset({"fa3_kernel", "ping"}))
+
+
+def test_a_build_under_other_gated_names_resolves_only_the_modules_reading_them(tmp_path):
+    index = module_index(tmp_path, TREE)
+    memo = EdgeMemo()
+    first = build_python_graph(index, GraphOptions(), memo)
+    assert memo.computed == len(index.modules) == 7
+    assert not first.graph.has_edge("py:pkg.use_fa3:go", "attr:fa3_kernel")
+    assert first.graph.has_edge("py:pkg.use_ping:go", "attr:ping")
+
+    again = build_python_graph(index, DROPPING_FA3, memo)
+    # pkg.use_fa3 (reads fa3_kernel) and pkg.pattern (reads fa3_*) are resolved again; the
+    # five others replay the first build's records
+    assert (memo.computed, memo.replayed) == (2, 5)
+    fresh = build_python_graph(index, DROPPING_FA3)
+    same_python_graph(again, fresh)
+    assert again.graph.has_edge("py:pkg.use_fa3:go", "attr:fa3_kernel")
+    assert again.graph.has_edge("py:pkg.pattern:go", "attr:fa3_kernel")
+
+    # back to the first options: every module's first record still holds
+    back = build_python_graph(index, GraphOptions(), memo)
+    assert (memo.computed, memo.replayed) == (0, 7)
+    same_python_graph(back, build_python_graph(index, GraphOptions()))
+    assert not back.graph.has_edge("py:pkg.use_fa3:go", "attr:fa3_kernel")
