@@ -546,10 +546,10 @@ class Rounds:
                  else build_python_graph(index, options, self._edges, self.jobs))
         graph = built.graph
         graph.graph["decisions"].extend(registry.decisions)
-        graph.graph["decisions"].extend(
-            {"path": index.modules[m].path, "line": r.start_line,
+        graph.graph["decisions"].extend(  # (in module order: the folds' regions come in the
+            {"path": index.modules[m].path, "line": r.start_line,  # order their memo has)
              "what": f"{m}:{r.start_line}", "reason": r.reason}
-            for m, rs in regions.items() for r in rs)
+            for m in sorted(regions) for r in regions[m])
         native = add_native_graph(
             graph, index, tree.native_facts, tree.project, tree.cmake_facts,
             {p: f.lines for p, f in tree.files.items()},
