@@ -61,9 +61,10 @@ MB = 1000 * 1000
 RSS_LIMIT_MB = 800  # issue 26: peak RSS <= 800 MB (10^6 bytes)
 EXIT_PROBLEMS = 8  # depgraph verify: the pruned tree has problems
 
-# issue 26: (scenario, reference tool, largest ratio scenario / tool, label)
+# issues 26 and 50: (scenario, reference tool, largest ratio scenario / tool, label); issue
+# 50 set the cold scan's target at 1.0 x vulture (issue 26's 0.5 x stays the aim)
 TARGETS = (
-    ("depgraph cold", "vulture", 0.5, "cold scan"),
+    ("depgraph cold", "vulture", 1.0, "cold scan (0.5 x stays the aim)"),
     ("depgraph --drop change", "ruff analyze graph", 4.0, "re-analysis after a --drop change"),
     ("depgraph one file changed", "ruff analyze graph", 4.0,
      "one Python file changed (a comment appended)"),
