@@ -169,13 +169,21 @@ def _unpickled_record(flat: tuple[object, ...], *fields: Any) -> ModuleRecord:
 
 # one object per set of gated method names: the records of every build hold one (equal sets
 # of ~9,000 names, 0.5 MB each on the largest trees, from each plan's build, each worker
-# and each stored memo), and a build whose names are a record's knows so by identity
+# and each stored memo), and a build whose names are a record's knows so by identity. A
+# scan meets a few sets (one per distinct set of droppable names); a process that scans many
+# trees starts the table again past _GATED_KEPT (an equal set then is one object more)
 _GATED_SETS: dict[frozenset[str], frozenset[str]] = {}
+_GATED_KEPT = 64
 
 
 def _interned(names: frozenset[str]) -> frozenset[str]:
     """The one object of the gated method names equal to ``names``."""
-    return _GATED_SETS.setdefault(names, names)
+    known = _GATED_SETS.get(names)
+    if known is None:
+        if len(_GATED_SETS) >= _GATED_KEPT:
+            _GATED_SETS.clear()
+        known = _GATED_SETS[names] = names
+    return known
 
 
 class GatedNames:
