@@ -89,6 +89,7 @@ from analyzer.nodes import (
 )
 from analyzer.resolve.python import ModuleIndex, PyModule
 from analyzer.util.parallel import forked_map
+from analyzer.util.pickling import shared as share
 
 __all__ = ["NOT_FOLLOWED", "EdgeMemo", "GatedNames", "Layer", "Op", "Ops", "PythonGraph",
            "add_nodes", "build_layer", "build_python_graph", "enumerated_class", "gated_names",
@@ -163,27 +164,11 @@ def _unpickled_record(flat: tuple[object, ...], *fields: Any) -> ModuleRecord:
             ops.extend((node, dst, EdgeData(cast(str, kind), cast(str, file),
                                             cast("int | None", line))))
     record = ModuleRecord(tuple(ops), *fields)
-    record.gated = _interned(record.gated)  # (a worker's records, or the stored memo's)
+    # (a worker's records, or the stored memo's: equal sets of ~9,000 names, 0.5 MB each on
+    # the largest trees, are the process's one object, and a build whose names are a
+    # record's knows so by identity)
+    record.gated = share(record.gated)
     return record
-
-
-# one object per set of gated method names: the records of every build hold one (equal sets
-# of ~9,000 names, 0.5 MB each on the largest trees, from each plan's build, each worker
-# and each stored memo), and a build whose names are a record's knows so by identity. A
-# scan meets a few sets (one per distinct set of droppable names); a process that scans many
-# trees starts the table again past _GATED_KEPT (an equal set then is one object more)
-_GATED_SETS: dict[frozenset[str], frozenset[str]] = {}
-_GATED_KEPT = 64
-
-
-def _interned(names: frozenset[str]) -> frozenset[str]:
-    """The one object of the gated method names equal to ``names``."""
-    known = _GATED_SETS.get(names)
-    if known is None:
-        if len(_GATED_SETS) >= _GATED_KEPT:
-            _GATED_SETS.clear()
-        known = _GATED_SETS[names] = names
-    return known
 
 
 class GatedNames:
@@ -221,7 +206,7 @@ def _member_read_names(mod: PyModule) -> tuple[frozenset[str], bool]:
     name with ``*`` but ``*`` alone, an enumeration): a function of its facts, computed once."""
     known = mod.own.get("member_read_names")
     if known is None:
-        names = [use.name for use in mod.facts.member_uses]
+        names = mod.facts.member_names  # (the names of ``member_uses``, which stay packed)
         known = mod.own["member_read_names"] = (
             frozenset(n for n in names if "*" not in n),
             any("*" in n and n != "*" for n in names))
@@ -394,7 +379,7 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
     gated = layer.global_key[2]
     subclasses = layer.global_key[3]
     assert isinstance(gated, frozenset) and isinstance(subclasses, dict)
-    gated = _interned(gated)
+    gated = share(gated)
     memo.replayed = memo.computed = 0
     unresolved: list[dict[str, object]] = []
     reexported: dict[tuple[str, str], set[str]] = {}

@@ -85,15 +85,3 @@ def test_records_hold_one_object_per_set_of_gated_names(tmp_path):
     assert record.gated is memo.records["pkg.use_fa3"][1].gated
     back = pickle.loads(pickle.dumps(record))
     assert back.ops == record.ops and back.gated is record.gated
-
-
-def test_the_table_of_gated_name_sets_stays_small():
-    # a process scanning many trees meets many sets: past the bound the table starts again
-    from analyzer.graph import python as graph_python
-
-    made = [frozenset({f"m{i}"}) for i in range(graph_python._GATED_KEPT + 5)]
-    for names in made:
-        assert graph_python._interned(names) is names
-    assert len(graph_python._GATED_SETS) <= graph_python._GATED_KEPT
-    again = frozenset({f"m{len(made) - 1}"})  # the last one is still held
-    assert graph_python._interned(again) is made[-1]
