@@ -64,7 +64,7 @@ from typing import Any, cast
 import networkx as nx
 
 from analyzer.decide.options import GraphOptions
-from analyzer.graph.python_edges import ModuleEdges
+from analyzer.graph.python_edges import ModuleEdges, member_read_names
 from analyzer.graph.python_nodes import (
     NOT_FOLLOWED,
     Op,
@@ -197,20 +197,8 @@ class GatedNames:
         changed = known[1]
         if not changed:
             return True
-        plain, patterns = _member_read_names(mod)
+        plain, patterns = member_read_names(mod)
         return not patterns and plain.isdisjoint(changed)
-
-
-def _member_read_names(mod: PyModule) -> tuple[frozenset[str], bool]:
-    """The method names the module reads as plain names, and whether it reads a pattern (a
-    name with ``*`` but ``*`` alone, an enumeration): a function of its facts, computed once."""
-    known = mod.own.get("member_read_names")
-    if known is None:
-        names = mod.facts.member_names  # (the names of ``member_uses``, which stay packed)
-        known = mod.own["member_read_names"] = (
-            frozenset(n for n in names if "*" not in n),
-            any("*" in n and n != "*" for n in names))
-    return known
 
 
 # variants of one module's edges kept (its folded lines differ between rounds and profiles)

@@ -285,7 +285,11 @@ class ModuleEdges:
             self.edge(src, self.index.resolve_attr(module, name), "subclasses", line)
 
     def _member_reads(self) -> None:
-        """``attribute_read`` edges to the names of gated methods this module reads."""
+        """``attribute_read`` edges to the names of gated methods this module reads (none
+        when it reads no pattern and no gated plain name: its uses then stay packed)."""
+        plain, patterns = member_read_names(self.mod)
+        if not patterns and plain.isdisjoint(self.gated):
+            return
         matches: dict[str, list[str]] = {}
         for use in self.mod.facts.member_uses:
             name = use.name
@@ -409,3 +413,15 @@ class ModuleEdges:
         for name, def_kind in sorted(mod.defs.items()):
             if def_kind in ("function", "class") and not name.startswith("_"):
                 self.edge(src, Target("symbol", module, name), kind, line)
+
+
+def member_read_names(mod: PyModule) -> tuple[frozenset[str], bool]:
+    """The method names the module reads as plain names, and whether it reads a pattern (a
+    name with ``*`` but ``*`` alone, an enumeration): a function of its facts, computed once."""
+    known = mod.own.get("member_read_names")
+    if known is None:
+        names = mod.facts.member_names  # (the names of ``member_uses``, which stay packed)
+        known = mod.own["member_read_names"] = (
+            frozenset(n for n in names if "*" not in n),
+            any("*" in n and n != "*" for n in names))
+    return known

@@ -85,3 +85,29 @@ def test_records_hold_one_object_per_set_of_gated_names(tmp_path):
     assert record.gated is memo.records["pkg.use_fa3"][1].gated
     back = pickle.loads(pickle.dumps(record))
     assert back.ops == record.ops and back.gated is record.gated
+
+
+def test_a_module_reading_no_gated_name_and_no_pattern_leaves_its_uses_packed(
+        tmp_path, monkeypatch):
+    # its method-name uses give no edge: they are not unpacked (the names alone, loaded
+    # beside them, tell); a reader of a gated name or of a pattern unpacks them
+    from analyzer.extract.fact import Packed
+
+    index = module_index(tmp_path, TREE)
+    uses = {name: mod.facts.member_uses for name, mod in index.modules.items()}
+    assert all(isinstance(u, Packed) for u in uses.values())
+    unpacked: list[int] = []
+    real = Packed.unpack
+
+    def unpack(self):
+        unpacked.append(id(self))
+        return real(self)
+
+    monkeypatch.setattr(Packed, "unpack", unpack)
+    graph = build_python_graph(index, GraphOptions()).graph
+    read = {name for name, u in uses.items() if id(u) in unpacked}
+    # fa3_kernel is not gated without fa3_* droppable: pkg.use_fa3 reads no gated name
+    assert {"pkg.use_ping", "pkg.pattern"} <= read
+    assert not read & {"pkg.use_fa3", "pkg.plain", "pkg.k", "pkg.m"}
+    assert graph.has_edge("py:pkg.use_ping:go", "attr:ping")
+    assert not graph.has_edge("py:pkg.use_fa3:go", "attr:fa3_kernel")
