@@ -22,6 +22,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from typing import TypeVar
 
 from analyzer.config.globs import WILDCARDS, DottedPrefixes, dotted_prefixes, identifier_regex
@@ -129,11 +130,11 @@ def _changed(record: FoldRecord, old: GuardContext, new: GuardContext) -> set[Pr
     keys = _differ(old.constants, new.constants) if old.constants != new.constants else set()
     out.update(("K", key) for key in keys)
     out.update(("k", k) for k in keys if WILDCARDS.isdisjoint(k))
-    globs = tuple(sorted(k for k in keys if not WILDCARDS.isdisjoint(k)))
-    if _glob_order(old, keys) != _glob_order(new, keys):  # (the first glob to match wins)
-        matched.append(("k", _ANY, _itself))
-    elif globs:
-        matched.append(("k", identifier_regex(globs), _itself))
+    old_globs, new_globs = _globs(old), _globs(new)
+    if old_globs != new_globs:  # (a name's glob answer: the first glob that matches it)
+        old_first, new_first = _first_glob(old_globs), _first_glob(new_globs)
+        out.update(p for p in record.matchable()
+                   if p[0] == "k" and old_first(p[1]) != new_first(p[1]))
     patterns = _differ(_by_pattern(old.domains), _by_pattern(new.domains))
     if _pattern_order(old, patterns) != _pattern_order(new, patterns):
         matched.append(("d", _ANY, _itself))
@@ -158,10 +159,27 @@ def _itself(name: str) -> list[str]:
     return [name]
 
 
-def _glob_order(ctx: GuardContext, changed: set[str]) -> list[str]:
-    """The glob keys both contexts hold alike, in this one's order (the first that matches
-    a name is its answer)."""
-    return [k for k in ctx.constants if not WILDCARDS.isdisjoint(k) and k not in changed]
+def _globs(ctx: GuardContext) -> list[tuple[str, tuple[str, object]]]:
+    """The context's glob keys with their (typed) values, in its order: a name no exact key
+    answers takes the value of the first that matches it (``Evaluator.constant``)."""
+    return [(k, _typed(v)) for k, v in ctx.constants.items() if not WILDCARDS.isdisjoint(k)]
+
+
+def _first_glob(globs: list[tuple[str, tuple[str, object]]]
+                ) -> Callable[[str], tuple[str, tuple[str, object]] | None]:
+    """A name -> the first of ``globs`` that matches it, with its value (None: none does):
+    what a constant read of the name gets from the glob keys. Two contexts whose globs
+    differ (in a key, a value or only their order) answer a name alike when this is the
+    same for both: a glob two contexts order otherwise changes the answer only of a name
+    another glob matches too."""
+    any_glob = identifier_regex(tuple(k for k, _v in globs))
+
+    def first(name: str) -> tuple[str, tuple[str, object]] | None:
+        if any_glob is None or any_glob.match(name) is None:
+            return None
+        return next(((k, v) for k, v in globs if fnmatchcase(name, k)), None)
+
+    return first
 
 
 def _pattern_order(ctx: GuardContext, changed: set[str]) -> list[str]:

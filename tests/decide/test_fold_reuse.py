@@ -40,6 +40,15 @@ TWO_GLOBS = dataclasses.replace(NO_CUDA_FACT, constants={
     **NO_CUDA_FACT.constants, "app.*.is_cuda": True, "*.is_cuda": False})
 TWO_GLOBS_SWAPPED = dataclasses.replace(NO_CUDA_FACT, constants={
     **NO_CUDA_FACT.constants, "*.is_cuda": False, "app.*.is_cuda": True})
+# two glob keys that no name matches both of: their order answers no read otherwise (the NPU
+# probe by a glob, the CUDA probe by another)
+NO_NPU_FACT = dataclasses.replace(BASE, constants={
+    k: v for k, v in BASE.constants.items() if k not in ("app.platform.is_npu",
+                                                          "app.platform.is_cuda")})
+GLOBS_APART = dataclasses.replace(NO_NPU_FACT, constants={
+    **NO_NPU_FACT.constants, "app.platform.is_n*": False, "app.*.is_cuda": True})
+GLOBS_APART_SWAPPED = dataclasses.replace(NO_NPU_FACT, constants={
+    **NO_NPU_FACT.constants, "app.*.is_cuda": True, "app.platform.is_n*": False})
 # a clause forced dead (what the rounds decide of a branch selecting only dropped keys)
 PLAIN_FORCED = dataclasses.replace(BASE, forced={("app.plain", 2): "selects nothing kept"})
 
@@ -61,10 +70,14 @@ def _lines(regions: dict[str, list[guards.DeadRegion]]) -> dict[str, list[tuple[
     (CUDA_BY_GLOB, FA3_DROPPED, ["app.backend", "app.cuda_only"]),
     (BASE, PLAIN_FORCED, ["app.plain"]),
     (CUDA_BY_GLOB, CUDA_OFF_BY_GLOB, ["app.cuda_only"]),  # only a glob's value differs
-    # the same items in another order: the first glob to match may be another one for any
-    # name, so every module that looked a constant up folds again
-    (TWO_GLOBS, TWO_GLOBS_SWAPPED, ["app.a_early", "app.b_late", "app.cuda_only",
-                                    "app.model"]),
+    # the same items in another order: the CUDA probe, which both globs match, takes the
+    # other one's value (the NPU and sparse probes are exact keys; no glob matches them)
+    (TWO_GLOBS, TWO_GLOBS_SWAPPED, ["app.cuda_only"]),
+    # another order of globs no name matches two of: every read answers the same
+    (GLOBS_APART, GLOBS_APART_SWAPPED, []),
+    # ... while a glob's value that a read takes does change it (the NPU probe's readers)
+    (GLOBS_APART, dataclasses.replace(GLOBS_APART, constants={
+        **GLOBS_APART.constants, "app.platform.is_n*": True}), ["app.a_early", "app.b_late"]),
     (BASE, BASE, []),
 ])
 def test_only_the_modules_reading_a_changed_answer_fold_again(
