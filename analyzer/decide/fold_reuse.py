@@ -19,19 +19,17 @@ and a refold that meets one is redone as a whole pass.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from typing import TypeVar
 
-from analyzer.config.globs import WILDCARDS, DottedPrefixes, dotted_prefixes, identifier_regex
+from analyzer.config.globs import WILDCARDS, DottedPrefixes, identifier_regex
 from analyzer.decide.guards_eval import TAINT, GuardContext, Probe
 from analyzer.decide.guards_names import chain_tails
 from analyzer.decide.regions import DeadRegion
 
 _K = TypeVar("_K")
-_ANY = re.compile("")  # (matches every name)
 
 
 # the kinds of reads :func:`_changed` matches by name against a changed pattern: constant
@@ -125,8 +123,6 @@ def _changed(record: FoldRecord, old: GuardContext, new: GuardContext) -> set[Pr
         out.update(("f", m, str(line)) for m, line in _differ(old.forced, new.forced))
     out.update(("m", q) for q in old.dropped_members ^ new.dropped_members)
     out.update(("p", q) for q in old.false_predicates ^ new.false_predicates)
-    matched: list[tuple[str, re.Pattern[str] | DottedPrefixes | None,
-                       Callable[[str], list[str]]]] = []
     keys = _differ(old.constants, new.constants) if old.constants != new.constants else set()
     out.update(("K", key) for key in keys)
     out.update(("k", k) for k in keys if WILDCARDS.isdisjoint(k))
@@ -135,28 +131,17 @@ def _changed(record: FoldRecord, old: GuardContext, new: GuardContext) -> set[Pr
         old_first, new_first = _first_glob(old_globs), _first_glob(new_globs)
         out.update(p for p in record.matchable()
                    if p[0] == "k" and old_first(p[1]) != new_first(p[1]))
-    patterns = _differ(_by_pattern(old.domains), _by_pattern(new.domains))
-    if _pattern_order(old, patterns) != _pattern_order(new, patterns):
-        matched.append(("d", _ANY, _itself))
-    elif patterns:
-        matched.append(("d", identifier_regex(tuple(sorted(patterns))), chain_tails))
+    if old.domains != new.domains:  # (a chain's answer: the first pattern matching a tail)
+        old_domain, new_domain = _first_domain(old.domains), _first_domain(new.domains)
+        out.update(p for p in record.matchable()
+                   if p[0] == "d" and old_domain(p[1]) != new_domain(p[1]))
     if old.dead_imports != new.dead_imports:
-        matched.append(("i", dotted_prefixes(old.dead_imports ^ new.dead_imports),
-                        _itself))
+        dead = DottedPrefixes(old.dead_imports ^ new.dead_imports)
+        out.update(p for p in record.matchable() if p[0] == "i" and dead.match(p[1]))
     whole = {("M",): bool(old.dropped_members) != bool(new.dropped_members),
              ("I",): bool(old.dead_imports) != bool(new.dead_imports)}
     out.update(p for p, differs in whole.items() if differs)
-    assert all(kind in _MATCHED_KINDS for kind, _rx, _names in matched)
-    if any(rx is not None for _kind, rx, _names in matched):
-        for p in record.matchable():
-            for kind, rx, names in matched:
-                if p[0] == kind and rx is not None and any(map(rx.match, names(p[1]))):
-                    out.add(p)
     return out
-
-
-def _itself(name: str) -> list[str]:
-    return [name]
 
 
 def _globs(ctx: GuardContext) -> list[tuple[str, tuple[str, object]]]:
@@ -182,17 +167,22 @@ def _first_glob(globs: list[tuple[str, tuple[str, object]]]
     return first
 
 
-def _pattern_order(ctx: GuardContext, changed: set[str]) -> list[str]:
-    """The domain patterns both contexts hold alike, in this one's order."""
-    return [p for p, _dropped in ctx.domains if p not in changed]
+def _first_domain(domains: tuple[tuple[str, frozenset[str | int]], ...]
+                  ) -> Callable[[str], tuple[str, frozenset[str | int]] | None]:
+    """A chain -> the first of ``domains`` whose pattern matches one of its tails, with its
+    dropped keys (None: none does): what a domain read of the chain gets
+    (``Evaluator._domain``). As with the glob keys (:func:`_first_glob`), two contexts whose
+    domains differ answer a chain alike when this is the same for both."""
+    any_pattern = identifier_regex(tuple(pattern for pattern, _dropped in domains))
 
+    def first(chain: str) -> tuple[str, frozenset[str | int]] | None:
+        tails = chain_tails(chain)
+        if any_pattern is None or not any(map(any_pattern.match, tails)):
+            return None
+        return next(((pattern, dropped) for pattern, dropped in domains
+                     if any(fnmatchcase(t, pattern) for t in tails)), None)
 
-def _by_pattern(domains: tuple[tuple[str, frozenset[str | int]], ...]
-                ) -> dict[str, list[frozenset[str | int]]]:
-    out: dict[str, list[frozenset[str | int]]] = {}
-    for pattern, dropped in domains:
-        out.setdefault(pattern, []).append(dropped)
-    return out
+    return first
 
 
 def _differ(a: Mapping[_K, object], b: Mapping[_K, object]) -> set[_K]:

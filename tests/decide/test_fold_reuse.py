@@ -49,6 +49,15 @@ GLOBS_APART = dataclasses.replace(NO_NPU_FACT, constants={
     **NO_NPU_FACT.constants, "app.platform.is_n*": False, "app.*.is_cuda": True})
 GLOBS_APART_SWAPPED = dataclasses.replace(NO_NPU_FACT, constants={
     **NO_NPU_FACT.constants, "app.*.is_cuda": True, "app.platform.is_n*": False})
+# two domain patterns that no chain matches both of, in either order: the backend's chain
+# falls in the first only
+DOMAINS_APART = dataclasses.replace(BASE, domains=(("attention_backend", frozenset({"fa3"})),
+                                                   ("*.device", frozenset({"npu"}))))
+DOMAINS_APART_SWAPPED = dataclasses.replace(BASE, domains=DOMAINS_APART.domains[::-1])
+# two that the backend's chain falls in both of: the first one written is its domain
+TWO_DOMAINS = dataclasses.replace(BASE, domains=(
+    ("attention_backend", frozenset({"fa3"})), ("*backend", frozenset({"fa3", "triton"}))))
+TWO_DOMAINS_SWAPPED = dataclasses.replace(BASE, domains=TWO_DOMAINS.domains[::-1])
 # a clause forced dead (what the rounds decide of a branch selecting only dropped keys)
 PLAIN_FORCED = dataclasses.replace(BASE, forced={("app.plain", 2): "selects nothing kept"})
 
@@ -78,6 +87,11 @@ def _lines(regions: dict[str, list[guards.DeadRegion]]) -> dict[str, list[tuple[
     # ... while a glob's value that a read takes does change it (the NPU probe's readers)
     (GLOBS_APART, dataclasses.replace(GLOBS_APART, constants={
         **GLOBS_APART.constants, "app.platform.is_n*": True}), ["app.a_early", "app.b_late"]),
+    # domains in another order: only a chain two patterns match may fall in another one
+    (DOMAINS_APART, DOMAINS_APART_SWAPPED, []),
+    (TWO_DOMAINS, TWO_DOMAINS_SWAPPED, ["app.backend"]),
+    # a pattern no read's chain matches, added: nothing folds again
+    (FA3_DROPPED, DOMAINS_APART, []),
     (BASE, BASE, []),
 ])
 def test_only_the_modules_reading_a_changed_answer_fold_again(
