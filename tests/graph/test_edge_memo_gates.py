@@ -111,3 +111,21 @@ def test_a_module_reading_no_gated_name_and_no_pattern_leaves_its_uses_packed(
     assert not read & {"pkg.use_fa3", "pkg.plain", "pkg.k", "pkg.m"}
     assert graph.has_edge("py:pkg.use_ping:go", "attr:ping")
     assert not graph.has_edge("py:pkg.use_fa3:go", "attr:fa3_kernel")
+
+
+def test_the_names_whose_gating_changed_are_held_in_a_set_of_their_own_size(tmp_path):
+    # the symmetric difference of two large name sets keeps the larger one's hash table, and
+    # a module's test against it would walk every slot of it: built apart, it is as small as
+    # any set of two names
+    import sys
+
+    index = module_index(tmp_path, TREE)
+    many = frozenset(f"method_{i}" for i in range(9000))
+    made_under = frozenset((many - {"method_7"}) | {"fa3_kernel"})
+    gated = GatedNames(many)
+    # the module reading fa3_kernel does not hold (its gating changed); the plain one does
+    assert not gated.same_reads(index.modules["pkg.use_fa3"], made_under)
+    assert gated.same_reads(index.modules["pkg.plain"], made_under)
+    changed = gated._changed[id(made_under)][1]
+    assert changed == {"method_7", "fa3_kernel"}
+    assert sys.getsizeof(changed) <= sys.getsizeof(frozenset({"a", "b"}))
