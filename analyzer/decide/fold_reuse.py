@@ -21,11 +21,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
 from typing import TypeVar
 
-from analyzer.config.globs import WILDCARDS, DottedPrefixes, identifier_regex
-from analyzer.decide.guards_eval import TAINT, GuardContext, Probe
+from analyzer.config.globs import WILDCARDS, DottedPrefixes
+from analyzer.decide.guards_eval import TAINT, GlobKeys, GuardContext, Probe, first_domain
 from analyzer.decide.guards_names import chain_tails
 from analyzer.decide.regions import DeadRegion
 
@@ -126,15 +125,14 @@ def _changed(record: FoldRecord, old: GuardContext, new: GuardContext) -> set[Pr
     keys = _differ(old.constants, new.constants) if old.constants != new.constants else set()
     out.update(("K", key) for key in keys)
     out.update(("k", k) for k in keys if WILDCARDS.isdisjoint(k))
-    old_globs, new_globs = _globs(old), _globs(new)
-    if old_globs != new_globs:  # (a name's glob answer: the first glob that matches it)
-        old_first, new_first = _first_glob(old_globs), _first_glob(new_globs)
-        out.update(p for p in record.matchable()
-                   if p[0] == "k" and old_first(p[1]) != new_first(p[1]))
+    old_globs, new_globs = GlobKeys.of(old.constants), GlobKeys.of(new.constants)
+    if _typed_items(old_globs) != _typed_items(new_globs):  # (a name's answer: its first)
+        out.update(p for p in record.matchable() if p[0] == "k"
+                   and _typed_first(old_globs, p[1]) != _typed_first(new_globs, p[1]))
     if old.domains != new.domains:  # (a chain's answer: the first pattern matching a tail)
-        old_domain, new_domain = _first_domain(old.domains), _first_domain(new.domains)
-        out.update(p for p in record.matchable()
-                   if p[0] == "d" and old_domain(p[1]) != new_domain(p[1]))
+        out.update(p for p in record.matchable() if p[0] == "d"
+                   and first_domain(old.domains, tails := chain_tails(p[1]))
+                   != first_domain(new.domains, tails))
     if old.dead_imports != new.dead_imports:
         dead = DottedPrefixes(old.dead_imports ^ new.dead_imports)
         out.update(p for p in record.matchable() if p[0] == "i" and dead.match(p[1]))
@@ -144,45 +142,17 @@ def _changed(record: FoldRecord, old: GuardContext, new: GuardContext) -> set[Pr
     return out
 
 
-def _globs(ctx: GuardContext) -> list[tuple[str, tuple[str, object]]]:
-    """The context's glob keys with their (typed) values, in its order: a name no exact key
-    answers takes the value of the first that matches it (``Evaluator.constant``)."""
-    return [(k, _typed(v)) for k, v in ctx.constants.items() if not WILDCARDS.isdisjoint(k)]
+def _typed_items(globs: GlobKeys) -> list[tuple[str, tuple[str, object]]]:
+    return [(k, _typed(v)) for k, v in globs.items]
 
 
-def _first_glob(globs: list[tuple[str, tuple[str, object]]]
-                ) -> Callable[[str], tuple[str, tuple[str, object]] | None]:
-    """A name -> the first of ``globs`` that matches it, with its value (None: none does):
-    what a constant read of the name gets from the glob keys. Two contexts whose globs
-    differ (in a key, a value or only their order) answer a name alike when this is the
-    same for both: a glob two contexts order otherwise changes the answer only of a name
-    another glob matches too."""
-    any_glob = identifier_regex(tuple(k for k, _v in globs))
-
-    def first(name: str) -> tuple[str, tuple[str, object]] | None:
-        if any_glob is None or any_glob.match(name) is None:
-            return None
-        return next(((k, v) for k, v in globs if fnmatchcase(name, k)), None)
-
-    return first
-
-
-def _first_domain(domains: tuple[tuple[str, frozenset[str | int]], ...]
-                  ) -> Callable[[str], tuple[str, frozenset[str | int]] | None]:
-    """A chain -> the first of ``domains`` whose pattern matches one of its tails, with its
-    dropped keys (None: none does): what a domain read of the chain gets
-    (``Evaluator._domain``). As with the glob keys (:func:`_first_glob`), two contexts whose
-    domains differ answer a chain alike when this is the same for both."""
-    any_pattern = identifier_regex(tuple(pattern for pattern, _dropped in domains))
-
-    def first(chain: str) -> tuple[str, frozenset[str | int]] | None:
-        tails = chain_tails(chain)
-        if any_pattern is None or not any(map(any_pattern.match, tails)):
-            return None
-        return next(((pattern, dropped) for pattern, dropped in domains
-                     if any(fnmatchcase(t, pattern) for t in tails)), None)
-
-    return first
+def _typed_first(globs: GlobKeys, name: str) -> tuple[str, tuple[str, object]] | None:
+    """What a constant read of ``name`` gets from the glob keys (:meth:`GlobKeys.first`),
+    its value typed: two contexts whose globs differ (a key, a value, or only their order)
+    answer the read alike when this is the same for both -- another order changes the
+    answer only of a name two globs match."""
+    found = globs.first(name)
+    return None if found is None else (found[0], _typed(found[1]))
 
 
 def _differ(a: Mapping[_K, object], b: Mapping[_K, object]) -> set[_K]:

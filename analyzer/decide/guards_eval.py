@@ -67,6 +67,36 @@ _FALSY_STR = {"0", "false", "no", "off", "n", "f", ""}
 
 
 @dataclass(frozen=True)
+class GlobKeys:
+    """The glob keys of a context's constants, in its order: a name no exact key answers
+    takes the value of the first that matches it (:meth:`first`). The evaluation reads
+    them so, and so does the reuse of folds under another context
+    (``analyzer.decide.fold_reuse``): one definition for both."""
+
+    items: tuple[tuple[str, object], ...]
+    any_glob: re.Pattern[str] | None  # one regex for all: a name none matches, one call
+
+    @classmethod
+    def of(cls, constants: Mapping[str, object]) -> GlobKeys:
+        items = tuple((k, v) for k, v in constants.items() if not WILDCARDS.isdisjoint(k))
+        return cls(items, identifier_regex(tuple(k for k, _v in items)))
+
+    def first(self, name: str) -> tuple[str, object] | None:
+        """The first glob key matching ``name``, with its value (None: none does)."""
+        if self.any_glob is None or self.any_glob.match(name) is None:
+            return None
+        return next(((k, v) for k, v in self.items if fnmatchcase(name, k)), None)
+
+
+def first_domain(domains: tuple[tuple[str, frozenset[str | int]], ...], tails: list[str]
+                 ) -> tuple[str, frozenset[str | int]] | None:
+    """The first of ``domains`` whose pattern matches one of a chain's ``tails``, with its
+    dropped keys (None: none does): the domain a comparison of the chain is decided by."""
+    return next(((pattern, dropped) for pattern, dropped in domains
+                 if any_identifier_matches(tails, (pattern,))), None)
+
+
+@dataclass(frozen=True)
 class GuardContext:
     """What the user declares about the target platform and the dropped features.
 
@@ -152,9 +182,7 @@ class Evaluator:
 
     def __post_init__(self) -> None:
         self._exact = {k: v for k, v in self.ctx.constants.items() if WILDCARDS.isdisjoint(k)}
-        self._globs = [(k, v) for k, v in self.ctx.constants.items() if not WILDCARDS.isdisjoint(k)]
-        # one regex for the glob keys: a name none matches is passed with one call
-        self._any_glob = identifier_regex(tuple(k for k, _v in self._globs))
+        self._globs = GlobKeys.of(self.ctx.constants)
         self._assigns: dict[str, dict[str, list[Cond]]] = {}
         self.used: list[str] = []  # constants/domains the current evaluation relied on
         # attribute name -> every assignment that may set it, tree-wide (built on first use)
@@ -169,14 +197,10 @@ class Evaluator:
         for name in names:
             if name in self._exact:
                 return name, self._exact[name]
-        if self._any_glob is None:
-            return None
         for name in names:
-            if self._any_glob.match(name) is None:
-                continue
-            for key, value in self._globs:
-                if fnmatchcase(name, key):
-                    return key, value
+            found = self._globs.first(name)
+            if found is not None:
+                return found
         return None
 
     def _note(self, what: str) -> None:
@@ -286,19 +310,18 @@ class Evaluator:
         if chain is None or not keys:
             return UNKNOWN
         self.probes.add(("d", chain))
-        tails = chain_tails(chain)
-        for pattern, dropped in self.ctx.domains:
-            if not any_identifier_matches(tails, (pattern,)):
-                continue
-            if not all(k in dropped for k in keys):
-                return UNKNOWN
-            self._note(f"{chain}: {', '.join(sorted(map(str, keys)))} dropped ({pattern})")
-            single = right.kind != "strs"
-            if op in ("==", "in") and (op == "in" or single):
-                return False
-            if op in ("!=", "not in") and (op == "not in" or single):
-                return True
+        domain = first_domain(self.ctx.domains, chain_tails(chain))
+        if domain is None:
             return UNKNOWN
+        pattern, dropped = domain
+        if not all(k in dropped for k in keys):
+            return UNKNOWN
+        self._note(f"{chain}: {', '.join(sorted(map(str, keys)))} dropped ({pattern})")
+        single = right.kind != "strs"
+        if op in ("==", "in") and (op == "in" or single):
+            return False
+        if op in ("!=", "not in") and (op == "not in" or single):
+            return True
         return UNKNOWN
 
     def _member_cmp(self, module: str, scope: str, op: str, left: Cond, right: Cond
