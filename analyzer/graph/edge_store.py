@@ -2,23 +2,26 @@
 between scans of the same tree.
 
 A module's edges are a function of its own facts, of the facts of the modules its resolution
-read (recorded per record: ``consulted``), of the tree's shape (every module's name, path and
-package flag, the extension modules the build installs: what ``is_module`` answers) and of
-what :class:`EdgeMemo` checks itself (the module's folded lines, the folds and registries its
-resolution went through, the options every module's edges depend on). So the memo a scan ends
-with is handed to the next scan of a tree of the same shape, less the records of every module
-whose bytes changed (or that is now parsed, or only counted) and of every module that read
-one of those: a profile edit, ``--drop``/``--keep`` or ``--no-result-cache`` replays every
-module its folds leave alone; an edited file resolves itself and what resolved through it. A
-file added, removed or renamed changes the shape: everything is resolved again.
+read (recorded per record: ``consulted``), of what it read of the tree's shape (which names
+are modules, packages, extension modules; what a package holds; recorded per record:
+``shape``, :mod:`analyzer.resolve.shape`) and of what :class:`EdgeMemo` checks itself (the
+module's folded lines, the folds, registries and subclasses its resolution went through, the
+options every module's edges depend on). So the memo a scan ends with is handed to the next
+scan of the tree, less the records of every module whose bytes changed (or that is now
+parsed, or only counted, or was added or removed), of every module that read one of those,
+and of every module that read something of the shape the tree now answers otherwise: a
+profile edit, ``--drop``/``--keep`` or ``--no-result-cache`` replays every module its folds
+leave alone; an edited file resolves itself and what resolved through it; a file added,
+removed or renamed resolves what asked about it (the gate's copy, whose files the plan
+deletes, resolves the modules that imported them).
 
 On disk: the query ``edges`` of the store (:mod:`analyzer.core`), one entry per scanned tree, in
 the checked format of every depgraph cache (corrupted -> rebuilt), and beside it the changes since
 (``.changes``): a scan that resolved something the stored memo did not hold writes only the records
 of the modules it changed, with the index key it ends with -- a ``--drop`` change or an edited file
 changes a few dozen modules' records of thousands (the whole memo is ~23 MB on the largest
-trees) -- until they are a quarter of the modules, or the shape or the options every record
-depends on changed: then the whole memo is written again, and the changes go. The changes
+trees) -- until they are a quarter of the modules, or the options every record depends on
+changed: then the whole memo is written again, and the changes go. The changes
 name the whole memo they apply to (a token it was written with): changes of another are
 ignored.
 """
@@ -38,6 +41,7 @@ from analyzer.decide.fold_reuse import COUNTED
 from analyzer.graph.python import EdgeMemo
 from analyzer.model import FileInfo
 from analyzer.resolve.python import ModuleIndex
+from analyzer.resolve.shape import ModuleFile, TreeShape, shape_changes, tree_shape
 
 EDGES = Query("edges", code=("analyzer.graph",))
 
@@ -45,11 +49,14 @@ EDGES = Query("edges", code=("analyzer.graph",))
 @dataclass(frozen=True)
 class IndexKey:
     """What the module index is a function of: its shape (the version of the code that
-    resolves and graphs it: the query ``edges``, each
-    module's name, path and package flag, the extension modules) and each module's bytes."""
+    resolves and graphs it: the query ``edges``, each module's name, path and package flag,
+    the extension modules) and each module's bytes."""
 
-    shape: str
+    shape: str  # a digest of the code's version and of ``files`` and ``extensions``
     modules: dict[str, str]  # module -> sha256 of its file ("+counted" when not parsed)
+    code: str = ""  # the version of the query ``edges``
+    files: tuple[ModuleFile, ...] = ()  # (module, path, is_package), by module
+    extensions: tuple[tuple[str, str], ...] = ()  # (extension module, its target)
 
     def digest(self) -> str:
         """One digest of the whole key."""
@@ -58,20 +65,27 @@ class IndexKey:
             out.update(f"\0{name}\0{digest}".encode())
         return out.hexdigest()
 
+    def tree_shape(self) -> TreeShape:
+        """The shape the key describes (as the index built from it has it)."""
+        return tree_shape(self.files, dict(self.extensions))
+
 
 def index_key(index: ModuleIndex, files: Mapping[str, FileInfo],
               counted: Collection[str]) -> IndexKey:
     shape = hashlib.sha256(EDGES.version.encode())
     digests: dict[str, str] = {}
+    layout: list[ModuleFile] = []
     for name in sorted(index.modules):
         mod = index.modules[name]
         shape.update(f"\0{name}\0{mod.path}\0{int(mod.is_package)}".encode())
+        layout.append((name, mod.path, mod.is_package))
         info = files.get(mod.path)
         digests[name] = (info.sha256 if info else "-") + (COUNTED if mod.path in counted
                                                           else "")
     for ext, target in sorted(index.extensions.items()):
         shape.update(f"\1{ext}\0{target}".encode())
-    return IndexKey(shape.hexdigest(), digests)
+    return IndexKey(shape.hexdigest(), digests, EDGES.version, tuple(layout),
+                    tuple(sorted(index.extensions.items())))
 
 
 class EdgeStore:
@@ -84,17 +98,19 @@ class EdgeStore:
 
 
     def load(self, key: IndexKey) -> EdgeMemo:
-        """The memo the last scan of a tree of this shape ended with, less the records of
-        changed modules and of the modules that read one (else an empty memo)."""
+        """The memo the last scan of this tree ended with, less the records of changed
+        modules, of the modules that read one, and -- when the tree's shape changed since
+        -- of those that read something of the shape it answers otherwise (else an empty
+        memo)."""
         self._token = None
         store = self._store
         if store is None:
             return EdgeMemo()
         loaded = store.get_keyed(EDGES, self._slot, lambda head: isinstance(head, tuple)
                                  and len(head) == 2 and isinstance(head[0], IndexKey)
-                                 and head[0].shape == key.shape)
+                                 and head[0].code == key.code)
         if loaded is None:
-            return EdgeMemo()  # (another tree shape's memo is not even unpickled)
+            return EdgeMemo()  # (another code's memo is not even unpickled)
         (stored, token), memo = cast(tuple[tuple[IndexKey, str], object], loaded)
         if not isinstance(memo, EdgeMemo):
             return EdgeMemo()
@@ -103,7 +119,7 @@ class EdgeStore:
         changes = store.get_keyed(EDGES, self._slot, lambda head: isinstance(head, tuple)
                                   and len(head) == 2 and head[0] == token
                                   and isinstance(head[1], IndexKey)
-                                  and head[1].shape == key.shape, suffix=_CHANGES)
+                                  and head[1].code == key.code, suffix=_CHANGES)
         if changes is not None and isinstance(changes[1], dict):
             stored = cast(tuple[str, IndexKey], changes[0])[1]
             for module, variants in changes[1].items():
@@ -112,14 +128,21 @@ class EdgeStore:
                 else:
                     memo.variants.pop(module, None)
                 touched.add(module)
+        # (a module added or removed is changed: a record that read it asked for its facts)
         changed = {m for m, digest in key.modules.items() if stored.modules.get(m) != digest}
+        changed.update(stored.modules.keys() - key.modules.keys())
+        reshaped = shape_changes(stored.tree_shape(), key.tree_shape()) \
+            if stored.shape != key.shape else None
+        if reshaped:  # (a module whose file or package flag changed reads otherwise too)
+            changed.update(n for n in reshaped.names if n in key.modules or n in stored.modules)
         memo.records.clear()
         memo.added = 0
-        if changed:
+        if changed or reshaped:
             for module in list(memo.variants):
                 kept = [] if module in changed else [
                     (local, record) for local, record in memo.variants[module]
-                    if not record.consulted & changed]
+                    if not record.consulted & changed
+                    and not (reshaped and reshaped.touches(record.shape))]
                 if len(kept) != len(memo.variants[module]):
                     touched.add(module)
                 if kept:

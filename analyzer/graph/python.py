@@ -87,7 +87,7 @@ from analyzer.nodes import (
     pred_dicts,
     succ_dicts,
 )
-from analyzer.resolve.python import ModuleIndex, PyModule
+from analyzer.resolve.python import SHAPE_READS, ModuleIndex, PyModule
 from analyzer.util.parallel import forked_map
 from analyzer.util.pickling import shared as share
 
@@ -119,6 +119,15 @@ class ModuleRecord:
     # the gated method names the edges were made under (one object shared by the records of
     # a build): they decide only the module's ``attribute_read`` edges (:class:`GatedNames`)
     gated: frozenset[str] = frozenset()
+    # what resolution read of the tree's shape, as ``kind:name`` (kinds
+    # ``analyzer.resolve.python.SHAPE_READS``): a tree of another shape answers each the same
+    # way or the record does not hold there (``analyzer.graph.edge_store``)
+    shape: tuple[str, ...] = ()
+    # the classes whose subclasses the edges enumerate, with the subclasses they had
+    subclasses: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
+    # the module's from-imports were frozen (``GraphOptions.frozen_imports``: they keep the
+    # names they import live)
+    frozen: bool = False
     # the nodes its edges make, in the order made (:meth:`made`; computed when first asked)
     _made: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -129,9 +138,13 @@ class ModuleRecord:
         return self._made
 
     def still_valid(self, index: ModuleIndex, options: GraphOptions, mod: PyModule,
-                    gated: GatedNames) -> bool:
+                    gated: GatedNames, subclasses: Mapping[str, list[tuple[str, str]]]
+                    ) -> bool:
         return gated.same_reads(mod, self.gated) and index.same_orders(self.orders) \
-            and all(options.registries.get(q) == v for q, v in self.registries.items())
+            and all(options.registries.get(q) == v for q, v in self.registries.items()) \
+            and all(tuple(subclasses.get(base, ())) == found
+                    for base, found in self.subclasses) \
+            and (mod.name in options.frozen_imports) == self.frozen
 
     def __reduce__(self) -> tuple[Callable[..., ModuleRecord], tuple[object, ...]]:
         """Pickled (the persisted memo, :mod:`analyzer.graph.edge_store`) with each edge's
@@ -148,7 +161,8 @@ class ModuleRecord:
                 flat.extend((node, dst, attrs.kind, attrs.file, attrs.line))
         return _unpickled_record, (tuple(flat), self.unresolved, self.decisions,
                                    self.reexports, self.orders, self.registries,
-                                   self.consulted, self.owned, self.gated)
+                                   self.consulted, self.owned, self.gated, self.shape,
+                                   self.subclasses, self.frozen)
 
 
 def _unpickled_record(flat: tuple[object, ...], *fields: Any) -> ModuleRecord:
@@ -168,6 +182,7 @@ def _unpickled_record(flat: tuple[object, ...], *fields: Any) -> ModuleRecord:
     # the largest trees, are the process's one object, and a build whose names are a
     # record's knows so by identity)
     record.gated = share(record.gated)
+    record.shape = share(record.shape)  # (its strings are the process's already)
     return record
 
 
@@ -252,12 +267,13 @@ class EdgeMemo:
         self.touched = None
 
     def find(self, module: str, local: object, index: ModuleIndex, options: GraphOptions,
-             gated: GatedNames) -> ModuleRecord | None:
+             gated: GatedNames, subclasses: Mapping[str, list[tuple[str, str]]]
+             ) -> ModuleRecord | None:
         """A record of ``module`` made with these folded lines that still holds under the
-        build's gated method names ``gated``, or None."""
+        build's gated method names ``gated`` and the tree's ``subclasses``, or None."""
         for known_local, record in reversed(self.variants.get(module, ())):
-            if known_local == local and record.still_valid(index, options,
-                                                           index.modules[module], gated):
+            if known_local == local and record.still_valid(
+                    index, options, index.modules[module], gated, subclasses):
                 return record
         return None
 
@@ -333,18 +349,20 @@ def build_layer(index: ModuleIndex, options: GraphOptions, memo: EdgeMemo, jobs:
 
 def layer_key(index: ModuleIndex, options: GraphOptions,
               methods: list[tuple[str, dict[str, object]]]) -> tuple[object, ...]:
-    """What every module's edges depend on (:attr:`EdgeMemo.global_key`): the options the
-    whole tree reads, the gated method names (the dropped features' names decide them) and
-    the subclasses of each class."""
+    """What the module's edges of a build depend on beyond each module's own record: the
+    options the whole tree reads, the gated method names (the dropped features' names decide
+    them) and the subclasses of each class (both checked per record: :class:`GatedNames`,
+    :attr:`ModuleRecord.subclasses`)."""
     return (options.restricted_families, options.frozen_imports, gated_names(index, methods),
             index.resolved_once("subclass_index", lambda: subclass_index(index)))
 
 
 def memo_key(key: tuple[object, ...]) -> tuple[object, ...]:
     """What every record of the edge memo depends on (:attr:`EdgeMemo.global_key`): the
-    layer's ``key`` (:func:`layer_key`) less the gated method names, which each record
-    checks for itself (:class:`GatedNames`)."""
-    return key[:2] + key[3:]
+    layer's ``key`` (:func:`layer_key`) less the modules whose imports are frozen, the gated
+    method names and the subclasses, which each record checks for itself (a tree of another
+    shape has other test modules, say)."""
+    return key[:1]
 
 
 def gated_names(index: ModuleIndex, methods: list[tuple[str, dict[str, object]]]
@@ -390,7 +408,8 @@ def module_layer(layer: Layer, index: ModuleIndex, options: GraphOptions, memo: 
     names = sorted(index.modules)
     locals_ = {name: _local(name, index, options) for name in names}
     reads = GatedNames(gated)
-    found = {name: memo.find(name, locals_[name], index, options, reads) for name in names}
+    found = {name: memo.find(name, locals_[name], index, options, reads, subclasses)
+             for name in names}
     resolved: dict[str, ModuleRecord] = {}  # records the workers made
     todo = [name for name in names if found[name] is None]
     if not patch and jobs > 1 and len(todo) >= _FORK_MIN:
@@ -650,7 +669,15 @@ def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: Grap
         edges.registries_read,
         frozenset(d[1] for d in used if d[0] == "module" and d[1] != mod.name),
         all(src == edges.me or src.startswith(edges.me + ":")
-            for src, dst, _ in op_triples(ops) if dst is not None), gated)
+            for src, dst, _ in op_triples(ops) if dst is not None), gated,
+        tuple(sorted({shape_read(d) for d in used if d[0] in SHAPE_READS})),
+        tuple(sorted(edges.subclasses_read.items())), mod.name in options.frozen_imports)
+
+
+def shape_read(dep: tuple[str, ...]) -> str:
+    """A shape read (``("in", name)``) as the record keeps it: ``"in:name"``, one string
+    object per text in a process (records of thousands of modules read the same names)."""
+    return share(f"{dep[0]}:{dep[1]}")
 
 
 def _replay(graph: Graph, ops: Ops) -> None:

@@ -58,6 +58,9 @@ class ModuleEdges:
         self.ops: list[object] = []
         # registry targets looked up in the options, with what they held
         self.registries_read: dict[str, tuple[int, frozenset[str]] | None] = {}
+        # classes whose subclasses (``Base.__subclasses__()``) were looked up, with what the
+        # tree's subclass index held for each
+        self.subclasses_read: dict[str, tuple[tuple[str, str], ...]] = {}
 
     def dead(self, line: int) -> bool:
         """The line lies in a folded-away region: its facts make no edges."""
@@ -152,7 +155,7 @@ class ModuleEdges:
         parts = module.split(".")
         for i in range(len(parts) - 1, 0, -1):
             prefix = ".".join(parts[:i])
-            if prefix in self.index.installed_packages or prefix in self.index.extensions:
+            if self.index.built_here(prefix):
                 return module_node(prefix)
         return None
 
@@ -254,18 +257,19 @@ class ModuleEdges:
                 # there to be loaded (`M = "pkg.mod"; import_module(M).fn()`), and what is
                 # loaded is used through getattr, so its public API is live either way
                 self._public_definitions(src, target.module, kind, s.line)
-            if target.kind == "module" and target.module in index.packages and (
+            if target.kind == "module" and index.is_package_name(target.module) and (
                     walked or self._calls_package_walker(s.scope, s.call)
                     or self._plugin_folder(target.module)):
                 # a folder of modules without __init__.py named as a value is there to have
                 # its modules found and loaded (`EXTERNAL_MODEL_PACKAGE = "pkg.ext"`)
                 self._plugin_family(src, target.module, s.line,
-                                    None if target.module in index.modules else False)
+                                    None if index.has_module(target.module) else False)
         for walk in mod.facts.package_walks:
             # import_module(f"pkg.backends.{name}"): any module under pkg.backends whose name
             # starts so may be the one loaded (and used through getattr)
             package = walk.prefix_package
-            if package in index.packages and index.is_internal(package) \
+            if package is not None and index.is_package_name(package) \
+                    and index.is_internal(package) \
                     and not self.dead(walk.line):
                 self._plugin_family(self.owner(walk.scope, walk.line), package, walk.line,
                                     recursive=True, prefix=walk.prefix or "")
@@ -281,7 +285,10 @@ class ModuleEdges:
         """``Base.__subclasses__()`` hands every direct subclass of Base to live code (vLLM's
         CLI finds its subcommands so): each is used, as if named here."""
         base = enumerated_class(self.index, self.mod.name, scope, chain)
-        for module, name in self.subclasses.get(base, ()) if base else ():
+        if base is None:
+            return
+        found = self.subclasses_read[base] = tuple(self.subclasses.get(base, ()))
+        for module, name in found:
             self.edge(src, self.index.resolve_attr(module, name), "subclasses", line)
 
     def _member_reads(self) -> None:
@@ -391,7 +398,7 @@ class ModuleEdges:
         if recursive is None:
             recursive = any(w.kind == "walk_packages" for w in self.mod.facts.package_walks)
         for sub in self.index.submodules(package, recursive):
-            if sub in self.index.modules and sub.startswith(prefix):
+            if self.index.has_module(sub) and sub.startswith(prefix):
                 self.edge(src, Target("module", sub), "plugin_family", line)
                 self._public_definitions(src, sub, "plugin_family", line)
 
@@ -400,10 +407,10 @@ class ModuleEdges:
         of plugins (``sglang.test.external_models``), not a level of the source tree
         (``sglang.srt`` in a test that stubs it)."""
         index = self.index
-        kids = index.children.get(package, [])
-        return package not in index.modules and bool(kids) and all(
-            k in index.modules and not index.modules[k].is_package
-            and not index.children.get(k) for k in kids)
+        kids = index.children_of(package)
+        return not index.has_module(package) and bool(kids) and all(
+            index.has_module(k) and not index.modules[k].is_package
+            and not index.children_of(k) for k in kids)
 
     def _public_definitions(self, src: str, module: str, kind: str, line: int) -> None:
         """A dynamically loaded module is used through getattr: its public API is live."""

@@ -23,6 +23,7 @@ from analyzer.core.session import hold, recall
 from analyzer.core.store import Query, key_of
 from analyzer.extract.python_facts import TYPE_CHECKING, ImportFact, PythonFacts
 from analyzer.nodes import external_node, module_node, symbol_node
+from analyzer.resolve.shape import path_tails, tree_shape
 
 BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__path__",
                                        "__spec__", "__package__", "__loader__", "self", "cls"}
@@ -105,9 +106,13 @@ def py_module(name: str, path: str, is_package: bool, facts: PythonFacts) -> PyM
     return mod
 
 
-# what a resolution depended on: ("reexport", module, name), ("order", module, scope, name) or
-# ("module", module): that module's facts were read
+# what a resolution depended on: ("reexport", module, name), ("order", module, scope, name),
+# ("module", module): that module's facts were read, or a read of the tree's shape (kinds
+# SHAPE_READS): ("in", name) what ``name`` is (a module's file, a package, an extension module,
+# inside a package only the build installs), ("children", package) what a package holds,
+# ("top", name) whether a top-level name is the tree's, ("at", path) which file a path names
 Dependency = tuple[str, ...]
+SHAPE_READS = frozenset({"in", "children", "top", "at"})
 _T = TypeVar("_T")
 
 
@@ -126,33 +131,16 @@ class ModuleIndex:
 
     def __init__(self, modules: list[PyModule], extensions: dict[str, str] | None = None):
         self.modules: dict[str, PyModule] = {m.name: m for m in modules}
-        # compiled extension modules built by CMake targets: module name -> target name
-        self.extensions: dict[str, str] = dict(extensions or {})
-        self.by_path: dict[str, str] = {m.path: m.name for m in modules}
-        self.packages: set[str] = set()  # every package, incl. namespace packages
-        self.children: dict[str, list[str]] = {}
-        for m in modules:
-            parts = m.name.split(".")
-            for i in range(1, len(parts)):
-                self.packages.add(".".join(parts[:i]))
-            if m.is_package:
-                self.packages.add(m.name)
-            if len(parts) > 1:
-                self.children.setdefault(".".join(parts[:-1]), []).append(m.name)
-        for pkg in self.packages:
-            if pkg not in self.modules and "." in pkg:
-                self.children.setdefault(pkg.rsplit(".", 1)[0], []).append(pkg)
-        # packages that only the build creates (install destinations of extension modules)
-        self.installed_packages: set[str] = set()
-        for ext in self.extensions:
-            parts = ext.split(".")
-            for i in range(1, len(parts)):
-                prefix = ".".join(parts[:i])
-                if prefix not in self.packages and prefix not in self.modules:
-                    self.installed_packages.add(prefix)
-        self.packages |= self.installed_packages
-        for kids in self.children.values():
-            kids.sort()
+        # which names are modules, packages, extension modules (module name -> the CMake
+        # target building it), packages only the build creates; what each package holds
+        self.shape = shape = tree_shape(((m.name, m.path, m.is_package) for m in modules),
+                                        extensions)
+        self.extensions: dict[str, str] = shape.extensions
+        self.by_path: dict[str, str] = shape.by_path
+        self.packages: set[str] = shape.packages  # every package, incl. namespace packages
+        self.children: dict[str, list[str]] = shape.children
+        self.installed_packages: set[str] = shape.installed_packages
+        self.top_level: set[str] = shape.top_level
         # (module, name) pairs whose import binding resolution went through outside a
         # module's recorded edges (the graph stage attributes those to their module)
         self.reexports_used: set[tuple[str, str]] = set()
@@ -179,9 +167,6 @@ class ModuleIndex:
         # not count when the name has another one
         self._dead_lines: dict[str, list[tuple[int, int]]] = {}
         self._dead_reads: dict[str, list[tuple[int, int, frozenset[str]]]] = {}
-        self.top_level = {name.split(".")[0] for name in self.modules} | {
-            p.split(".")[0] for p in self.packages} | {
-            e.split(".")[0] for e in self.extensions}
         for m in modules:
             if not m.indexed:
                 _index_bindings(m)
@@ -261,8 +246,10 @@ class ModuleIndex:
         store: dict[Any, Any] = self.tree_memo if memo is None else memo
         known = store.get(key)
         if known is not None:
-            value, orders, deps = known
-            if self.same_orders(orders):
+            value, orders, deps, shaped = known
+            # (its reads of the shape are not kept -- tens of thousands on the largest trees,
+            # rarely asked for again: a value that read some is computed again in a frame)
+            if self.same_orders(orders) and not (shaped and self._frames):
                 if self._frames:
                     self._frames[-1].update(deps)
                 if not self._recordings:
@@ -272,7 +259,8 @@ class ModuleIndex:
             value = compute()
         if not self._recordings:  # (inside the block, re-exports went to the recording only)
             self.reexports_used.update((d[1], d[2]) for d in used if d[0] == "reexport")
-        store[key] = (value, self.orders_of(used), frozenset(used))
+        kept = frozenset(d for d in used if d[0] not in SHAPE_READS)
+        store[key] = (value, self.orders_of(used), kept, len(kept) != len(used))
         return value
 
     def orders_of(self, deps: Iterable[Dependency]) -> dict[tuple[str, str, str],
@@ -303,43 +291,95 @@ class ModuleIndex:
             self._frames[-1].add(("module", name))
         return self.modules.get(name)
 
+    # -- the tree's shape (which dotted names are modules, packages, extension modules; which
+    # -- top-level names and package folders exist; which file a path names): inside a
+    # -- :meth:`noting` frame every such read is noted, ``(kind, name)`` with a kind of
+    # -- :data:`SHAPE_READS`, so that a record made in a tree of another shape holds where
+    # -- none of its answers changed (:mod:`analyzer.graph.edge_store`)
+    def _shape(self, kind: str, name: str) -> None:
+        if self._frames:
+            self._frames[-1].add((kind, name))
+
     def is_module(self, name: str) -> bool:
+        self._shape("in", name)
+        return self._is_module_known(name)
+
+    def _is_module_known(self, name: str) -> bool:
+        """:meth:`is_module` without noting the read (its caller notes it)."""
         known = self._is_module.get(name)
         if known is None:
-            known = self._is_module[name] = self._is_module_uncached(name)
+            # inside a package only the build creates, the tree cannot see: take it as it is
+            known = self._is_module[name] = name in self.modules or name in self.packages \
+                or name in self.extensions \
+                or any(name.startswith(p + ".") for p in self.installed_packages)
         return known
 
-    def _is_module_uncached(self, name: str) -> bool:
-        if name in self.modules or name in self.packages or name in self.extensions:
-            return True
-        # inside a package only the build creates, the tree cannot see: take it as it comes
-        return any(name.startswith(p + ".") for p in self.installed_packages)
+    def has_module(self, name: str) -> bool:
+        """A file of the tree is the module ``name`` (not a folder, not an extension)."""
+        self._shape("in", name)
+        return name in self.modules
+
+    def is_package_name(self, name: str) -> bool:
+        """``name`` is a package: a folder of modules (namespace packages too) or a package
+        only the build installs."""
+        self._shape("in", name)
+        return name in self.packages
+
+    def built_here(self, name: str) -> bool:
+        """``name`` is a package only the build installs, or an extension module."""
+        self._shape("in", name)
+        return name in self.installed_packages or name in self.extensions
+
+    def children_of(self, package: str) -> list[str]:
+        """The modules and packages directly inside ``package`` (sorted)."""
+        self._shape("children", package)
+        return self.children.get(package, [])
 
     def is_internal(self, dotted: str) -> bool:
-        return dotted.split(".")[0] in self.top_level
+        head = dotted.split(".")[0]
+        self._shape("top", head)
+        return head in self.top_level
 
     def submodules(self, package: str, recursive: bool) -> list[str]:
         out: list[str] = []
-        stack = list(self.children.get(package, []))
+        stack = list(self.children_of(package))
         while stack:
             name = stack.pop(0)
             out.append(name)
             if recursive:
-                stack.extend(self.children.get(name, []))
+                stack.extend(self.children_of(name))
         return out
 
     def ancestors_with_files(self, module: str) -> list[str]:
         parts = module.split(".")
-        return [p for i in range(1, len(parts)) if (p := ".".join(parts[:i])) in self.modules]
+        return [p for i in range(1, len(parts)) if self.has_module(p := ".".join(parts[:i]))]
 
     def absolute(self, importer: str, fact: ImportFact) -> str | None:
         """Absolute dotted name of the module an import statement names."""
+        if self._frames:  # (what the answer reads of the shape: noted on every call)
+            self._absolute_reads(importer, fact)
         key = (importer, fact.level, fact.module)
         try:
             return self._absolute[key]
         except KeyError:
             found = self._absolute[key] = self._absolute_of(importer, fact)
             return found
+
+    def _absolute_reads(self, importer: str, fact: ImportFact) -> None:
+        """Note what :meth:`_absolute_of` may read of the shape: the importer (a package or
+        not), and for an absolute import :meth:`_sibling`'s names."""
+        self._shape("in", importer)
+        package = importer.rpartition(".")[0]
+        if fact.level or not package:
+            return
+        head = fact.module.partition(".")[0]
+        self._shape("in", head)
+        self._shape("in", f"{package}.{head}")
+        at = package.find(".")
+        while at >= 0:
+            self._shape("in", package[:at])
+            at = package.find(".", at + 1)
+        self._shape("in", package)
 
     def _absolute_of(self, importer: str, fact: ImportFact) -> str | None:
         if fact.level == 0:
@@ -481,10 +521,11 @@ class ModuleIndex:
         """The module a relative path to a Python file names (``pkg/mod.py``, or a longer
         path ending so: ``python/pkg/mod.py`` from the repository root), or None when no file
         or more than one ends so."""
+        self._shape("at", path)
         found = self._path_modules.get(path)
         if found is None:
             # the files ``path`` ends (``p`` is one of its tails) and those ending in it
-            hits = {tail for tail in _tails(path) if tail in self.by_path}
+            hits = {tail for tail in path_tails(path) if tail in self.by_path}
             hits.update(self._by_tail().get(path, ()))
             found = self._path_modules[path] = \
                 self.by_path[next(iter(hits))] if len(hits) == 1 else ""
@@ -497,7 +538,7 @@ class ModuleIndex:
         if tails is None:
             tails = self.tree_memo["path_tails"] = {}
             for p in self.by_path:
-                for tail in _tails(p):
+                for tail in path_tails(p):
                     tails.setdefault(tail, []).append(p)
         return tails
 
@@ -515,8 +556,11 @@ class ModuleIndex:
 
     def resolve_attr(self, module: str, name: str, seen: frozenset[str] = frozenset()) -> Target:
         """``module.name``: submodule, definition, re-exported import, or star-imported name."""
-        if self._frames:
-            self._frames[-1].add(("module", module))
+        if self._frames:  # (its own reads, hit or not: its facts, its shape and the name's)
+            frame = self._frames[-1]
+            frame.add(("module", module))
+            frame.add(("in", module))
+            frame.add(("in", f"{module}.{name}"))
         if seen:  # inside a re-export chain: cycle detection needs the path, no memo
             return self._resolve_attr(module, name, seen)
         key = (module, name)
@@ -547,7 +591,7 @@ class ModuleIndex:
 
     def _resolve_attr(self, module: str, name: str, seen: frozenset[str]) -> Target:
         sub = f"{module}.{name}"
-        if self.is_module(sub):
+        if self._is_module_known(sub):  # (noted by resolve_attr)
             return Target("module", sub)
         mod = self.modules.get(module)
         if module in self.installed_packages:  # built, not in the tree: the package itself
@@ -656,14 +700,3 @@ def _bind(table: dict[str, list[tuple[ImportFact, str | None]]], fact: ImportFac
                 mod.star_imports.append(fact)
             continue
         table.setdefault(imported.alias or imported.name, []).append((fact, imported.name))
-
-
-def _tails(path: str) -> list[str]:
-    """``a/b/c.py`` -> ``["a/b/c.py", "b/c.py", "c.py"]``: the path and what follows each of
-    its slashes."""
-    out = [path]
-    at = path.find("/")
-    while at >= 0:
-        out.append(path[at + 1:])
-        at = path.find("/", at + 1)
-    return out

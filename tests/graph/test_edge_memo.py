@@ -64,12 +64,25 @@ def test_reexports_are_recorded_for_every_module_resolving_through_them(tmp_path
     assert memo.replayed == 6  # pkg.other alone is rebuilt
 
 
-def test_changed_options_rebuild_everything(tmp_path):
+def test_a_module_whose_imports_freeze_is_rebuilt_alone(tmp_path):
+    # frozen_imports says which modules' from-imports keep what they import live: a
+    # module's own edges read only whether it is one of them
     base = module_index(tmp_path, TREE)
     memo = EdgeMemo()
     build_python_graph(*_built(base, {}), memo)
-    index, options = _built(base, {})
+    index, _ = _built(base, {})
     options = GraphOptions(frozen_imports=frozenset({"pkg.user"}))
+    again = build_python_graph(index, options, memo)
+    same_python_graph(again, build_python_graph(index, options))
+    assert memo.replayed == 6  # pkg.user alone is rebuilt
+
+
+def test_changed_plugin_families_rebuild_everything(tmp_path):
+    base = module_index(tmp_path, TREE)
+    memo = EdgeMemo()
+    build_python_graph(*_built(base, {}), memo)
+    index, _ = _built(base, {})
+    options = GraphOptions(restricted_families={"pkg": "plugins"})
     again = build_python_graph(index, options, memo)
     same_python_graph(again, build_python_graph(index, options))
     assert memo.replayed == 0

@@ -4,6 +4,7 @@ them plans what a scan without any cache plans."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from analyzer.decide.options import GraphOptions
@@ -64,7 +65,7 @@ def test_an_edited_module_forgets_its_records_and_those_of_modules_that_read_it(
         "pkg", "pkg.a", "pkg.user"}
 
 
-def test_another_shape_or_a_damaged_file_starts_afresh(tmp_path: Path):
+def test_a_damaged_file_or_another_code_starts_afresh(tmp_path: Path):
     index = module_index(tmp_path / "t", TREE)
     key = index_key(index, _files(index), ())
     store = EdgeStore(tmp_path / "cache", tmp_path / "t")
@@ -72,14 +73,95 @@ def test_another_shape_or_a_damaged_file_starts_afresh(tmp_path: Path):
     build_python_graph(index, GraphOptions(), memo)
     store.save(key, memo)
     assert set(store.load(key).variants) == {"pkg", "pkg.a", "pkg.user"}
-    # a module more: is_module answers differently, nothing recorded holds
-    grown = module_index(tmp_path / "t", {"pkg/c.py": ""})
-    assert index_key(grown, _files(grown), ()).shape != key.shape
-    assert store.load(index_key(grown, _files(grown), ())).variants == {}
+    # the memo of another version of the code that resolves: not even read
+    assert store.load(dataclasses.replace(key, code=key.code + "x")).variants == {}
     stored = store_entries(tmp_path / "cache", "edges")[0]
     stored.write_bytes(stored.read_bytes()[:-10])
     assert store.load(key).variants == {}
     assert EdgeStore(None, tmp_path / "t").load(key) == EdgeMemo()  # no cache folder
+
+
+def _stored(tmp_path: Path, files: dict[str, str]) -> EdgeStore:
+    """The edge store of a tree of ``files`` (under ``tmp_path / "t"``) after one build."""
+    index = module_index(tmp_path / "t", files)
+    key = index_key(index, _files(index), ())
+    store = EdgeStore(tmp_path / "cache", tmp_path / "t")
+    memo = store.load(key)
+    build_python_graph(index, GraphOptions(), memo)
+    store.save(key, memo)
+    return store
+
+
+def _reshaped(tmp_path: Path, store: EdgeStore, added: dict[str, str],
+              removed: tuple[str, ...] = ()) -> tuple[set[str], int]:
+    """The modules whose records a tree with ``added`` and without ``removed`` (files) keeps,
+    and how many modules a build with them resolves -- its graph checked against a build
+    without any memo."""
+    for rel in removed:
+        (tmp_path / "t" / rel).unlink()
+    index = module_index(tmp_path / "t", added)
+    memo = store.load(index_key(index, _files(index), ()))
+    kept = set(memo.variants)
+    replayed = build_python_graph(index, GraphOptions(), memo)
+    same_python_graph(replayed, build_python_graph(index, GraphOptions()))
+    return kept, memo.computed
+
+
+def test_a_file_added_resolves_only_the_modules_that_asked_about_its_name(tmp_path: Path):
+    # pkg/c.py is new: no record asked whether pkg.c is a module, nor what pkg holds
+    store = _stored(tmp_path, TREE)
+    kept, computed = _reshaped(tmp_path, store, {"pkg/c.py": ""})
+    assert kept == {"pkg", "pkg.a", "pkg.user"}
+    assert computed == 1  # pkg.c itself
+
+
+def test_a_file_removed_resolves_its_importers_again(tmp_path: Path):
+    # pkg.user imports pkg.b, pkg.other names pkg.b in a string; pkg.a asks nothing of it
+    store = _stored(tmp_path, {**TREE, "pkg/b.py": "def fb():\n    return 2\n",
+                               "pkg/user.py": "from pkg.a import fa\nfrom pkg.b import fb\n",
+                               "pkg/other.py": 'NAME = "pkg.b.fb"\n'})
+    kept, computed = _reshaped(tmp_path, store, {}, removed=("pkg/b.py",))
+    assert kept == {"pkg", "pkg.a"}
+    assert computed == 2  # pkg.user and pkg.other
+
+
+def test_a_walked_package_that_gains_a_module_resolves_its_walker_again(tmp_path: Path):
+    # pkg.loader loads every module of pkg.plugins (pkgutil): a new plugin is an edge more
+    store = _stored(tmp_path, {
+        "pkg/__init__.py": "",
+        "pkg/plugins/__init__.py": "",
+        "pkg/plugins/one.py": "def run():\n    return 1\n",
+        "pkg/loader.py": ("import pkgutil\n\nPLUGINS = 'pkg.plugins'\n\n\n"
+                          "def load():\n    return list(pkgutil.iter_modules(PLUGINS))\n"),
+    })
+    kept, computed = _reshaped(tmp_path, store,
+                               {"pkg/plugins/two.py": "def run():\n    return 2\n"})
+    assert kept == {"pkg", "pkg.plugins", "pkg.plugins.one"}
+    assert computed == 2  # pkg.loader and pkg.plugins.two
+
+
+def test_a_subclass_more_resolves_the_modules_enumerating_its_base_again(tmp_path: Path):
+    # pkg.cli enumerates Base.__subclasses__(); pkg.user imports Base and enumerates nothing;
+    # pkg/three.py is new: no record asked about pkg.three, but pkg.cli read Base's subclasses
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/base.py": "class Base:\n    pass\n",
+        "pkg/one.py": "from pkg.base import Base\n\n\nclass One(Base):\n    pass\n",
+        "pkg/cli.py": ("from pkg.base import Base\n\n\n"
+                       "def every():\n    return Base.__subclasses__()\n"),
+        "pkg/user.py": "from pkg.base import Base\n\n\ndef make():\n    return Base()\n",
+    }
+    store = _stored(tmp_path, files)
+    kept, computed = _reshaped(tmp_path, store, {
+        "pkg/three.py": "from pkg.base import Base\n\n\nclass Three(Base):\n    pass\n"})
+    assert kept == {"pkg", "pkg.base", "pkg.one", "pkg.cli", "pkg.user"}
+    assert computed == 2  # pkg.three, and pkg.cli: its record holds no more
+    # a subclass removed: pkg.cli's edges went to it (it read pkg.three's facts)
+    store = _stored(tmp_path / "again", {**files, "pkg/three.py": (
+        "from pkg.base import Base\n\n\nclass Three(Base):\n    pass\n")})
+    kept, computed = _reshaped(tmp_path / "again", store, {}, removed=("pkg/three.py",))
+    assert kept == {"pkg", "pkg.base", "pkg.one", "pkg.user"}
+    assert computed == 1
 
 
 def test_an_edited_file_is_never_answered_with_its_old_edges(tmp_path: Path):
