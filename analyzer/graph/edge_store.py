@@ -142,7 +142,7 @@ class EdgeStore:
                 kept = [] if module in changed else [
                     (local, record) for local, record in memo.variants[module]
                     if not record.consulted & changed
-                    and not (reshaped and reshaped.touches(record.shape))]
+                    and not (reshaped and reshaped.touches(record.shape_reads()))]
                 if len(kept) != len(memo.variants[module]):
                     touched.add(module)
                 if kept:

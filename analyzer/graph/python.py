@@ -119,10 +119,12 @@ class ModuleRecord:
     # the gated method names the edges were made under (one object shared by the records of
     # a build): they decide only the module's ``attribute_read`` edges (:class:`GatedNames`)
     gated: frozenset[str] = frozenset()
-    # what resolution read of the tree's shape, as ``kind:name`` (kinds
-    # ``analyzer.resolve.python.SHAPE_READS``): a tree of another shape answers each the same
-    # way or the record does not hold there (``analyzer.graph.edge_store``)
-    shape: tuple[str, ...] = ()
+    # what resolution read of the tree's shape, as ``kind:name`` lines (kinds
+    # ``analyzer.resolve.python.SHAPE_READS``; :meth:`shape_reads`): a tree of another shape
+    # answers each the same way or the record does not hold there (``analyzer.graph.
+    # edge_store``). One bytes object: tens of thousands of distinct names on the largest
+    # trees would otherwise each be an object of the process's shared table
+    shape: bytes = b""
     # the classes whose subclasses the edges enumerate, with the subclasses they had
     subclasses: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()
     # the module's from-imports were frozen (``GraphOptions.frozen_imports``: they keep the
@@ -136,6 +138,10 @@ class ModuleRecord:
         if self._made is None:
             self._made = tuple(n for n, dst, _ in op_triples(self.ops) if dst is None)
         return self._made
+
+    def shape_reads(self) -> list[str]:
+        """What resolution read of the tree's shape, ``kind:name`` each."""
+        return self.shape.decode().split("\n") if self.shape else []
 
     def still_valid(self, index: ModuleIndex, options: GraphOptions, mod: PyModule,
                     gated: GatedNames, subclasses: Mapping[str, list[tuple[str, str]]]
@@ -182,7 +188,6 @@ def _unpickled_record(flat: tuple[object, ...], *fields: Any) -> ModuleRecord:
     # the largest trees, are the process's one object, and a build whose names are a
     # record's knows so by identity)
     record.gated = share(record.gated)
-    record.shape = share(record.shape)  # (its strings are the process's already)
     return record
 
 
@@ -659,7 +664,7 @@ def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: Grap
     decisions: list[dict[str, object]] = graph.graph["decisions"]
     first_decision = len(decisions)
     edges = ModuleEdges(index, graph, mod, [], options, gated, subclasses, made_attrs)
-    with index.recording() as used:
+    with index.recording(shape=True) as used:
         edges.add_all()
     ops = tuple(edges.ops)
     return ModuleRecord(
@@ -670,14 +675,15 @@ def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: Grap
         frozenset(d[1] for d in used if d[0] == "module" and d[1] != mod.name),
         all(src == edges.me or src.startswith(edges.me + ":")
             for src, dst, _ in op_triples(ops) if dst is not None), gated,
-        tuple(sorted({shape_read(d) for d in used if d[0] in SHAPE_READS})),
+        "\n".join(sorted({shape_read(d) for d in used if d[0] in SHAPE_READS})).encode(),
         tuple(sorted(edges.subclasses_read.items())), mod.name in options.frozen_imports)
 
 
 def shape_read(dep: tuple[str, ...]) -> str:
-    """A shape read (``("in", name)``) as the record keeps it: ``"in:name"``, one string
-    object per text in a process (records of thousands of modules read the same names)."""
-    return share(f"{dep[0]}:{dep[1]}")
+    """A shape read (``("in", name)``) as the record keeps it: ``"in:name"``."""
+    if dep[0] == "attr":  # (module, name): whether module.name is a module
+        return f"in:{dep[1]}.{dep[2]}"
+    return f"{dep[0]}:{dep[1]}"
 
 
 def _replay(graph: Graph, ops: Ops) -> None:

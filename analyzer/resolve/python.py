@@ -23,6 +23,7 @@ from analyzer.core.session import hold, recall
 from analyzer.core.store import Query, key_of
 from analyzer.extract.python_facts import TYPE_CHECKING, ImportFact, PythonFacts
 from analyzer.nodes import external_node, module_node, symbol_node
+from analyzer.resolve.bindings import index_bindings
 from analyzer.resolve.shape import path_tails, tree_shape
 
 BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__path__",
@@ -100,7 +101,7 @@ def py_module(name: str, path: str, is_package: bool, facts: PythonFacts) -> PyM
         return PyModule(name, path, is_package, facts, defs, bindings, scoped, star_imports,
                         assigned, own, indexed=True)
     mod = PyModule(name, path, is_package, facts)
-    _index_bindings(mod)
+    index_bindings(mod)
     hold(MODULE_OWN, key, (facts, mod.defs, mod.bindings, mod.scoped, mod.star_imports,
                            mod.assigned, mod.own))
     return mod
@@ -110,9 +111,10 @@ def py_module(name: str, path: str, is_package: bool, facts: PythonFacts) -> PyM
 # ("module", module): that module's facts were read, or a read of the tree's shape (kinds
 # SHAPE_READS): ("in", name) what ``name`` is (a module's file, a package, an extension module,
 # inside a package only the build installs), ("children", package) what a package holds,
-# ("top", name) whether a top-level name is the tree's, ("at", path) which file a path names
+# ("top", name) whether a top-level name is the tree's, ("at", path) which file a path names,
+# ("attr", module, name) as ("in", "module.name")
 Dependency = tuple[str, ...]
-SHAPE_READS = frozenset({"in", "children", "top", "at"})
+SHAPE_READS = frozenset({"in", "attr", "children", "top", "at"})
 _T = TypeVar("_T")
 
 
@@ -159,6 +161,11 @@ class ModuleIndex:
         self._lookup_deps: dict[tuple[str, str, str], Dependency] = {}
         self._frames: list[set[Dependency]] = []
         self._recordings = 0  # open recording() blocks: their re-exports are theirs
+        # open recording(shape=True) blocks: reads of the shape are noted only inside one
+        # (an edge record keeps them; nothing else asks), and what a memo table kept
+        # outside one is resolved again when asked inside (:meth:`resolve_attr`)
+        self._shaping = 0
+        self._attr_unshaped: set[tuple[str, str]] = set()  # _attrs made outside one
         # names a stage looked up tree-wide by name, not by import (an attribute any module
         # may set, a class any module may subclass): shared by the copies, so a scan can
         # tell whether a file it did not parse could have answered (analyzer.extract.demand)
@@ -169,7 +176,7 @@ class ModuleIndex:
         self._dead_reads: dict[str, list[tuple[int, int, frozenset[str]]]] = {}
         for m in modules:
             if not m.indexed:
-                _index_bindings(m)
+                index_bindings(m)
 
     @property
     def dead_lines(self) -> dict[str, list[tuple[int, int]]]:
@@ -202,24 +209,29 @@ class ModuleIndex:
         copy._lookup_deps = {}
         copy._frames = []
         copy._recordings = 0
+        copy._shaping = 0
+        copy._attr_unshaped = set()
         copy.reexports_used = set()
         return copy
 
     @contextmanager
-    def recording(self) -> Iterator[set[Dependency]]:
+    def recording(self, shape: bool = False) -> Iterator[set[Dependency]]:
         """What resolution inside the block depends on (memo hits included), as a set filled
         as it goes: the re-exports it goes through (``("reexport", module, name)``), the
         names bound twice or more whose order the dead lines decide (``("order", module,
         scope, name)``; :meth:`binding_flags`) and every module whose facts it read
         (``("module", module)``; :meth:`module`). One module's edges depend on nothing else
         of the tree's folds, and -- the module names, paths and extension modules being the
-        same -- on no other module's facts."""
+        same -- on no other module's facts. ``shape``: also what it reads of the tree's
+        shape (``SHAPE_READS``: a module's edge record)."""
         self._recordings += 1
+        self._shaping += shape
         try:
             with self.noting() as frame:
                 yield frame
         finally:
             self._recordings -= 1
+            self._shaping -= shape
 
     @contextmanager
     def noting(self) -> Iterator[set[Dependency]]:
@@ -249,7 +261,7 @@ class ModuleIndex:
             value, orders, deps, shaped = known
             # (its reads of the shape are not kept -- tens of thousands on the largest trees,
             # rarely asked for again: a value that read some is computed again in a frame)
-            if self.same_orders(orders) and not (shaped and self._frames):
+            if self.same_orders(orders) and not (shaped and self._shaping):
                 if self._frames:
                     self._frames[-1].update(deps)
                 if not self._recordings:
@@ -260,7 +272,9 @@ class ModuleIndex:
         if not self._recordings:  # (inside the block, re-exports went to the recording only)
             self.reexports_used.update((d[1], d[2]) for d in used if d[0] == "reexport")
         kept = frozenset(d for d in used if d[0] not in SHAPE_READS)
-        store[key] = (value, self.orders_of(used), kept, len(kept) != len(used))
+        # (shaped: it read the shape, or was computed where no read of it was noted)
+        store[key] = (value, self.orders_of(used), kept,
+                      len(kept) != len(used) or not self._shaping)
         return value
 
     def orders_of(self, deps: Iterable[Dependency]) -> dict[tuple[str, str, str],
@@ -297,7 +311,7 @@ class ModuleIndex:
     # -- :data:`SHAPE_READS`, so that a record made in a tree of another shape holds where
     # -- none of its answers changed (:mod:`analyzer.graph.edge_store`)
     def _shape(self, kind: str, name: str) -> None:
-        if self._frames:
+        if self._shaping:
             self._frames[-1].add((kind, name))
 
     def is_module(self, name: str) -> bool:
@@ -356,7 +370,7 @@ class ModuleIndex:
 
     def absolute(self, importer: str, fact: ImportFact) -> str | None:
         """Absolute dotted name of the module an import statement names."""
-        if self._frames:  # (what the answer reads of the shape: noted on every call)
+        if self._shaping:  # (what the answer reads of the shape: noted on every call)
             self._absolute_reads(importer, fact)
         key = (importer, fact.level, fact.module)
         try:
@@ -559,12 +573,16 @@ class ModuleIndex:
         if self._frames:  # (its own reads, hit or not: its facts, its shape and the name's)
             frame = self._frames[-1]
             frame.add(("module", module))
-            frame.add(("in", module))
-            frame.add(("in", f"{module}.{name}"))
+            if self._shaping:
+                frame.add(("in", module))
+                frame.add(("attr", module, name))
         if seen:  # inside a re-export chain: cycle detection needs the path, no memo
             return self._resolve_attr(module, name, seen)
         key = (module, name)
         target = self._attrs.get(key)
+        if target is not None and self._shaping and key in self._attr_unshaped:
+            self._attr_unshaped.discard(key)  # (its reads of the shape were not noted)
+            target = None
         if target is not None:
             reused = self._attr_deps.get(key)
             if reused and self._frames:
@@ -577,10 +595,14 @@ class ModuleIndex:
             target = self._attrs[key] = self._resolve_attr(module, name, seen)
         finally:
             used = self._frames.pop()
+        if not self._shaping:
+            self._attr_unshaped.add(key)
         if used:
             self._attr_deps[key] = frozenset(used)
             if self._frames:
                 self._frames[-1].update(used)
+        elif key in self._attr_deps:  # (made again: nothing of the last answer's holds)
+            del self._attr_deps[key]
         return target
 
     def _reexport(self, module: str, name: str) -> None:
@@ -663,40 +685,3 @@ class ModuleIndex:
             via = via + nxt.via
             target = Target(nxt.kind, nxt.module, nxt.name, via)
         return target
-
-
-def _index_bindings(mod: PyModule) -> None:
-    mod.indexed = True
-    mod.assigned = {d.name for d in mod.facts.definitions if d.kind == "assignment"}
-    for d in mod.facts.definitions:
-        # Later definitions of a name do not change its kind for liveness purposes except
-        # that a function/class anywhere wins over an assignment (conditional definitions).
-        if d.name not in mod.defs or d.kind in ("function", "class"):
-            mod.defs[d.name] = d.kind
-    methods = [(m.start_line, m.end_line, f"{m.cls}.{m.name}") for m in mod.facts.method_defs]
-    for fact in mod.facts.imports:
-        tables = [mod.scoped.setdefault(fact.scope, {}) if fact.scope else mod.bindings]
-        # a method's own imports are also its own scope's ("Class.method"): a read inside
-        # that method resolves to them alone, not to another method's import of the name
-        tables.extend(mod.scoped.setdefault(qualified, {}) for s, e, qualified in methods
-                      if qualified.partition(".")[0] == fact.scope and s <= fact.start_line <= e)
-        for table in tables:
-            _bind(table, fact, mod)
-    # An import binding shadows an assignment of the same name only if no def exists.
-    for name in list(mod.defs):
-        if mod.defs[name] == "assignment" and name in mod.bindings:
-            del mod.defs[name]
-
-
-def _bind(table: dict[str, list[tuple[ImportFact, str | None]]], fact: ImportFact,
-          mod: PyModule) -> None:
-    if not fact.is_from:
-        bound = fact.alias or fact.module.split(".")[0]
-        table.setdefault(bound, []).append((fact, None))
-        return
-    for imported in fact.names:
-        if imported.name == "*":
-            if not fact.scope and table is mod.bindings:
-                mod.star_imports.append(fact)
-            continue
-        table.setdefault(imported.alias or imported.name, []).append((fact, imported.name))

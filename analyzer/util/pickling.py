@@ -18,7 +18,7 @@ import io
 import pickle
 from typing import Protocol, TypeVar
 
-_Key = TypeVar("_Key", str, int, frozenset[str], tuple[str, ...])
+_Key = TypeVar("_Key", str, int, frozenset[str])
 
 
 class Writable(Protocol):
@@ -74,9 +74,9 @@ class SharingPickler(pickle.Pickler):
 def shared(value: _Key) -> _Key:
     """The process's one string (or integer) equal to ``value``: the object :func:`loads`
     gives for it (graph node ids made by a scan and read from the edge memo are one). Also
-    a set or tuple of strings a graph's many records each hold (the gated method names of a
-    build, what a module's edges read of the tree's shape: ``analyzer.graph.python``), so that
-    equal ones from every build, worker and stored memo are one object."""
+    a set of strings a graph's many records each hold (the gated method names of a build:
+    ``analyzer.graph.python``), so that equal sets from every build, worker and stored memo
+    are one object."""
     return _SHARED[value]  # type: ignore[return-value]
 
 
