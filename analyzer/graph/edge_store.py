@@ -82,10 +82,10 @@ def index_key(index: ModuleIndex, files: Mapping[str, FileInfo],
         info = files.get(mod.path)
         digests[name] = (info.sha256 if info else "-") + (COUNTED if mod.path in counted
                                                           else "")
-    for ext, target in sorted(index.extensions.items()):
+    extensions = tuple(sorted(index.extensions.items()))
+    for ext, target in extensions:
         shape.update(f"\1{ext}\0{target}".encode())
-    return IndexKey(shape.hexdigest(), digests, EDGES.version, tuple(layout),
-                    tuple(sorted(index.extensions.items())))
+    return IndexKey(shape.hexdigest(), digests, EDGES.version, tuple(layout), extensions)
 
 
 class EdgeStore:

@@ -260,7 +260,8 @@ class ModuleIndex:
         if known is not None:
             value, orders, deps, shaped = known
             # (its reads of the shape are not kept -- tens of thousands on the largest trees,
-            # rarely asked for again: a value that read some is computed again in a frame)
+            # rarely asked for again: a value that read some, or was made where they were not
+            # noted, is computed again inside a recording(shape=True))
             if self.same_orders(orders) and not (shaped and self._shaping):
                 if self._frames:
                     self._frames[-1].update(deps)
@@ -307,9 +308,9 @@ class ModuleIndex:
 
     # -- the tree's shape (which dotted names are modules, packages, extension modules; which
     # -- top-level names and package folders exist; which file a path names): inside a
-    # -- :meth:`noting` frame every such read is noted, ``(kind, name)`` with a kind of
-    # -- :data:`SHAPE_READS`, so that a record made in a tree of another shape holds where
-    # -- none of its answers changed (:mod:`analyzer.graph.edge_store`)
+    # -- ``recording(shape=True)`` (a module's edges) every such read is noted, ``(kind,
+    # -- name)`` with a kind of :data:`SHAPE_READS`, so that a record made in a tree of
+    # -- another shape holds where none of its answers changed (analyzer.graph.edge_store)
     def _shape(self, kind: str, name: str) -> None:
         if self._shaping:
             self._frames[-1].add((kind, name))
@@ -380,8 +381,10 @@ class ModuleIndex:
             return found
 
     def _absolute_reads(self, importer: str, fact: ImportFact) -> None:
-        """Note what :meth:`_absolute_of` may read of the shape: the importer (a package or
-        not), and for an absolute import :meth:`_sibling`'s names."""
+        """Note what :meth:`_absolute_of` may read of the shape (a superset, from the key
+        alone: the answers are memoised without their reads): the importer (a package or
+        not), and for an absolute import :meth:`_sibling`'s names -- a read added there is
+        added here."""
         self._shape("in", importer)
         package = importer.rpartition(".")[0]
         if fact.level or not package:

@@ -14,7 +14,7 @@ or renamed leaves every record that asked nothing about it as it was
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 # (module, its file's path, whether it is a package's __init__)
 ModuleFile = tuple[str, str, bool]
@@ -30,7 +30,7 @@ class TreeShape:
     packages: set[str]  # every package, namespace and installed packages included
     children: dict[str, list[str]]  # package -> the modules and packages in it, sorted
     installed_packages: set[str]  # packages only the build creates (extension destinations)
-    top_level: set[str] = field(default_factory=set)
+    top_level: set[str]  # the first part of every name above
 
 
 def tree_shape(files: Iterable[ModuleFile], extensions: Mapping[str, str] | None = None

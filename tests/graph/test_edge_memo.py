@@ -64,28 +64,27 @@ def test_reexports_are_recorded_for_every_module_resolving_through_them(tmp_path
     assert memo.replayed == 6  # pkg.other alone is rebuilt
 
 
+def _replayed_under(tmp_path, options: GraphOptions) -> int:
+    """How many modules a build under ``options`` replays from a build without folds and
+    options (its graph checked against a fresh build's)."""
+    base = module_index(tmp_path, TREE)
+    memo = EdgeMemo()
+    build_python_graph(*_built(base, {}), memo)
+    index, _ = _built(base, {})
+    again = build_python_graph(index, options, memo)
+    same_python_graph(again, build_python_graph(index, options))
+    return memo.replayed
+
+
 def test_a_module_whose_imports_freeze_is_rebuilt_alone(tmp_path):
     # frozen_imports says which modules' from-imports keep what they import live: a
     # module's own edges read only whether it is one of them
-    base = module_index(tmp_path, TREE)
-    memo = EdgeMemo()
-    build_python_graph(*_built(base, {}), memo)
-    index, _ = _built(base, {})
     options = GraphOptions(frozen_imports=frozenset({"pkg.user"}))
-    again = build_python_graph(index, options, memo)
-    same_python_graph(again, build_python_graph(index, options))
-    assert memo.replayed == 6  # pkg.user alone is rebuilt
+    assert _replayed_under(tmp_path, options) == 6  # pkg.user alone is rebuilt
 
 
 def test_changed_plugin_families_rebuild_everything(tmp_path):
-    base = module_index(tmp_path, TREE)
-    memo = EdgeMemo()
-    build_python_graph(*_built(base, {}), memo)
-    index, _ = _built(base, {})
-    options = GraphOptions(restricted_families={"pkg": "plugins"})
-    again = build_python_graph(index, options, memo)
-    same_python_graph(again, build_python_graph(index, options))
-    assert memo.replayed == 0
+    assert _replayed_under(tmp_path, GraphOptions(restricted_families={"pkg": "plugins"})) == 0
 
 
 def test_records_a_forked_copy_logged_are_absorbed_under_the_same_key_only(tmp_path):

@@ -65,22 +65,6 @@ def test_an_edited_module_forgets_its_records_and_those_of_modules_that_read_it(
         "pkg", "pkg.a", "pkg.user"}
 
 
-def test_a_damaged_file_or_another_code_starts_afresh(tmp_path: Path):
-    index = module_index(tmp_path / "t", TREE)
-    key = index_key(index, _files(index), ())
-    store = EdgeStore(tmp_path / "cache", tmp_path / "t")
-    memo = store.load(key)
-    build_python_graph(index, GraphOptions(), memo)
-    store.save(key, memo)
-    assert set(store.load(key).variants) == {"pkg", "pkg.a", "pkg.user"}
-    # the memo of another version of the code that resolves: not even read
-    assert store.load(dataclasses.replace(key, code=key.code + "x")).variants == {}
-    stored = store_entries(tmp_path / "cache", "edges")[0]
-    stored.write_bytes(stored.read_bytes()[:-10])
-    assert store.load(key).variants == {}
-    assert EdgeStore(None, tmp_path / "t").load(key) == EdgeMemo()  # no cache folder
-
-
 def _stored(tmp_path: Path, files: dict[str, str]) -> EdgeStore:
     """The edge store of a tree of ``files`` (under ``tmp_path / "t"``) after one build."""
     index = module_index(tmp_path / "t", files)
@@ -90,6 +74,19 @@ def _stored(tmp_path: Path, files: dict[str, str]) -> EdgeStore:
     build_python_graph(index, GraphOptions(), memo)
     store.save(key, memo)
     return store
+
+
+def test_a_damaged_file_or_another_code_starts_afresh(tmp_path: Path):
+    store = _stored(tmp_path, TREE)
+    index = module_index(tmp_path / "t", {})
+    key = index_key(index, _files(index), ())
+    assert set(store.load(key).variants) == {"pkg", "pkg.a", "pkg.user"}
+    # the memo of another version of the code that resolves: not even read
+    assert store.load(dataclasses.replace(key, code=key.code + "x")).variants == {}
+    stored = store_entries(tmp_path / "cache", "edges")[0]
+    stored.write_bytes(stored.read_bytes()[:-10])
+    assert store.load(key).variants == {}
+    assert EdgeStore(None, tmp_path / "t").load(key) == EdgeMemo()  # no cache folder
 
 
 def _reshaped(tmp_path: Path, store: EdgeStore, added: dict[str, str],
