@@ -38,6 +38,7 @@ from analyzer.model import Deletion, Plan
 from analyzer.nodes import Graph, module_node, target_node
 from analyzer.pipeline.frees import PendingFrees
 from analyzer.pipeline.gate_blame import Gate, gate_conflicts, unsettled
+from analyzer.pipeline.gate_verdicts import analysed_tree
 from analyzer.pipeline.inputs import (
     ChosenProfile,
     ScanError,
@@ -193,7 +194,8 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         if gate is None:
             break
         with timer("gate"):
-            problems, baseline = gate(result)
+            problems, baseline = gate(result, analysed_tree(inputs, options, counted,
+                                                            tree.index))
         if not problems:
             result.verified = baseline
             break

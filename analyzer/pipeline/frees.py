@@ -25,6 +25,7 @@ from analyzer.analysis.freeing import Freeing
 from analyzer.config.globs import any_path_matches
 from analyzer.config.types import Feature
 from analyzer.model import Deletion
+from analyzer.pipeline.plans_kept import answer_under
 from analyzer.pipeline.plans_under import PlansUnder, plan_under
 from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.rounds_state import Planned
@@ -120,7 +121,13 @@ class PendingFrees:
         """The deletions of the plan with the further drop ``other`` and also keeping
         ``name`` (``""``: keeping none of the features tried) and, for the latter, the fetched
         TUs of each tried feature's dead targets in it (``inherit``: in a forked worker, the
-        plan continues the run's memos, its graph read before the next plan patches it)."""
+        plan continues the run's memos, its graph read before the next plan patches it);
+        or what is kept of it (``analyzer.pipeline.plans_kept``)."""
+        return answer_under(self._rounds, "frees", task,
+                            lambda: self._planned(task, timer, jobs, inherit))
+
+    def _planned(self, task: tuple[str, str], timer: StageTimer, jobs: int, inherit: bool
+                 ) -> tuple[frozenset[Deletion], dict[str, int]]:
         rounds = self._rounds
         other, name = task
         keep = (*rounds.options.keep, name) if name else rounds.options.keep

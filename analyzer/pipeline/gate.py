@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from analyzer.pipeline.gate_blame import Gate
+from analyzer.pipeline.gate_verdicts import keep_verdict, kept_verdict, verdict_key
 
 if TYPE_CHECKING:
     from analyzer.config.types import Profile
@@ -47,33 +48,46 @@ _GIT_EXCLUDE = (".git", "info", "exclude")
 
 def make_gate(settings: RunSettings) -> Gate:
     """The gate of a scan run with ``settings``: the manifest of a result applied to a copy
-    of its tree and verified there (the copy's scan shares the facts cache)."""
+    of its tree and verified there (the copy's scan shares the facts cache) -- or the
+    verdict kept on the same manifest over the tree keyed alike (``tree``, the result's
+    analysed tree: ``analyzer.pipeline.gate_verdicts``)."""
     from analyzer.verify.baseline import verify_baseline
 
     quiet = dataclasses.replace(settings, progress=None, stage=None)
 
-    def gate(result: ScanResult) -> tuple[list[VerifyProblem], dict[str, Any]]:
+    def gate(result: ScanResult, tree: str | None
+             ) -> tuple[list[VerifyProblem], dict[str, Any]]:
+        from analyzer.outputs.manifest import manifest_dict
+
         baseline = verify_baseline(result, settings.jobs)  # (in the scan's session)
-        # (the copy is a new folder each time: verify keeps its per-tree entries under a
-        # name of the manifest's root, pipeline.verify.pruned_slot, so the next gate of this
-        # tree, or verify of the user's pruned tree, reuses its edges and lints)
-        return verify_applied(result, baseline, quiet), baseline
+        # (without the why section: the copy's apply and verify read none, and the live tree
+        # it holds is the outputs', made once the roots' reasons are known)
+        manifest = manifest_dict(result, baseline, why=False)
+        # the verdict on the same manifest over a tree verify reads alike, if kept
+        key = verdict_key(tree, manifest) if tree is not None else None
+        problems = kept_verdict(key)
+        if problems is None:
+            # (the copy is a new folder each time: verify keeps its per-tree entries under a
+            # name of the manifest's root, pipeline.verify.pruned_slot, so the next gate of
+            # this tree, or verify of the user's pruned tree, reuses its edges and lints)
+            problems = verify_applied(result, baseline, quiet, manifest)
+            keep_verdict(key, problems)
+        return problems, baseline
 
     return gate
 
 
-def verify_applied(result: ScanResult, baseline: dict[str, Any], settings: RunSettings
-                   ) -> list[VerifyProblem]:
+def verify_applied(result: ScanResult, baseline: dict[str, Any], settings: RunSettings,
+                   manifest: dict[str, Any] | None = None) -> list[VerifyProblem]:
     """What ``depgraph verify --before`` reports on a copy of ``result``'s tree once its
-    manifest (with ``baseline``) is applied with ``--write``. With several jobs the copy is
-    applied and scanned in a process of its own (``analyzer.pipeline.gate_process``): the
-    copy's facts, graph and plan never join the scan's in this process, nor the memory of
-    the workers forked from it later."""
+    manifest (with ``baseline``; ``manifest``: made already) is applied with ``--write``.
+    With several jobs the copy is applied and scanned in a process of its own
+    (``analyzer.pipeline.gate_process``): the copy's facts, graph and plan never join the
+    scan's in this process, nor the memory of the workers forked from it later."""
     from analyzer.outputs.manifest import manifest_dict
 
-    # (without the why section: the copy's apply and verify read none, and the live tree
-    # it holds is the outputs', made once the roots' reasons are known)
-    manifest = manifest_dict(result, baseline, why=False)
+    if manifest is None:  # (without the why section: the copy's apply and verify read none)
+        manifest = manifest_dict(result, baseline, why=False)
     if not manifest["deletions"]:
         return []
     copy = CopyToVerify(result.root, manifest, frozenset(d.path for d in result.plan.deletions),

@@ -23,9 +23,9 @@ if TYPE_CHECKING:
 # a check whose break is the native half's (what to keep: analyzer.plan.check.native_view)
 _NATIVE_KINDS = ("cmake-", "op-call", "kept-target")
 
-# the gate of one scan: the result -> (what verify reported on the applied copy, the
-# baseline the manifest carried)
-Gate = Callable[["ScanResult"], tuple[list["VerifyProblem"], dict[str, Any]]]
+# the gate of one scan: (the result, its analysed tree's key: None when not to be kept)
+# -> (what verify reported on the applied copy, the baseline the manifest carried)
+Gate = Callable[["ScanResult", "str | None"], tuple[list["VerifyProblem"], dict[str, Any]]]
 
 
 def gate_conflicts(rounds: Rounds, last: Planned, problems: list[VerifyProblem]

@@ -67,10 +67,17 @@ def settling_key(inputs: ScanInputs, options: ScanOptions, counted: frozenset[st
         return None
     drops = use.drops
     constants = effective_constants(use.profile, drops, options.keep)
-    analysed = {m.path: m.facts.analysis_digest for m in index.modules.values()
-                if m.facts.analysis_digest}
-    return key_of("rounds", content_key(inputs, options.replace(drop=(), keep=()), analysed),
+    return key_of("rounds", content_key(inputs, options.replace(drop=(), keep=()),
+                                        analysed_digests(index)),
                   sorted(counted), drops, constants)
+
+
+def analysed_digests(index: ModuleIndex) -> dict[str, str]:
+    """Path -> what the analysis reads of the file (``PythonFacts.analysis_digest``) for each
+    module of ``index`` parsed without errors: what :func:`content_key` counts them by where
+    a key is of what is a function of those alone."""
+    return {m.path: m.facts.analysis_digest for m in index.modules.values()
+            if m.facts.analysis_digest}
 
 
 def stored_start(key: str | None, index: ModuleIndex) -> Retained | None:

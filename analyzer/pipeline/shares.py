@@ -20,6 +20,7 @@ then the wait for them once the gate is done, as ``shares``.
 from __future__ import annotations
 
 from analyzer.model import Deletion
+from analyzer.pipeline.plans_kept import answer_under
 from analyzer.pipeline.plans_under import PlansUnder, plan_under
 from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.rounds_state import Planned
@@ -66,7 +67,13 @@ class PendingShares:
 
     def _made(self, name: str, timer: StageTimer, jobs: int, inherit: bool
               ) -> frozenset[Deletion]:
-        """The deletions of the plan keeping ``name`` (every dropped feature: ``""``)."""
+        """The deletions of the plan keeping ``name`` (every dropped feature: ``""``), or
+        those kept of it (``analyzer.pipeline.plans_kept``)."""
+        return answer_under(self._rounds, "share", name,
+                            lambda: (self._planned_keeping(name, timer, jobs, inherit), None))[0]
+
+    def _planned_keeping(self, name: str, timer: StageTimer, jobs: int, inherit: bool
+                         ) -> frozenset[Deletion]:
         rounds = self._rounds
         options = rounds.options
         keep = (*options.keep, name) if name else (*options.keep, *rounds.use.drops)

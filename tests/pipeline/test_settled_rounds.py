@@ -25,6 +25,23 @@ from analyzer.result import ScanResult
 from tests.helpers import SAMPLES, store_entries
 
 
+@pytest.fixture(autouse=True)
+def answers_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The later cut-offs off: the gate's verdicts kept (``pipeline.gate_verdicts``) and the
+    answers of plans under other drops kept (``pipeline.plans_kept``) would skip the rounds
+    these tests count; here every plan runs its rounds, as where those miss."""
+    import analyzer.pipeline.frees as frees
+    import analyzer.pipeline.gate as gate
+    import analyzer.pipeline.shares as shares
+
+    def made(_rounds: object, _asker: str, _task: object, make: Any) -> Any:
+        return make()
+
+    monkeypatch.setattr(gate, "kept_verdict", lambda _key: None)
+    monkeypatch.setattr(shares, "answer_under", made)
+    monkeypatch.setattr(frees, "answer_under", made)
+
+
 @pytest.fixture
 def rounds_per_run(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The rounds each :meth:`Rounds.run` ran, in this process (one job: every plan here)."""

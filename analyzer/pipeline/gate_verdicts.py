@@ -1,0 +1,84 @@
+"""Pipeline, the gate's verdicts kept between scans: the gate's early cut-off.
+
+The gate (``analyzer.pipeline.gate``) applies a plan's manifest to a copy of the tree and
+runs ``depgraph verify --before`` there: a scan of a second tree. What verify reports is a
+function of the manifest and of the tree the copy is made of, and it reads that tree in two
+ways:
+
+- the files the manifest edits or deletes, by their bytes: the manifest carries the sha256
+  of each, and apply refuses any other bytes (what verify then lints and compiles is those
+  bytes with the manifest's edits);
+- every other file through the copy's scan, which reads of a Python module parsed without
+  errors what the analysis reads of it (its facts and its code without comments,
+  ``PythonFacts.analysis_digest``) and of any other file its bytes: the rounds' early
+  cut-off (``analyzer.pipeline.settled``) holds for the copy as for the tree.
+
+So a verdict is kept under the tree's analysed content key (:func:`analysed_tree`:
+``content_key`` with those digests, and the files the scan only counted) and the manifest
+but for the two figures it holds of the whole tree's bytes, which nothing the gate runs
+reads: ``tree.fingerprint`` (apply checks a tree by its packages and each edited file's
+sha256) and ``totals`` (the terminal's figures). A comment edited in a file the plan leaves
+alone keeps that key, and the scan takes the verdict from the store instead of scanning a
+copy of the tree again; a comment edited in a file the plan edits changes the manifest's
+sha256 of it, and the copy is verified anew. A manifest whose own verify fails is still
+never written: the verdict kept is that of the same manifest on a tree verify reads alike.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from analyzer.core.session import current_store
+from analyzer.core.store import Query, key_of
+from analyzer.extract.cache import PARSERS
+from analyzer.pipeline.inputs import ScanInputs, content_key
+from analyzer.pipeline.settled import analysed_digests
+
+if TYPE_CHECKING:
+    from analyzer.config.options import ScanOptions
+    from analyzer.resolve.python import ModuleIndex
+    from analyzer.verify.problem import VerifyProblem
+
+# what verify reported on a manifest's applied copy: all of depgraph, its patterns and what
+# parses and lints for it
+VERDICTS = Query("verdicts", code=("analyzer",), data=("queries",),
+                 dists=(*PARSERS, "pyflakes"))
+
+# the manifest's figures of the whole tree's bytes (read by nothing the gate runs)
+_UNREAD = ("totals",)
+_UNREAD_OF_TREE = ("fingerprint",)
+
+
+def analysed_tree(inputs: ScanInputs, options: ScanOptions, counted: frozenset[str],
+                  index: ModuleIndex) -> str | None:
+    """The key of the tree as the gate's copy reads it: every input of the scan, each module
+    of ``index`` parsed without errors by what the analysis reads of it, and the files the
+    scan only ``counted``. None when a file changed between its hashing and its reading."""
+    if inputs.changed_since_key:
+        return None
+    return key_of("analysed-tree", content_key(inputs, options, analysed_digests(index)),
+                  sorted(counted))
+
+
+def verdict_key(tree: str, manifest: dict[str, Any]) -> str:
+    """The key of the verdict on ``manifest`` applied to a copy of the tree keyed ``tree``
+    (:func:`analysed_tree`): the manifest but for its figures of the whole tree's bytes."""
+    read = {k: v for k, v in manifest.items() if k not in _UNREAD}
+    if isinstance(read.get("tree"), dict):
+        read["tree"] = {k: v for k, v in read["tree"].items() if k not in _UNREAD_OF_TREE}
+    return key_of("verdict", tree, json.dumps(read, sort_keys=True))
+
+
+def kept_verdict(key: str | None) -> list[VerifyProblem] | None:
+    """The verdict kept under ``key`` (None: none kept, no key, no store)."""
+    store = current_store()
+    got = store.get(VERDICTS, key) if store is not None and key is not None else None
+    return got if isinstance(got, list) else None
+
+
+def keep_verdict(key: str | None, problems: list[VerifyProblem]) -> None:
+    """Keep ``problems`` as the verdict under ``key`` (nothing without a key or a store)."""
+    store = current_store()
+    if store is not None and key is not None:
+        store.put(VERDICTS, key, problems)
