@@ -69,6 +69,9 @@ def test_the_gates_scan_takes_the_originals_facts(tmp_path: Path, monkeypatch) -
 
     run_scan(tree, [], use_profile=False, cache_dir=tmp_path / "cache")  # facts stored
     monkeypatch.setattr(core_store.Store, "get", counted)
+    # (the verdict on the same manifest over the same tree is kept: it is not used here, so
+    # that the gate scans its copy again)
+    monkeypatch.setattr("analyzer.pipeline.gate.kept_verdict", lambda _key: None)
     result = run_scan(tree, [], use_profile=False, cache_dir=tmp_path / "cache")
     assert {d.symbol for d in result.plan.deletions} == {"app.util:unused"}
     assert result.verified  # the gate ran
