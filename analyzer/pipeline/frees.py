@@ -122,18 +122,21 @@ class PendingFrees:
         ``name`` (``""``: keeping none of the features tried) and, for the latter, the fetched
         TUs of each tried feature's dead targets in it (``inherit``: in a forked worker, the
         plan continues the run's memos, its graph read before the next plan patches it);
-        or what is kept of it (``analyzer.pipeline.plans_kept``)."""
-        return answer_under(self._rounds, "frees", task,
-                            lambda: self._planned(task, timer, jobs, inherit))
-
-    def _planned(self, task: tuple[str, str], timer: StageTimer, jobs: int, inherit: bool
-                 ) -> tuple[frozenset[Deletion], dict[str, int]]:
+        or what is kept of the same plan (``analyzer.pipeline.plans_kept``)."""
         rounds = self._rounds
         other, name = task
+        drop = (*rounds.options.drop, other)
         keep = (*rounds.options.keep, name) if name else rounds.options.keep
-        planned = plan_under(rounds, (*rounds.options.drop, other), keep, timer, jobs, inherit)
+        fetched_for = () if name else tuple(self._by_drop[other])
+        return answer_under(rounds, drop, keep, fetched_for,
+                            lambda: self._planned(drop, keep, fetched_for, timer, jobs, inherit))
+
+    def _planned(self, drop: tuple[str, ...], keep: tuple[str, ...],
+                 fetched_for: tuple[str, ...], timer: StageTimer, jobs: int, inherit: bool
+                 ) -> tuple[frozenset[Deletion], dict[str, int]]:
+        planned = plan_under(self._rounds, drop, keep, timer, jobs, inherit)
         out = frozenset(bare(d) for d in planned.plan.deletions)
-        fetched = {} if name else {f: _fetched(planned, f) for f in self._by_drop[other]}
+        fetched = {f: _fetched(planned, f) for f in fetched_for}
         if not inherit:
             planned.graph.clear()
         return out, fetched

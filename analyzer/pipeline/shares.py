@@ -68,16 +68,17 @@ class PendingShares:
     def _made(self, name: str, timer: StageTimer, jobs: int, inherit: bool
               ) -> frozenset[Deletion]:
         """The deletions of the plan keeping ``name`` (every dropped feature: ``""``), or
-        those kept of it (``analyzer.pipeline.plans_kept``)."""
-        return answer_under(self._rounds, "share", name,
-                            lambda: (self._planned_keeping(name, timer, jobs, inherit), None))[0]
-
-    def _planned_keeping(self, name: str, timer: StageTimer, jobs: int, inherit: bool
-                         ) -> frozenset[Deletion]:
+        those kept of the same plan (``analyzer.pipeline.plans_kept``)."""
         rounds = self._rounds
         options = rounds.options
         keep = (*options.keep, name) if name else (*options.keep, *rounds.use.drops)
-        kept = plan_under(rounds, options.drop, keep, timer, jobs, inherit)
+        return answer_under(rounds, options.drop, keep, (), lambda: (
+            self._planned_keeping(keep, timer, jobs, inherit), {}))[0]
+
+    def _planned_keeping(self, keep: tuple[str, ...], timer: StageTimer, jobs: int,
+                         inherit: bool) -> frozenset[Deletion]:
+        rounds = self._rounds
+        kept = plan_under(rounds, rounds.options.drop, keep, timer, jobs, inherit)
         out = frozenset(bare(d) for d in kept.plan.deletions)
         if not inherit:  # (its memory goes now: one counterfactual graph at a time; an
             #                inherited graph is patched by the next plan instead)

@@ -6,7 +6,7 @@ On sample_repos/what_frees (see tests/plan/test_what_frees.py), read by hand: fl
 dropped; the shares plan keeping flashmla and keeping every feature; what frees flashmla plans
 with nsa dropped too, keeping flashmla and keeping none. Dropping nsa frees
 app/flashmla_kernels.py whole (11 lines) instead of its two functions (5 lines): +1 file,
-+6 lines."""
++6 lines. Nothing blocks flashmla once nsa is dropped."""
 
 from __future__ import annotations
 
@@ -57,9 +57,11 @@ def _scanned_copy(tmp_path: Path) -> tuple[Path, Path]:
 def test_a_comment_keeps_the_answers_with_the_files_figures_of_now(
         tmp_path: Path, plans_made: list[str]) -> None:
     tree, cache = _scanned_copy(tmp_path)
-    # the scan's plan, the two shares, the two plans of what frees flashmla, the gate's copy
-    assert len(plans_made) == 6
-    assert len(store_entries(cache, "plans-under")) == 4
+    # the scan's plan and the gate's copy; flashmla's share (the plan keeping it: nothing
+    # dropped), the other dead code (the plan keeping every dropped feature: the same plan,
+    # taken as kept), what frees flashmla (nsa dropped too: keeping flashmla, keeping none)
+    assert plans_made == ["flashmla", "flashmla", "", "nsa", "flashmla,nsa"]
+    assert len(store_entries(cache, "plans-under")) == 3
     kernels = tree / "app" / "flashmla_kernels.py"
     kernels.write_text(kernels.read_text() + "# one line more\n")  # (12 lines now)
     plans_made.clear()
@@ -77,5 +79,19 @@ def test_a_line_of_code_makes_the_plans_again(tmp_path: Path, plans_made: list[s
     main.write_text(main.read_text() + "\nSTARTED = True\n")
     plans_made.clear()
     again = run_scan(tree, [], cache_dir=cache)
-    assert len(plans_made) == 6
+    assert plans_made == ["flashmla", "flashmla", "", "nsa", "flashmla,nsa"]
     assert _answer(again) == _answer(run_scan(tree, []))
+
+
+def test_a_further_drop_takes_the_plans_what_frees_made(
+        tmp_path: Path, plans_made: list[str]) -> None:
+    # --drop nsa: flashmla's share is the plan keeping it with nsa dropped -- what frees
+    # flashmla made that plan in the default scan; the other dead code is the plan keeping
+    # both (nothing dropped: the default scan's shares made it). nsa's share keeps nsa: the
+    # default scan's own plan, never made as a plan under other drops
+    cache = tmp_path / "cache"
+    run_scan(SAMPLES / "what_frees", [], cache_dir=cache)
+    plans_made.clear()
+    dropped = run_scan(SAMPLES / "what_frees", [], cache_dir=cache, drop=("nsa",))
+    assert plans_made == ["flashmla,nsa", "flashmla,nsa", "flashmla"]
+    assert _answer(dropped) == _answer(run_scan(SAMPLES / "what_frees", [], drop=("nsa",)))

@@ -34,7 +34,8 @@ def answers_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
     import analyzer.pipeline.gate as gate
     import analyzer.pipeline.shares as shares
 
-    def made(_rounds: object, _asker: str, _task: object, make: Any) -> Any:
+    def made(_rounds: object, _drop: object, _keep: object, _fetched_for: object,
+             make: Any) -> Any:
         return make()
 
     monkeypatch.setattr(gate, "kept_verdict", lambda _key: None)
