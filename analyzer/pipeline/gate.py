@@ -30,7 +30,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from analyzer.pipeline.gate_blame import Gate
-from analyzer.pipeline.gate_verdicts import keep_verdict, kept_verdict, verdict_key
+from analyzer.pipeline.gate_verdicts import (
+    copy_verdict_key,
+    keep_verdict,
+    kept_verdict,
+    verdict_key,
+)
 
 if TYPE_CHECKING:
     from analyzer.config.types import Profile
@@ -112,13 +117,20 @@ class CopyToVerify:
         """What ``depgraph verify --before`` reports on the applied copy."""
         from analyzer.codemod.apply import run_apply
         from analyzer.config.options import ScanOptions
+        from analyzer.core.session import session
         from analyzer.errors import ApplyError
         from analyzer.pipeline.inputs import ChosenProfile
-        from analyzer.pipeline.verify import verify_scan
+        from analyzer.pipeline.verify import pruned_slot, verify_scan
         from analyzer.verify.problem import VerifyProblem
 
         manifest = self.manifest
-        with tempfile.TemporaryDirectory(prefix="depgraph-gate-") as work:
+        if settings.slot is None and isinstance(manifest.get("root"), str):
+            # (the slot verify keeps a pruned tree's entries under: named here, so that the
+            # copy's key reads the digests verify keeps)
+            settings = dataclasses.replace(settings, slot=pruned_slot(manifest["root"]))
+        # (one session for the copy's key and its verify: the facts read once)
+        with tempfile.TemporaryDirectory(prefix="depgraph-gate-") as work, \
+                session(settings.cache_dir):
             copy = Path(work) / "tree"
             mirror(self.root, copy, set(self.touched))
             written = Path(work) / "manifest.json"
@@ -134,8 +146,16 @@ class CopyToVerify:
             # as the original's verify did (relative to the tree)
             chosen = ChosenProfile(_in_copy(self.profile, self.root, copy)
                                    if options.use_profile else None)
-            return verify_scan(copy, options, settings, before=manifest,
-                               chosen=chosen).problems
+            # the verdict on the same manifest over a copy verify reads alike, if kept
+            key = copy_verdict_key(copy, manifest, options, chosen,
+                                   cache_dir=settings.cache_dir, slot=settings.slot,
+                                   jobs=settings.jobs)
+            problems = kept_verdict(key)
+            if problems is None:
+                problems = verify_scan(copy, options, settings, before=manifest,
+                                       chosen=chosen).problems
+                keep_verdict(key, problems)
+            return problems
 
 
 def _in_copy(profile: Profile | None, root: Path, copy: Path) -> Profile | None:

@@ -1,6 +1,7 @@
 """The gate's verdicts kept between scans (``analyzer.pipeline.gate_verdicts``): the gate
 takes from the store what verify reported on the same manifest applied to a tree the copy's
-scan reads alike, instead of applying and scanning a copy again.
+scan reads alike, instead of applying and scanning a copy again; or, once it applied the
+manifest, what verify reported on a copy read alike, instead of scanning it.
 
 On sample_repos/what_frees (see tests/plan/test_what_frees.py), read by hand: the plan deletes
 app/flashmla_backend.py, lines 18-22 of app/backends.py and two functions of
@@ -35,6 +36,22 @@ def copies_verified(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
 
     monkeypatch.setattr(CopyToVerify, "problems", problems)
     return verified
+
+
+@pytest.fixture
+def copies_scanned(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """The applied copies verify scanned, in this process (one job)."""
+    import analyzer.pipeline.verify as verify
+
+    scanned: list[Path] = []
+    real = verify.verify_scan
+
+    def verify_scan(path: Path, *args: Any, **kwargs: Any) -> Any:
+        scanned.append(path)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(verify, "verify_scan", verify_scan)
+    return scanned
 
 
 def _scanned_copy(tmp_path: Path) -> tuple[Path, Path]:
@@ -72,34 +89,41 @@ def test_a_comment_in_a_file_the_plan_leaves_keeps_the_verdict(
     tree, cache = _scanned_copy(tmp_path)
     assert len(copies_verified) == 1  # (the plan passed at once)
     kept = store_entries(cache, "verdicts")
-    assert len(kept) == 1
+    assert len(kept) == 2  # (under the tree's key and under its applied copy's)
     main = tree / "app" / "main.py"
     main.write_text(main.read_text() + "\n# started by the server\n")
     again, verified = _rescanned(tree, cache, copies_verified)
-    assert verified == 0
+    assert verified == 0  # (not even applied: the tree reads alike, the manifest is the same)
     assert store_entries(cache, "verdicts") == kept
     assert again.verified is not None  # (the manifest is made: the plan passed)
 
 
-def test_a_comment_in_a_file_the_plan_edits_verifies_the_copy_again(
-        tmp_path: Path, copies_verified: list[Path]) -> None:
-    # the manifest carries the file's sha256: another manifest
+def test_a_comment_in_a_file_the_plan_edits_keeps_the_copys_verdict(
+        tmp_path: Path, copies_verified: list[Path], copies_scanned: list[Path]) -> None:
+    # the manifest carries the file's sha256: another manifest, applied to a copy again;
+    # the applied copy reads as the last one did (the comment stays at the end of the
+    # pruned file), and its verdict is kept
     tree, cache = _scanned_copy(tmp_path)
+    assert len(copies_scanned) == 1
     kernels = tree / "app" / "flashmla_kernels.py"
     kernels.write_text(kernels.read_text() + "# edited\n")
+    copies_scanned.clear()
     _, verified = _rescanned(tree, cache, copies_verified)
     assert verified == 1
-    assert len(store_entries(cache, "verdicts")) == 2
+    assert len(copies_scanned) == 1  # (the scan from nothing's, in _rescanned)
+    assert len(store_entries(cache, "verdicts")) == 3  # (the tree's new key)
 
 
 def test_a_line_of_code_verifies_the_copy_again(
-        tmp_path: Path, copies_verified: list[Path]) -> None:
+        tmp_path: Path, copies_verified: list[Path], copies_scanned: list[Path]) -> None:
     # a new definition in the file the plan leaves alone: the tree reads otherwise
     tree, cache = _scanned_copy(tmp_path)
     main = tree / "app" / "main.py"
     main.write_text(main.read_text() + "\nSTARTED = True\n")
+    copies_scanned.clear()
     _, verified = _rescanned(tree, cache, copies_verified)
     assert verified == 1
+    assert len(copies_scanned) == 2  # (the cached scan's and the scan from nothing's)
 
 
 def test_without_a_cache_no_verdict_is_kept(tmp_path: Path,
