@@ -25,12 +25,13 @@ import json
 import os
 import shutil
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from analyzer.pipeline.gate_blame import Gate
 from analyzer.pipeline.gate_verdicts import (
+    analysed_modules,
     copy_verdict_key,
     keep_verdict,
     kept_verdict,
@@ -96,7 +97,7 @@ def verify_applied(result: ScanResult, baseline: dict[str, Any], settings: RunSe
     if not manifest["deletions"]:
         return []
     copy = CopyToVerify(result.root, manifest, frozenset(d.path for d in result.plan.deletions),
-                        result.profile.profile)
+                        result.profile.profile, analysed_modules(result.index, result.files))
     if settings.jobs > 1:
         from analyzer.pipeline.gate_process import verify_in_process
         return verify_in_process(copy, settings)
@@ -112,6 +113,8 @@ class CopyToVerify:
     manifest: dict[str, Any]
     touched: frozenset[str]  # the files the manifest edits or deletes (copied, not linked)
     profile: Profile | None  # the profile the scan used
+    # path -> (sha256, analysis digest) of the tree's modules (the copy's key reads them)
+    analysed: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def problems(self, settings: RunSettings) -> list[VerifyProblem]:
         """What ``depgraph verify --before`` reports on the applied copy."""
@@ -147,7 +150,7 @@ class CopyToVerify:
             chosen = ChosenProfile(_in_copy(self.profile, self.root, copy)
                                    if options.use_profile else None)
             # the verdict on the same manifest over a copy verify reads alike, if kept
-            key = copy_verdict_key(copy, manifest, options, chosen,
+            key = copy_verdict_key(copy, manifest, options, chosen, self.analysed,
                                    cache_dir=settings.cache_dir, slot=settings.slot,
                                    jobs=settings.jobs)
             problems = kept_verdict(key)

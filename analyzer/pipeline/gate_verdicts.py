@@ -34,6 +34,7 @@ same manifest's checks on a tree verify reads alike.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from analyzer.core.session import current_store
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from analyzer.config.options import ScanOptions
+    from analyzer.model import FileInfo
     from analyzer.pipeline.inputs import ChosenProfile
     from analyzer.resolve.python import ModuleIndex
     from analyzer.verify.problem import VerifyProblem
@@ -60,6 +62,15 @@ _UNREAD = ("totals",)
 _UNREAD_OF_TREE = ("fingerprint",)
 # what a deletion reports of its file's bytes (read by the apply, done before the copy's key)
 _UNREAD_OF_DELETION = ("sha256", "lines")
+
+
+def analysed_modules(index: ModuleIndex, files: Mapping[str, FileInfo]
+                     ) -> dict[str, tuple[str, str]]:
+    """Path -> (sha256, analysis digest) of each module of ``index`` parsed without errors
+    (``files``: the tree's files): what :func:`copy_verdict_key` need not look up again of
+    the files a plan leaves alone."""
+    return {path: (files[path].sha256, digest)
+            for path, digest in analysed_digests(index).items() if path in files}
 
 
 def analysed_tree(inputs: ScanInputs, options: ScanOptions, counted: frozenset[str],
@@ -83,16 +94,18 @@ def verdict_key(tree: str, manifest: dict[str, Any]) -> str:
 
 
 def copy_verdict_key(copy: Path, manifest: dict[str, Any], options: ScanOptions,
-                     chosen: ChosenProfile, *, cache_dir: Path | None, slot: str | None,
-                     jobs: int) -> str | None:
+                     chosen: ChosenProfile, original: Mapping[str, tuple[str, str]], *,
+                     cache_dir: Path | None, slot: str | None, jobs: int) -> str | None:
     """The key of the verdict on ``manifest`` once applied to ``copy`` (the apply done): the
     copy as its verify reads it -- each Python file parsed without errors by its analysis
     digest, any other by its bytes (:func:`~analyzer.pipeline.inputs.content_key`; the files
     no store holds the facts of, the edited ones, parsed now: verify reads them stored) --
     and the manifest but for what reports the bytes of the tree it was made of (its figures
     of the whole tree, and each deletion's ``sha256`` and ``lines``: the apply that read
-    them is done). ``cache_dir``, ``slot``, ``jobs``: the copy's verify's. None when nothing
-    is stored or a file changed while read."""
+    them is done). ``original``: path -> (sha256, analysis digest) of the original tree's
+    modules (a file the plan left alone is not looked up); ``cache_dir``, ``slot``,
+    ``jobs``: the copy's verify's. None when nothing is stored or a file changed while
+    read."""
     from analyzer.extract.cache import stored_facts
     from analyzer.extract.runner import extract_all
     from analyzer.pipeline.inputs import gather_inputs
@@ -107,6 +120,10 @@ def copy_verdict_key(copy: Path, manifest: dict[str, Any], options: ScanOptions,
     unknown: list[int] = []
     for i, source in enumerate(files):
         if source.language != "python" or i in inputs.errors:
+            continue
+        same = original.get(source.path)
+        if same is not None and same[0] == inputs.digests[i]:  # (the same bytes)
+            analysed[source.path] = same[1]
             continue
         known = facts.get(source.path, inputs.digests[i], source.language)
         if known is None:
