@@ -88,7 +88,7 @@ def main(argv: list[str]) -> int:
     analyze._planned_result = result_of  # type: ignore[assignment]
     applied = gate.verify_applied
 
-    def verify_applied(result: Any, baseline: Any, settings: Any) -> Any:
+    def verify_applied(result: Any, baseline: Any, settings: Any, manifest: Any = None) -> Any:
         gc.collect()
         seen["start"] = tracemalloc.take_snapshot()
         held = tracemalloc.get_traced_memory()[0]
@@ -103,7 +103,7 @@ def main(argv: list[str]) -> int:
             os._exit(0)
         seen["held"] = held
         tracemalloc.reset_peak()
-        return applied(result, baseline, settings)
+        return applied(result, baseline, settings, manifest)
 
     gate.verify_applied = verify_applied
     verified = verify._verify
