@@ -124,6 +124,7 @@ class CopyToVerify:
         from analyzer.errors import ApplyError
         from analyzer.pipeline.inputs import ChosenProfile
         from analyzer.pipeline.verify import pruned_slot, verify_scan
+        from analyzer.util.gc_pause import gc_paused
         from analyzer.verify.problem import VerifyProblem
 
         manifest = self.manifest
@@ -131,9 +132,10 @@ class CopyToVerify:
             # (the slot verify keeps a pruned tree's entries under: named here, so that the
             # copy's key reads the digests verify keeps)
             settings = dataclasses.replace(settings, slot=pruned_slot(manifest["root"]))
-        # (one session for the copy's key and its verify: the facts read once)
+        # (one session for the copy's key and its verify: the facts read once; the collector
+        # paused for both, as for the scan: the key parses the files no store holds)
         with tempfile.TemporaryDirectory(prefix="depgraph-gate-") as work, \
-                session(settings.cache_dir):
+                session(settings.cache_dir), gc_paused():
             copy = Path(work) / "tree"
             mirror(self.root, copy, set(self.touched))
             written = Path(work) / "manifest.json"
