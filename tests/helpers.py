@@ -135,3 +135,16 @@ def stored(cache: Path, fn: Callable[..., _R], /, *args: Any, **kwargs: Any) -> 
 
     with session(cache):
         return fn(*args, **kwargs)
+
+
+def scanned_copy(sample: Path, tmp: Path) -> tuple[Path, Path, Any]:
+    """A copy of ``sample`` in ``tmp``, scanned once into a cache there: (copy, cache, the
+    scan's result)."""
+    import shutil
+
+    from analyzer.pipeline.scan import run_scan
+
+    tree = tmp / "tree"
+    shutil.copytree(sample, tree)
+    cache = tmp / "cache"
+    return tree, cache, run_scan(tree, [], cache_dir=cache)

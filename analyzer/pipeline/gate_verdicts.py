@@ -87,10 +87,19 @@ def analysed_tree(inputs: ScanInputs, options: ScanOptions, counted: frozenset[s
 def verdict_key(tree: str, manifest: dict[str, Any]) -> str:
     """The key of the verdict on ``manifest`` applied to a copy of the tree keyed ``tree``
     (:func:`analysed_tree`): the manifest but for its figures of the whole tree's bytes."""
+    return key_of("verdict", tree, _read_of(manifest))
+
+
+def _read_of(manifest: dict[str, Any], of_deletion: tuple[str, ...] = ()) -> str:
+    """``manifest`` as JSON without its figures of the whole tree's bytes and without the
+    fields ``of_deletion`` of each deletion."""
     read = {k: v for k, v in manifest.items() if k not in _UNREAD}
     if isinstance(read.get("tree"), dict):
         read["tree"] = {k: v for k, v in read["tree"].items() if k not in _UNREAD_OF_TREE}
-    return key_of("verdict", tree, json.dumps(read, sort_keys=True))
+    if of_deletion:
+        read["deletions"] = [{k: v for k, v in d.items() if k not in of_deletion}
+                             for d in manifest.get("deletions", [])]
+    return json.dumps(read, sort_keys=True)
 
 
 def copy_verdict_key(copy: Path, manifest: dict[str, Any], options: ScanOptions,
@@ -104,8 +113,8 @@ def copy_verdict_key(copy: Path, manifest: dict[str, Any], options: ScanOptions,
     of the whole tree, and each deletion's ``sha256`` and ``lines``: the apply that read
     them is done). ``original``: path -> (sha256, analysis digest) of the original tree's
     modules (a file the plan left alone is not looked up); ``cache_dir``, ``slot``,
-    ``jobs``: the copy's verify's. None when nothing is stored or a file changed while
-    read."""
+    ``jobs``: the copy's verify's. None when nothing is stored or a file parsed here changed
+    since it was hashed."""
     from analyzer.extract.cache import stored_facts
     from analyzer.extract.runner import extract_all
     from analyzer.pipeline.inputs import gather_inputs
@@ -136,15 +145,8 @@ def copy_verdict_key(copy: Path, manifest: dict[str, Any], options: ScanOptions,
             return None
         if got.facts is not None and got.facts.analysis_digest:
             analysed[got.path] = got.facts.analysis_digest
-    if inputs.changed_since_key:
-        return None
-    read = {k: v for k, v in manifest.items() if k not in _UNREAD}
-    read["tree"] = {k: v for k, v in manifest.get("tree", {}).items()
-                    if k not in _UNREAD_OF_TREE}
-    read["deletions"] = [{k: v for k, v in d.items() if k not in _UNREAD_OF_DELETION}
-                         for d in manifest.get("deletions", [])]
     return key_of("verified-copy", content_key(inputs, options, analysed),
-                  json.dumps(read, sort_keys=True))
+                  _read_of(manifest, _UNREAD_OF_DELETION))
 
 
 def kept_verdict(key: str | None) -> list[VerifyProblem] | None:

@@ -10,7 +10,6 @@ three files it edits or deletes, and a fingerprint of every file's."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from analyzer.pipeline.gate import CopyToVerify
 from analyzer.pipeline.gate_verdicts import verdict_key
 from analyzer.pipeline.scan import run_scan
 from analyzer.result import ScanResult
-from tests.helpers import SAMPLES, store_entries
+from tests.helpers import SAMPLES, scanned_copy, store_entries
 
 
 @pytest.fixture
@@ -54,15 +53,6 @@ def copies_scanned(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     return scanned
 
 
-def _scanned_copy(tmp_path: Path) -> tuple[Path, Path]:
-    """A copy of sample_repos/what_frees, scanned once into a cache: (copy, cache)."""
-    tree = tmp_path / "tree"
-    shutil.copytree(SAMPLES / "what_frees", tree)
-    cache = tmp_path / "cache"
-    run_scan(tree, [], cache_dir=cache)
-    return tree, cache
-
-
 def _answer(result: ScanResult) -> tuple[object, ...]:
     """Every field of every deletion, each feature's row, the rounds' log and the baseline
     the manifest carries (what the gate's verdict lets through)."""
@@ -86,7 +76,7 @@ def _rescanned(tree: Path, cache: Path, copies_verified: list[Path]
 
 def test_a_comment_in_a_file_the_plan_leaves_keeps_the_verdict(
         tmp_path: Path, copies_verified: list[Path]) -> None:
-    tree, cache = _scanned_copy(tmp_path)
+    tree, cache, _ = scanned_copy(SAMPLES / "what_frees", tmp_path)
     assert len(copies_verified) == 1  # (the plan passed at once)
     kept = store_entries(cache, "verdicts")
     assert len(kept) == 2  # (under the tree's key and under its applied copy's)
@@ -103,7 +93,7 @@ def test_a_comment_in_a_file_the_plan_edits_keeps_the_copys_verdict(
     # the manifest carries the file's sha256: another manifest, applied to a copy again;
     # the applied copy reads as the last one did (the comment stays at the end of the
     # pruned file), and its verdict is kept
-    tree, cache = _scanned_copy(tmp_path)
+    tree, cache, _ = scanned_copy(SAMPLES / "what_frees", tmp_path)
     assert len(copies_scanned) == 1
     kernels = tree / "app" / "flashmla_kernels.py"
     kernels.write_text(kernels.read_text() + "# edited\n")
@@ -117,7 +107,7 @@ def test_a_comment_in_a_file_the_plan_edits_keeps_the_copys_verdict(
 def test_a_line_of_code_verifies_the_copy_again(
         tmp_path: Path, copies_verified: list[Path], copies_scanned: list[Path]) -> None:
     # a new definition in the file the plan leaves alone: the tree reads otherwise
-    tree, cache = _scanned_copy(tmp_path)
+    tree, cache, _ = scanned_copy(SAMPLES / "what_frees", tmp_path)
     main = tree / "app" / "main.py"
     main.write_text(main.read_text() + "\nSTARTED = True\n")
     copies_scanned.clear()

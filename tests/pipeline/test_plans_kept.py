@@ -10,7 +10,6 @@ app/flashmla_kernels.py whole (11 lines) instead of its two functions (5 lines):
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from analyzer.analysis.freeing import Freeing
 from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.scan import run_scan
 from analyzer.result import ScanResult
-from tests.helpers import SAMPLES, store_entries
+from tests.helpers import SAMPLES, scanned_copy, store_entries
 
 
 @pytest.fixture
@@ -46,17 +45,9 @@ def _answer(result: ScanResult) -> tuple[object, ...]:
             result.freeing)
 
 
-def _scanned_copy(tmp_path: Path) -> tuple[Path, Path]:
-    tree = tmp_path / "tree"
-    shutil.copytree(SAMPLES / "what_frees", tree)
-    cache = tmp_path / "cache"
-    run_scan(tree, [], cache_dir=cache)
-    return tree, cache
-
-
 def test_a_comment_keeps_the_answers_with_the_files_figures_of_now(
         tmp_path: Path, plans_made: list[str]) -> None:
-    tree, cache = _scanned_copy(tmp_path)
+    tree, cache, _ = scanned_copy(SAMPLES / "what_frees", tmp_path)
     # the scan's plan and the gate's copy; flashmla's share (the plan keeping it: nothing
     # dropped), the other dead code (the plan keeping every dropped feature: the same plan,
     # taken as kept), what frees flashmla (nsa dropped too: keeping flashmla, keeping none)
@@ -75,7 +66,7 @@ def test_a_comment_keeps_the_answers_with_the_files_figures_of_now(
 
 
 def test_a_line_of_code_makes_the_plans_again(tmp_path: Path, plans_made: list[str]) -> None:
-    tree, cache = _scanned_copy(tmp_path)
+    tree, cache, _ = scanned_copy(SAMPLES / "what_frees", tmp_path)
     main = tree / "app" / "main.py"
     main.write_text(main.read_text() + "\nSTARTED = True\n")
     plans_made.clear()

@@ -12,7 +12,6 @@ keeping accel asks for the attribute lazy/toggle.py sets, so that counted file i
 from __future__ import annotations
 
 import hashlib
-import shutil
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -22,7 +21,7 @@ import pytest
 from analyzer.pipeline.rounds import Rounds
 from analyzer.pipeline.scan import run_scan
 from analyzer.result import ScanResult
-from tests.helpers import SAMPLES, store_entries
+from tests.helpers import SAMPLES, scanned_copy, store_entries
 
 
 @pytest.fixture(autouse=True)
@@ -150,16 +149,8 @@ def test_the_key_holds_the_drops_and_constants_not_the_options() -> None:
                         index) is None
 
 
-def _scanned_copy(tmp_path: Path) -> tuple[Path, Path, ScanResult]:
-    """A copy of sample_repos/what_frees, scanned once into a cache: (copy, cache, result)."""
-    tree = tmp_path / "tree"
-    shutil.copytree(SAMPLES / "what_frees", tree)
-    cache = tmp_path / "cache"
-    return tree, cache, run_scan(tree, [], cache_dir=cache)
-
-
 def test_another_file_is_other_inputs(tmp_path: Path, rounds_per_run: list[int]) -> None:
-    tree, cache, _ = _scanned_copy(tmp_path)
+    tree, cache, _ = scanned_copy(SAMPLES / "what_frees", tmp_path)
     from_nothing = list(rounds_per_run)
     backend = tree / "app" / "nsa_backend.py"
     backend.write_text(backend.read_text() + "EDITED = True\n")  # a new definition
@@ -180,7 +171,7 @@ def test_a_comment_edit_keeps_where_the_rounds_settled(
     # lines, 8 after the edit) and one appended to app/flashmla_kernels.py (two of its
     # functions deleted) change no fact and no line of code, so every plan starts where the
     # last scan's settled -- and reports the files as they are now
-    tree, cache, first = _scanned_copy(tmp_path)
+    tree, cache, first = scanned_copy(SAMPLES / "what_frees", tmp_path)
     runs = len(rounds_per_run)
     backend, kernels = tree / "app" / "flashmla_backend.py", tree / "app" / "flashmla_kernels.py"
     backend.write_text(backend.read_text() + "\n# edited\n")
@@ -205,7 +196,7 @@ def test_a_comment_edit_keeps_where_the_rounds_settled(
 def test_a_comment_that_moves_a_fact_is_other_inputs(
         tmp_path: Path, rounds_per_run: list[int]) -> None:
     # a comment line above the registrations in app/backends.py moves every line after it
-    tree, cache, _ = _scanned_copy(tmp_path)
+    tree, cache, _ = scanned_copy(SAMPLES / "what_frees", tmp_path)
     from_nothing = list(rounds_per_run)
     backends = tree / "app" / "backends.py"
     backends.write_text("# registrations\n" + backends.read_text())
