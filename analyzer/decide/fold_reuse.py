@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TypeVar
 
 from analyzer.config.globs import WILDCARDS, DottedPrefixes
@@ -131,8 +132,7 @@ def _changed(record: FoldRecord, old: GuardContext, new: GuardContext) -> set[Pr
                    and _typed_first(old_globs, p[1]) != _typed_first(new_globs, p[1]))
     if old.domains != new.domains:  # (a chain's answer: the first pattern matching a tail)
         out.update(p for p in record.matchable() if p[0] == "d"
-                   and first_domain(old.domains, tails := chain_tails(p[1]))
-                   != first_domain(new.domains, tails))
+                   and _domain_of(old.domains, p[1]) != _domain_of(new.domains, p[1]))
     if old.dead_imports != new.dead_imports:
         dead = DottedPrefixes(old.dead_imports ^ new.dead_imports)
         out.update(p for p in record.matchable() if p[0] == "i" and dead.match(p[1]))
@@ -140,6 +140,16 @@ def _changed(record: FoldRecord, old: GuardContext, new: GuardContext) -> set[Pr
              ("I",): bool(old.dead_imports) != bool(new.dead_imports)}
     out.update(p for p, differs in whole.items() if differs)
     return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _domain_of(domains: tuple[tuple[str, frozenset[str | int]], ...], chain: str
+               ) -> tuple[str, frozenset[str | int]] | None:
+    """:func:`first_domain` of ``chain``'s tails, once per domains and chain: the records a
+    context is compared with, and the plans under other drops a worker makes one after
+    another, ask it of the same few domains for the same chains (every domain read of every
+    module), and each answer matches every pattern against every tail."""
+    return first_domain(domains, chain_tails(chain))
 
 
 def _typed_items(globs: GlobKeys) -> list[tuple[str, tuple[str, object]]]:
