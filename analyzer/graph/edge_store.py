@@ -91,43 +91,36 @@ def index_key(index: ModuleIndex, files: Mapping[str, FileInfo],
 class EdgeStore:
     """The persisted memo of one tree; ``directory`` None keeps nothing."""
 
-    def __init__(self, directory: Path | None, tree_root: Path | str):
+    def __init__(self, directory: Path | None, tree_root: Path | str,
+                 origin: Path | str | None = None):
         self._store = Store(directory) if directory is not None else None
         self._slot = tree_key(tree_root)
+        # the slot of the tree this one was pruned from (the gate's copy: the scanned
+        # tree's): where a first scan of this one starts from
+        self._origin = tree_key(origin) if origin is not None else None
         self._token: str | None = None  # the loaded whole memo's (None: none loaded)
 
-
     def load(self, key: IndexKey) -> EdgeMemo:
-        """The memo the last scan of this tree ended with, less the records of changed
-        modules, of the modules that read one, and -- when the tree's shape changed since
-        -- of those that read something of the shape it answers otherwise (else an empty
-        memo)."""
+        """The memo the last scan of this tree ended with -- or, when none is kept, the one
+        the last scan of the tree it was pruned from ended with (``origin``) -- less the
+        records of changed modules, of the modules that read one, and -- when the tree's
+        shape changed since -- of those that read something of the shape it answers
+        otherwise (else an empty memo). The origin's memo is this tree's before the
+        pruning's edits and deletions: what it keeps is what a scan of the pruned tree in
+        the origin's place would keep."""
         self._token = None
         store = self._store
         if store is None:
             return EdgeMemo()
-        loaded = store.get_keyed(EDGES, self._slot, lambda head: isinstance(head, tuple)
-                                 and len(head) == 2 and isinstance(head[0], IndexKey)
-                                 and head[0].code == key.code)
-        if loaded is None:
-            return EdgeMemo()  # (another code's memo is not even unpickled)
-        (stored, token), memo = cast(tuple[tuple[IndexKey, str], object], loaded)
-        if not isinstance(memo, EdgeMemo):
+        found = self._read(store, self._slot, key)
+        own = found is not None
+        if found is None and self._origin is not None:
+            found = self._read(store, self._origin, key)
+        if found is None:
             return EdgeMemo()
-        self._token = token
-        touched: set[str] = set()
-        changes = store.get_keyed(EDGES, self._slot, lambda head: isinstance(head, tuple)
-                                  and len(head) == 2 and head[0] == token
-                                  and isinstance(head[1], IndexKey)
-                                  and head[1].code == key.code, suffix=_CHANGES)
-        if changes is not None and isinstance(changes[1], dict):
-            stored = cast(tuple[str, IndexKey], changes[0])[1]
-            for module, variants in changes[1].items():
-                if variants:
-                    memo.variants[module] = variants
-                else:
-                    memo.variants.pop(module, None)
-                touched.add(module)
+        stored, token, memo, touched = found
+        if own:  # (the origin's: written under this tree's slot in whole, with a new token)
+            self._token = token
         # (a module added or removed is changed: a record that read it asked for its facts)
         changed = {m for m, digest in key.modules.items() if stored.modules.get(m) != digest}
         changed.update(stored.modules.keys() - key.modules.keys())
@@ -150,8 +143,39 @@ class EdgeStore:
                 else:
                     del memo.variants[module]
             memo.added = 1  # what is left must be stored under the new digests
+        if not own:
+            memo.added = 1  # (kept under this tree's slot: the next scan of it starts there)
         memo.touched = touched
         return memo
+
+    @staticmethod
+    def _read(store: Store, slot: str, key: IndexKey
+              ) -> tuple[IndexKey, str, EdgeMemo, set[str]] | None:
+        """(the index key it was stored with, its token, the memo, the modules its changes
+        touched) of the whole memo kept under ``slot`` with its changes applied, or None (none
+        of this code's kept)."""
+        loaded = store.get_keyed(EDGES, slot, lambda head: isinstance(head, tuple)
+                                 and len(head) == 2 and isinstance(head[0], IndexKey)
+                                 and head[0].code == key.code)
+        if loaded is None:
+            return None  # (another code's memo is not even unpickled)
+        (stored, token), memo = cast(tuple[tuple[IndexKey, str], object], loaded)
+        if not isinstance(memo, EdgeMemo):
+            return None
+        touched: set[str] = set()
+        changes = store.get_keyed(EDGES, slot, lambda head: isinstance(head, tuple)
+                                  and len(head) == 2 and head[0] == token
+                                  and isinstance(head[1], IndexKey)
+                                  and head[1].code == key.code, suffix=_CHANGES)
+        if changes is not None and isinstance(changes[1], dict):
+            stored = cast(tuple[str, IndexKey], changes[0])[1]
+            for module, variants in changes[1].items():
+                if variants:
+                    memo.variants[module] = variants
+                else:
+                    memo.variants.pop(module, None)
+                touched.add(module)
+        return stored, token, memo, touched
 
     def save(self, key: IndexKey, memo: EdgeMemo) -> None:
         """Persist ``memo`` when it holds records the loaded one did not: the records of the
@@ -165,11 +189,13 @@ class EdgeStore:
             store.put_keyed(EDGES, self._slot, (self._token, key),
                             {m: memo.variants.get(m, []) for m in sorted(touched)},
                             shared=True, suffix=_CHANGES)
+            memo.added = 0  # (saved: the changes since the whole memo stay ``touched``)
             return
         kept = dataclasses.replace(memo, records={}, made_attrs={}, touched=None)
         self._token = secrets.token_hex(8)
         store.put_keyed(EDGES, self._slot, (key, self._token), kept, shared=True)
         store.remove(EDGES, self._slot, suffix=_CHANGES)
+        memo.added, memo.touched = 0, set()  # (saved in whole: no changes since)
 
 
 # the changes file beside a whole memo, and the share of the modules (1 in this many) whose

@@ -74,6 +74,10 @@ class RunSettings:
     # the name the store keeps the tree's per-tree entries under (None: the root's path): a
     # tree scanned in a new folder each time (the gate's copy) still finds its last scan's
     slot: str | None = None
+    # the slot of the tree this one was pruned from (the gate's copy, a pruned tree verified
+    # against its manifest: the original's root): where the per-tree entries of its modules'
+    # edges and lints start from while its own slot holds none
+    origin: str | None = None
 
 
 def scan_tree(path: Path, options: ScanOptions, settings: RunSettings = RunSettings(),
@@ -156,8 +160,8 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         tree = build_tree(found, files, effective_cmake_options(use.profile, use.drops),
                           sources)
         scope = deletion_scope(tree, use.profile.test_paths if use.profile else ())
-    sims = CheckCache(settings.cache_dir, inputs.slot, settings.jobs)
-    edge_store = EdgeStore(settings.cache_dir, inputs.slot)
+    sims = CheckCache(settings.cache_dir, inputs.slot, settings.jobs, settings.origin)
+    edge_store = EdgeStore(settings.cache_dir, inputs.slot, settings.origin)
     with timer("graph"):
         edge_key = index_key(tree.index, tree.files, counted)
         edges = edge_store.load(edge_key)
@@ -194,6 +198,10 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
         if gate is None:
             break
         with timer("gate"):
+            # what the scan keeps for the next one, kept before the gate too: the copy's
+            # scan starts from this tree's edges and lints (``RunSettings.origin``)
+            sims.save()
+            edge_store.save(edge_key, edges)
             problems, baseline = gate(result, analysed_tree(inputs, options, counted,
                                                             tree.index))
         if not problems:

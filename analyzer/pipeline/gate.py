@@ -123,7 +123,7 @@ class CopyToVerify:
         from analyzer.core.session import session
         from analyzer.errors import ApplyError
         from analyzer.pipeline.inputs import ChosenProfile
-        from analyzer.pipeline.verify import pruned_slot, verify_scan
+        from analyzer.pipeline.verify import pruned_settings, verify_scan
         from analyzer.util.gc_pause import gc_paused
         from analyzer.verify.problem import VerifyProblem
 
@@ -131,7 +131,7 @@ class CopyToVerify:
         if settings.slot is None and isinstance(manifest.get("root"), str):
             # (the slot verify keeps a pruned tree's entries under: named here, so that the
             # copy's key reads the digests verify keeps)
-            settings = dataclasses.replace(settings, slot=pruned_slot(manifest["root"]))
+            settings = pruned_settings(settings, manifest["root"])
         # (one session for the copy's key and its verify: the facts read once; the collector
         # paused for both, as for the scan: the key parses the files no store holds)
         with tempfile.TemporaryDirectory(prefix="depgraph-gate-") as work, \

@@ -47,6 +47,13 @@ def pruned_slot(original: Path | str) -> str:
     return f"{Path(original).resolve()}\0the gate's copy"
 
 
+def pruned_settings(settings: RunSettings, original: str) -> RunSettings:
+    """``settings`` for a scan of a pruned tree of the tree whose root is ``original`` (as
+    its manifest names it): its entries kept under :func:`pruned_slot`, its modules' edges
+    and lints starting from the original's last scan while that slot holds none."""
+    return dataclasses.replace(settings, slot=pruned_slot(original), origin=original)
+
+
 def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None = None, *,
                 before: dict[str, Any] | None = None, chosen: ChosenProfile | None = None
                 ) -> Verification:
@@ -63,7 +70,7 @@ def verify_scan(path: Path, options: ScanOptions, settings: RunSettings | None =
     settings = settings or RunSettings()
     if before is not None and settings.slot is None and isinstance(before.get("root"), str):
         # a pruned tree of the manifest's tree: the slot the gate kept its copy's scan in
-        settings = dataclasses.replace(settings, slot=pruned_slot(before["root"]))
+        settings = pruned_settings(settings, before["root"])
     # (the checks too: a full collection over the scan's objects is slow); one session for
     # the scan and the checks (the edited files' lints are kept in its store)
     with gc_paused(), session(settings.cache_dir):

@@ -34,10 +34,14 @@ class CheckCache:
     """File lints and simulations by content; ``directory`` None keeps them in memory only."""
 
     def __init__(self, directory: Path | None = None, tree_root: Path | str | None = None,
-                 jobs: int = 1):
+                 jobs: int = 1, origin: Path | str | None = None):
         self.jobs = jobs  # worker processes for :meth:`prefetch`
         self._store = Store(directory) if directory is not None else None
         self._slot = tree_key(tree_root or Path())
+        # the slot of the tree this one was pruned from (the gate's copy: the scanned
+        # tree's), read when this tree's holds nothing (entries are keyed by content)
+        self._origin = tree_key(origin) if origin is not None else None
+        self._saved: tuple[int, int] = (0, 0)  # (misses, entries used) when last saved
         self._stored: dict[str, Entry] | None = None  # loaded on first use
         self._used: dict[str, Entry] = {}
         self._digests: dict[str, str] = {}  # path -> sha256 of the bytes it was given
@@ -144,8 +148,10 @@ class CheckCache:
 
     def save(self) -> None:
         """Persist what this scan used (nothing without a cache folder)."""
-        if self._store is not None and self.misses:
+        now = (self.misses, len(self._used))
+        if self._store is not None and self.misses and now != self._saved:
             self._store.put_keyed(CHECKS, self._slot, CHECKS.version, self._used)
+            self._saved = now
 
     # -- inside ------------------------------------------------------------------------------
     def _lookup(self, key: str) -> object:
@@ -163,11 +169,13 @@ class CheckCache:
         if self._stored is None:
             self._stored = {}
             # (another depgraph's, pyflakes' or Python's entries are not even unpickled)
-            loaded = self._store.get_keyed(CHECKS, self._slot,
-                                           lambda head: head == CHECKS.version) \
-                if self._store is not None else None
-            if loaded is not None and isinstance(loaded[1], dict):
-                self._stored = loaded[1]
+            for slot in (self._slot, self._origin):
+                loaded = self._store.get_keyed(CHECKS, slot,
+                                               lambda head: head == CHECKS.version) \
+                    if self._store is not None and slot is not None else None
+                if loaded is not None and isinstance(loaded[1], dict):
+                    self._stored = loaded[1]
+                    break
         return self._stored
 
     def _key(self, kind: str, path: str, sources: Mapping[str, bytes], extra: str = "") -> str:

@@ -347,3 +347,48 @@ def test_changes_of_another_whole_memo_are_ignored(tmp_path: Path):
     loaded = EdgeStore(cache, tmp_path / "t").load(key)
     assert [local for local, _ in loaded.variants["pkg.user"]] == [((), ())]
     assert loaded.touched == set()
+
+
+PRUNED_FROM = {**TREE, "pkg/b.py": "def fb():\n    return 2\n",
+               "pkg/d.py": "from pkg.b import fb\n\n\ndef go():\n    return fb()\n"}
+
+
+def test_a_pruned_tree_starts_from_the_last_scan_of_its_origin(tmp_path: Path):
+    # the pruning deletes pkg/b.py; pkg/d.py, which imports it, stays as it was (broken: what
+    # a verify of the pruned tree must see); pkg.user (reads pkg.a), pkg.a and pkg are kept
+    _stored(tmp_path, PRUNED_FROM)
+    index = module_index(tmp_path / "copy", {**TREE, "pkg/d.py": PRUNED_FROM["pkg/d.py"]})
+    key = index_key(index, _files(index), ())
+    store = EdgeStore(tmp_path / "cache", tmp_path / "copy", origin=tmp_path / "t")
+    memo = store.load(key)
+    assert set(memo.variants) == {"pkg", "pkg.a", "pkg.user"}  # (pkg.d read pkg.b: gone)
+    graph = build_python_graph(index, GraphOptions(), memo)
+    assert (memo.replayed, memo.computed) == (3, 1)  # pkg.d resolved again
+    same_python_graph(graph, build_python_graph(index, GraphOptions()))
+    store.save(key, memo)
+    # kept under the copy's own slot: a later scan of it reads that, not the origin's
+    _stored(tmp_path, {"pkg/__init__.py": "", "pkg/other.py": "X = 1\n"})
+    again = EdgeStore(tmp_path / "cache", tmp_path / "copy", origin=tmp_path / "t").load(key)
+    assert set(again.variants) == {"pkg", "pkg.a", "pkg.user", "pkg.d"}
+    build_python_graph(index, GraphOptions(), again)
+    assert (again.replayed, again.computed) == (4, 0)
+    # without an origin, a tree never scanned starts from nothing
+    assert EdgeStore(tmp_path / "cache", tmp_path / "fresh").load(key).variants == {}
+
+
+def test_a_memo_saved_is_not_written_again_until_it_keeps_more(tmp_path: Path):
+    index = module_index(tmp_path / "t", TREE)
+    key = index_key(index, _files(index), ())
+    store = EdgeStore(tmp_path / "cache", tmp_path / "t")
+    memo = store.load(key)
+    build_python_graph(index, GraphOptions(), memo)
+    store.save(key, memo)
+    for entry in store_entries(tmp_path / "cache", "edges"):
+        entry.unlink()
+    store.save(key, memo)  # (the scan's save before the gate, then its last: once)
+    assert store_entries(tmp_path / "cache", "edges") == []
+    folded = GraphOptions(dead_lines={"pkg.user": ((1, 1),)})
+    build_python_graph(index.with_dead_lines({"pkg.user": [(1, 1)]}), folded, memo)
+    store.save(key, memo)  # a record more: written (in whole: 1 module of 3 is over a quarter)
+    assert EdgeStore(tmp_path / "cache", tmp_path / "t").load(key).variants.keys() == {
+        "pkg", "pkg.a", "pkg.user"}

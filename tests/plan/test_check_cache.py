@@ -166,3 +166,37 @@ def test_what_a_forked_copy_answered_is_saved_by_the_cache_it_came_from(tmp_path
     later = CheckCache(tmp_path, tmp_path / "tree")
     later.simulation("pkg/m.py", {"pkg/m.py": SOURCE}, EDITS)
     assert (later.hits, later.misses) == (2, 0)
+
+
+def test_a_pruned_tree_reads_its_origins_lints_until_it_has_its_own(tmp_path):
+    first = CheckCache(tmp_path, tmp_path / "tree")
+    first.simulation("pkg/m.py", {"pkg/m.py": SOURCE}, EDITS)
+    first.save()
+
+    copy = CheckCache(tmp_path, tmp_path / "copy", origin=tmp_path / "tree")
+    copy.original("pkg/m.py", {"pkg/m.py": SOURCE})  # the same bytes: the origin's lint
+    edited = copy.original("pkg/other.py", {"pkg/other.py": b"x = 1\n"})
+    assert (copy.hits, copy.misses) == (1, 1) and edited is not None
+    copy.save()
+    # the copy's own slot is read (here no origin holds anything)
+    again = CheckCache(tmp_path, tmp_path / "copy", origin=tmp_path / "elsewhere")
+    again.original("pkg/other.py", {"pkg/other.py": b"x = 1\n"})
+    again.original("pkg/m.py", {"pkg/m.py": SOURCE})
+    assert (again.hits, again.misses) == (2, 0)
+    # without an origin, a tree never scanned finds nothing
+    fresh = CheckCache(tmp_path, tmp_path / "fresh")
+    fresh.original("pkg/m.py", {"pkg/m.py": SOURCE})
+    assert fresh.hits == 0
+
+
+def test_a_save_with_nothing_new_since_the_last_writes_nothing(tmp_path):
+    cache = CheckCache(tmp_path, tmp_path / "tree")
+    cache.simulation("pkg/m.py", {"pkg/m.py": SOURCE}, EDITS)
+    cache.save()
+    (entry,) = store_entries(tmp_path, "check")
+    entry.unlink()
+    cache.save()  # (saved already: not written again)
+    assert store_entries(tmp_path, "check") == []
+    cache.original("pkg/other.py", {"pkg/other.py": b"x = 1\n"})
+    cache.save()
+    assert len(store_entries(tmp_path, "check")) == 1
