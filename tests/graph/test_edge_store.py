@@ -26,12 +26,19 @@ def _files(index, digest: str = "x") -> dict[str, FileInfo]:
             for m in index.modules.values()}
 
 
-def test_the_memo_of_the_last_scan_replays_every_module_of_the_same_index(tmp_path: Path):
-    index = module_index(tmp_path / "t", TREE)
+def _built(tmp_path: Path, files: dict[str, str]):
+    """(index, key, store, memo) of a tree of ``files`` (under ``tmp_path / "t"``) after one
+    build from what its store held."""
+    index = module_index(tmp_path / "t", files)
     key = index_key(index, _files(index), ())
     store = EdgeStore(tmp_path / "cache", tmp_path / "t")
-    first = store.load(key)
-    build_python_graph(index, GraphOptions(), first)
+    memo = store.load(key)
+    build_python_graph(index, GraphOptions(), memo)
+    return index, key, store, memo
+
+
+def test_the_memo_of_the_last_scan_replays_every_module_of_the_same_index(tmp_path: Path):
+    index, key, store, first = _built(tmp_path, TREE)
     assert first.computed == 3 and first.replayed == 0
     store.save(key, first)
 
@@ -67,11 +74,7 @@ def test_an_edited_module_forgets_its_records_and_those_of_modules_that_read_it(
 
 def _stored(tmp_path: Path, files: dict[str, str]) -> EdgeStore:
     """The edge store of a tree of ``files`` (under ``tmp_path / "t"``) after one build."""
-    index = module_index(tmp_path / "t", files)
-    key = index_key(index, _files(index), ())
-    store = EdgeStore(tmp_path / "cache", tmp_path / "t")
-    memo = store.load(key)
-    build_python_graph(index, GraphOptions(), memo)
+    _, key, store, memo = _built(tmp_path, files)
     store.save(key, memo)
     return store
 
@@ -377,11 +380,7 @@ def test_a_pruned_tree_starts_from_the_last_scan_of_its_origin(tmp_path: Path):
 
 
 def test_a_memo_saved_is_not_written_again_until_it_keeps_more(tmp_path: Path):
-    index = module_index(tmp_path / "t", TREE)
-    key = index_key(index, _files(index), ())
-    store = EdgeStore(tmp_path / "cache", tmp_path / "t")
-    memo = store.load(key)
-    build_python_graph(index, GraphOptions(), memo)
+    index, key, store, memo = _built(tmp_path, TREE)
     store.save(key, memo)
     for entry in store_entries(tmp_path / "cache", "edges"):
         entry.unlink()
