@@ -10,6 +10,12 @@ regions are taken over, and only the other modules are folded again (in the tree
 a whole pass would). A ``--drop`` change, or the rounds' refold after blocking a selected
 key, reads a few dozen modules' branches instead of all of them.
 
+A record made in a tree of another shape (the gate's copy, whose files the plan deleted,
+starting from the scanned tree's folds) serves too when both shapes are known: each module's
+reads of the shape are in its reads (``("S", "in:name")``), so a module folds again when it
+read a part of the shape the two trees answer otherwise (:func:`~analyzer.resolve.shape.
+shape_changes`), a module that only one of the two has, or every module's tables.
+
 Exact, not approximate: an evaluation is a pure function of the tree and of the answers to
 its reads, as long as it met no cycle cut (a name asked again while it is being answered:
 its value then depends on which name was asked first). A record with a cut is never a base,
@@ -25,9 +31,11 @@ from functools import lru_cache
 from typing import TypeVar
 
 from analyzer.config.globs import WILDCARDS, DottedPrefixes
+from analyzer.core.store import tree_key
 from analyzer.decide.guards_eval import TAINT, GlobKeys, GuardContext, Probe, first_domain
 from analyzer.decide.guards_names import chain_tails
 from analyzer.decide.regions import DeadRegion
+from analyzer.resolve.shape import ModuleFile, ShapeChanges, TreeShape, shape_changes, tree_shape
 
 _K = TypeVar("_K")
 
@@ -46,12 +54,27 @@ class TreeVersion:
     name, path and package flag, the extension modules, the version of the graph stage's code: what
     resolution answers of names that are modules) and each module's bytes."""
 
-    shape: str
+    shape: str  # a digest of the shape
     modules: Mapping[str, str]  # module -> a digest of its file (+ COUNTED: not parsed)
+    # the shape itself, when known: (module, path, is_package) of each module, the extension
+    # modules (a record keeps its tree's apart: :meth:`FoldRecord.__getstate__`)
+    files: tuple[ModuleFile, ...] = field(default=(), compare=False, repr=False)
+    extensions: tuple[tuple[str, str], ...] = field(default=(), compare=False, repr=False)
 
     def changed_since(self, other: TreeVersion) -> set[str]:
-        """The modules whose bytes differ from ``other``'s (a tree of the same shape)."""
-        return {m for m, digest in self.modules.items() if other.modules.get(m) != digest}
+        """The modules whose bytes differ from ``other``'s, and those only one of the two
+        has."""
+        changed = {m for m, digest in self.modules.items() if other.modules.get(m) != digest}
+        changed.update(other.modules.keys() - self.modules.keys())
+        return changed
+
+    def tree_shape(self) -> TreeShape | None:
+        """The shape (None: not known)."""
+        return tree_shape(self.files, dict(self.extensions)) if self.files else None
+
+    def bare(self) -> TreeVersion:
+        """This version without the shape itself (the digest stays)."""
+        return TreeVersion(self.shape, self.modules) if self.files else self
 
 
 @dataclass
@@ -79,7 +102,9 @@ class FoldRecord:
 
     def __getstate__(self) -> tuple[GuardContext, dict[str, list[DeadRegion]],
                                     dict[str, frozenset[Probe]], TreeVersion | None]:
-        return self.ctx, self.regions, self.probes, self.version
+        # (the shape is kept once per tree, not in each record: ``analyzer.decide.guards``)
+        return self.ctx, self.regions, self.probes, \
+            self.version.bare() if self.version is not None else None
 
     def __setstate__(self, state: tuple[GuardContext, dict[str, list[DeadRegion]],
                                         dict[str, frozenset[Probe]], TreeVersion | None]
@@ -94,12 +119,15 @@ def _typed(value: object) -> tuple[str, object]:
 
 
 def reusable(record: FoldRecord, ctx: GuardContext, edited: Collection[str] = (),
-             tree_wide: bool = False) -> set[str] | None:
-    """The modules of ``record`` whose folds hold under ``ctx`` too, in a tree of the same
-    shape whose ``edited`` modules' bytes differ from the record's tree (None when the record
-    cannot serve: a cycle cut, or another rule for ``TYPE_CHECKING``). An edited module
-    folds again, and so does every module whose folding read an edited one's facts, and --
-    when ``tree_wide``: an edit changed what the tree-wide tables hold (:func:`tree_wide`) --
+             tree_wide: bool = False, reshaped: ShapeChanges | None = None
+             ) -> set[str] | None:
+    """The modules of ``record`` whose folds hold under ``ctx`` too, in a tree whose
+    ``edited`` modules' bytes differ from the record's tree (or that only one of the two
+    has) and whose shape answers the reads ``reshaped`` touches otherwise (None: the same
+    shape) -- None when the record cannot serve: a cycle cut, or another rule for
+    ``TYPE_CHECKING``. An edited module folds again, and so does every module whose folding
+    read an edited one's facts, or a part of the shape that changed, and -- when
+    ``tree_wide``: an edit changed what the tree-wide tables hold (:func:`tree_wide`) --
     every module whose folding read every module's."""
     if record.ctx.fold_type_checking != ctx.fold_type_checking or record.tainted:
         return None
@@ -107,10 +135,11 @@ def reusable(record: FoldRecord, ctx: GuardContext, edited: Collection[str] = ()
     changed.update(("r", m) for m in edited)
     if tree_wide:
         changed.add(("T",))
-    if not changed:
+    if not changed and not reshaped:
         return set(record.probes)
     return {m for m, reads in record.probes.items()
-            if m not in edited and reads.isdisjoint(changed)}
+            if m not in edited and reads.isdisjoint(changed)
+            and not (reshaped and reshaped.touches(p[1] for p in reads if p[0] == "S"))}
 
 
 def _changed(record: FoldRecord, old: GuardContext, new: GuardContext) -> set[Probe]:
@@ -187,6 +216,14 @@ class FoldMemory:
 
     records: list[FoldRecord] = field(default_factory=list)
     limit: int = 1
+    # this tree's slot in the store (``analyzer.core.store.tree_key``; "": none), under which
+    # the shape of the tree and the first context this memory folded are kept; and the slots
+    # whose trees' records a fold with no record of this tree's shape starts from (a pruned
+    # tree: its own, then the tree it was pruned from -- the gate's copy starts from the
+    # scanned tree's folds)
+    slot: str = ""
+    starts: tuple[str, ...] = ()
+    pointed: bool = False  # (the slot names this tree's shape already: only the first fold)
     loaded: set[str] = field(default_factory=set)  # (the keys of the records read)
     # context digest -> its record (None: the store holds it, not read yet), in order given
     home: dict[str, FoldRecord | None] = field(default_factory=dict)
@@ -235,36 +272,68 @@ class FoldMemory:
 
     def best(self, ctx: GuardContext, modules: Collection[str], version: TreeVersion | None,
              load: Callable[[GuardContext, set[str]], list[FoldRecord]],
-             same_tables: Callable[[TreeVersion, set[str]], bool]
+             same_tables: Callable[[TreeVersion, set[str]], bool],
+             shape_of: Callable[[TreeVersion], TreeShape | None] = TreeVersion.tree_shape
              ) -> tuple[FoldRecord, set[str]] | None:
         """The record (of these, or those ``load(ctx, keys read before)`` gives, each once:
         kept from an earlier scan) under which the most
         of ``modules`` (those with branches) fold the same as under ``ctx`` in the tree
         ``version`` (None: the records' own tree), with those modules; None when none
         serves. ``same_tables(old, edited)``: the ``edited`` modules of the tree ``old``
-        give the tree-wide tables what they give them now (:func:`tree_wide`)."""
+        give the tree-wide tables what they give them now (:func:`tree_wide`). A record of a
+        tree of another shape serves when both shapes are known (``shape_of``): what folded
+        there without reading a part of the shape that changed, nor every module's tables
+        (a module more or less changes them), nor a module whose bytes differ, folds the
+        same."""
         best: tuple[FoldRecord, set[str]] | None = None
         wanted = set(modules)
         home = [r for r in self.home.values()
                 if r is not None and all(r is not x for x in self.records)]
         loaded = [self._shared(record) for record in load(ctx, self.loaded)]
+        # the shape digest of each other tree -> what its shape answers otherwise than this
+        # tree's (None: one of the two is not known)
+        reshapes: dict[str, ShapeChanges | None] = {}
         for record in [*self.records, *home, *loaded]:
+            reshaped: ShapeChanges | None = None
             if version is None and record.version is None:
                 edited: set[str] = set()
-            elif version is None or record.version is None \
-                    or record.version.shape != version.shape:
-                continue  # (a tree of another shape: whose names are modules may differ)
+            elif version is None or record.version is None:
+                continue
+            elif record.version.shape != version.shape:
+                # (a tree of another shape: whose names are modules may differ)
+                if record.version.shape not in reshapes:
+                    now, then = shape_of(version), shape_of(record.version)
+                    reshapes[record.version.shape] = shape_changes(then, now) \
+                        if now is not None and then is not None else None
+                reshaped = reshapes[record.version.shape]
+                if reshaped is None:
+                    continue
+                edited = version.changed_since(record.version)
+                # (a module whose file or package flag changed reads otherwise too)
+                edited.update(n for n in reshaped.names
+                              if n in version.modules or n in record.version.modules)
             else:
                 edited = version.changed_since(record.version)
-            same = reusable(record, ctx, edited,
-                            bool(edited) and not same_tables(record.version, edited)
-                            if record.version is not None else False)
+            tables = False  # (the tree-wide tables may hold otherwise)
+            if record.version is not None:
+                tables = reshaped is not None or (
+                    bool(edited) and not same_tables(record.version, edited))
+            same = reusable(record, ctx, edited, tables, reshaped)
             if same is None:
                 continue
             same &= wanted
             if best is None or len(same) > len(best[1]):
                 best = (record, same)
         return best
+
+
+def fold_slots(slot: str, origin: str | None) -> tuple[str, tuple[str, ...]]:
+    """:attr:`FoldMemory.slot` and :attr:`FoldMemory.starts` of a scan keeping its entries
+    under ``slot`` (``RunSettings.slot``, else the tree's root): a pruned tree (``origin``:
+    the root of the tree it was pruned from) starts from its own slot's last folds, else its
+    origin's; any other tree only from records of its own shape."""
+    own = tree_key(slot)
+    return own, ((own, tree_key(origin)) if origin is not None else ())
 
 
 def tree_wide(facts: object) -> tuple[object, ...]:

@@ -48,6 +48,7 @@ from analyzer.extract.python_branches import Branch, Clause, Cond
 from analyzer.extract.python_facts import ImportFact, PythonFacts
 from analyzer.model import FoldRewrite
 from analyzer.resolve.python import ModuleIndex
+from analyzer.resolve.shape import TreeShape, tree_shape
 
 __all__ = ["DeadRegion", "GuardContext", "arm_region", "evaluate", "fold_all", "fold_module",
            "show"]
@@ -83,8 +84,10 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext], tree_key: st
     its own tree-wide names, as alone. With ``memory`` (the scan's fold records, see
     :mod:`analyzer.decide.fold_reuse`), a module that folds the same under a context folded
     before (in this scan; or kept in the cache from a scan of a tree of the same shape: the
-    same context's, and the last one folded) is not folded again; each context's record is
-    added to it (and kept in the cache). ``version``: the shape and each
+    same context's, and the last one folded -- none kept, from the last tree folded under
+    one of ``memory.starts``, whose shape differs) is not folded again; each context's
+    record is added to it (and kept in the cache, with the tree's shape and, under
+    ``memory.slot``, which shape was folded last). ``version``: the shape and each
     module's bytes (what tells which modules changed since a record was made; None: the
     records of ``memory`` are of this very tree)."""
     cache = stored_facts()
@@ -105,7 +108,7 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext], tree_key: st
                 memory.given(ctx.digest(), None)
         return [done or {} for done in out]
     if memory is not None and cache is not None and version is not None:
-        memory.read_home(lambda digest: _record(cache, version, digest, memory.loaded))
+        memory.read_home(lambda digest: _record(cache, version.shape, digest, memory.loaded))
     with_branches = [name for name in sorted(index.modules)
                      if getattr(index.modules[name].facts, "branches", ())]
     tables: dict[frozenset[tuple[str, str]], bool] = {}  # (asked once per edit)
@@ -120,7 +123,8 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext], tree_key: st
     bases: dict[int, tuple[FoldRecord, set[str]] | None] = {
         i: memory.best(ctxs[i], with_branches, version,
                        lambda ctx, seen: _stored(cache, version, ctx, seen,
-                                                 last=not memory.home), same_tables)
+                                                 last=not memory.home, starts=memory.starts),
+                       same_tables, lambda v: _shape_of(cache, v))
         if memory is not None else None for i in todo}
     records = _fold_pass(index, {i: ctxs[i] for i in todo}, with_branches, bases,
                          version)
@@ -138,15 +142,24 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext], tree_key: st
         if memory is not None:
             memory.add(record)
             if cache is not None and version is not None:
-                cache.put(_ENTRY, _record_key(version, record.ctx.digest()), _RECORD_KIND,
+                cache.put(_ENTRY, _record_key(version.shape, record.ctx.digest()), _RECORD_KIND,
                           record, FOLDS)
         out[i] = dict(record.regions)
     if memory is not None:
         for i, ctx in enumerate(ctxs):
             memory.given(ctx.digest(), records.get(i))
     if memory is not None and cache is not None and version is not None:
-        cache.put(_ENTRY, _last_key(version), _LAST_KIND, records[todo[-1]].ctx.digest(),
-                  FOLDS)
+        cache.put(_ENTRY, _last_key(version.shape), _LAST_KIND,
+                  records[todo[-1]].ctx.digest(), FOLDS)
+        if memory.slot and version.files and not memory.pointed:
+            # (the tree's shape and its rounds' first context -- the first this memory
+            # folded -- for a pruned tree's first folds: not a later plan's under other drops)
+            memory.pointed = True
+            if cache.get(_ENTRY, _shape_key(version.shape), _SHAPE_KIND, FOLDS) is None:
+                cache.put(_ENTRY, _shape_key(version.shape), _SHAPE_KIND,
+                          (version.files, version.extensions), FOLDS)
+            cache.put(_ENTRY, _slot_key(memory.slot), _SLOT_KIND,
+                      (version.shape, records[todo[0]].ctx.digest()), FOLDS)
     return [done or {} for done in out]
 
 
@@ -183,7 +196,7 @@ def _fold_pass(index: ModuleIndex, ctxs: dict[int, GuardContext], modules: list[
                 ev = evaluators[i]
                 ev.probes = set()
                 index.sought_by_name = set()  # (noted in the probes)
-                with index.noting() as read:
+                with index.noting(shape=True) as read:
                     regions = fold_module(name, facts, index, ctxs[i], ev, branches)
                 if regions:
                     records[i].regions[name] = regions
@@ -213,24 +226,43 @@ def _same_tables(index: ModuleIndex, cache: FactsCache | None, old: TreeVersion,
 
 
 def _stored(cache: FactsCache | None, version: TreeVersion | None, ctx: GuardContext,
-            seen: set[str], last: bool = True) -> list[FoldRecord]:
+            seen: set[str], last: bool = True, starts: tuple[str, ...] = ()
+            ) -> list[FoldRecord]:
     """The records the cache kept of a tree of this shape: of ``ctx``, and (``last``: a
     memory without home records, whose scan has no context of its own to start from) of
-    the last context folded -- each once: ``seen`` holds the keys read before."""
+    the last context folded -- each once: ``seen`` holds the keys read before. When it
+    gives none, those of ``ctx`` and of the rounds' first context in the tree folded last
+    under the first slot of ``starts`` whose tree had another shape and gives any."""
     if cache is None or version is None:
         return []
     digests = [ctx.digest()]
-    latest = cache.get(_ENTRY, _last_key(version), _LAST_KIND, FOLDS) if last else None
+    latest = cache.get(_ENTRY, _last_key(version.shape), _LAST_KIND, FOLDS) if last else None
     if isinstance(latest, str):
         digests.append(latest)
-    return [r for digest in digests if (r := _record(cache, version, digest, seen)) is not None]
+    found = _of_shape(cache, version.shape, digests, seen)
+    if found:
+        return found
+    for slot in starts:
+        pointed = cache.get(_ENTRY, _slot_key(slot), _SLOT_KIND, FOLDS)
+        if isinstance(pointed, tuple) and len(pointed) == 2 and pointed[0] != version.shape:
+            found = _of_shape(cache, pointed[0], [ctx.digest(), pointed[1]], seen)
+            if found:
+                return found
+    return []
 
 
-def _record(cache: FactsCache, version: TreeVersion, digest: str, seen: set[str]
-            ) -> FoldRecord | None:
-    """The record the cache kept of the context of ``digest`` in a tree of this shape (None:
-    none, or its key is in ``seen``, the keys read before; it is added there)."""
-    key = _record_key(version, digest)
+def _of_shape(cache: FactsCache, shape: str, digests: list[str], seen: set[str]
+              ) -> list[FoldRecord]:
+    """The records of the contexts of ``digests`` in a tree of the shape ``shape`` (each
+    once: ``seen``)."""
+    return [r for digest in digests if (r := _record(cache, shape, digest, seen)) is not None]
+
+
+def _record(cache: FactsCache, shape: str, digest: str, seen: set[str]) -> FoldRecord | None:
+    """The record the cache kept of the context of ``digest`` in a tree of the shape
+    ``shape`` (None: none, or its key is in ``seen``, the keys read before; it is added
+    there)."""
+    key = _record_key(shape, digest)
     if key in seen:
         return None
     seen.add(key)
@@ -238,14 +270,37 @@ def _record(cache: FactsCache, version: TreeVersion, digest: str, seen: set[str]
     return known if isinstance(known, FoldRecord) else None
 
 
-def _record_key(version: TreeVersion, ctx_digest: str) -> str:
-    return hashlib.sha256(f"{version.shape}\0{ctx_digest}\0record".encode()).hexdigest()
+def _shape_of(cache: FactsCache | None, version: TreeVersion) -> TreeShape | None:
+    """The shape of the tree ``version`` (its own, or the one the cache kept of its shape
+    digest; None: not known)."""
+    if version.files:
+        return version.tree_shape()
+    known = cache.get(_ENTRY, _shape_key(version.shape), _SHAPE_KIND, FOLDS) \
+        if cache is not None else None
+    if not (isinstance(known, tuple) and len(known) == 2):
+        return None
+    files, extensions = known
+    return tree_shape(files, dict(extensions))
 
 
-def _last_key(version: TreeVersion) -> str:
-    return hashlib.sha256(f"{version.shape}\0last record".encode()).hexdigest()
+def _record_key(shape: str, ctx_digest: str) -> str:
+    return hashlib.sha256(f"{shape}\0{ctx_digest}\0record".encode()).hexdigest()
 
 
+def _last_key(shape: str) -> str:
+    return hashlib.sha256(f"{shape}\0last record".encode()).hexdigest()
+
+
+def _shape_key(shape: str) -> str:
+    return hashlib.sha256(f"{shape}\0shape".encode()).hexdigest()
+
+
+def _slot_key(slot: str) -> str:
+    return hashlib.sha256(f"{slot}\0last shape".encode()).hexdigest()
+
+
+_SHAPE_KIND = "fold-shape"
+_SLOT_KIND = "fold-slot-shape"
 _LAST_KIND = "fold-record-last"
 _RECORD_KIND = "fold-record"
 _ENTRY, _KIND = "<folds>", "folds"  # their facts-cache key

@@ -33,7 +33,7 @@ from analyzer.decide.guards_names import (
     qualify,
 )
 from analyzer.extract.python_branches import Cond
-from analyzer.resolve.python import Dependency, ModuleIndex
+from analyzer.resolve.python import SHAPE_READS, Dependency, ModuleIndex, shape_read
 
 
 class _Unknown:
@@ -55,7 +55,9 @@ UNKNOWN = _Unknown()
 #   ("f", module, line) the forced reason of a clause
 #   ("I",) / ("i", m)   whether any import is dead / whether module ``m`` is
 # what it read of the tree besides its own module: ("r", module), that module's facts, and
-# ("T",), every module's (the assignments of an attribute name, the classes' bases); and two
+# ("T",), every module's (the assignments of an attribute name, the classes' bases);
+# ("S", read), a read of the tree's shape (``"in:app.flags"``: whether a name is a module;
+# noted in a fold record's frame, ``ModuleIndex.noting(shape=True)``); and two
 # that are no reads: ("s", attr), an attribute name the evaluation looked up tree-wide
 # (``ModuleIndex.sought_by_name``), and TAINT: a cycle cut the evaluation met, whose value
 # depends on the order names were asked in (nothing tainted is reused).
@@ -635,8 +637,13 @@ def _const(text: str) -> object:
 
 
 def tree_reads(read: Iterable[Dependency]) -> set[Probe]:
-    """The ``("r", module)`` probes of what a :meth:`ModuleIndex.noting` frame noted: the
-    modules whose facts were read (directly, or through a re-export)."""
-    return {("r", d[1]) for d in read if d[0] in ("module", "reexport")}
+    """The probes of what a :meth:`ModuleIndex.noting` frame noted: ``("r", module)``, the
+    modules whose facts were read (directly, or through a re-export), and ``("S", read)``,
+    each read of the tree's shape (a frame noting them)."""
+    return {("r", d[1]) if d[0] in ("module", "reexport") else ("S", shape_read(d))
+            for d in read if d[0] in _TREE_READS}
+
+
+_TREE_READS = SHAPE_READS | {"module", "reexport"}
 
 

@@ -87,7 +87,7 @@ from analyzer.nodes import (
     pred_dicts,
     succ_dicts,
 )
-from analyzer.resolve.python import SHAPE_READS, ModuleIndex, PyModule
+from analyzer.resolve.python import SHAPE_READS, ModuleIndex, PyModule, shape_read
 from analyzer.util.parallel import forked_map
 from analyzer.util.pickling import shared as share
 
@@ -677,13 +677,6 @@ def _module_edges(index: ModuleIndex, graph: Graph, mod: PyModule, options: Grap
             for src, dst, _ in op_triples(ops) if dst is not None), gated,
         "\n".join(sorted({shape_read(d) for d in used if d[0] in SHAPE_READS})).encode(),
         tuple(sorted(edges.subclasses_read.items())), mod.name in options.frozen_imports)
-
-
-def shape_read(dep: tuple[str, ...]) -> str:
-    """A shape read (``("in", name)``) as the record keeps it: ``"in:name"``."""
-    if dep[0] == "attr":  # (module, name): whether module.name is a module
-        return f"in:{dep[1]}.{dep[2]}"
-    return f"{dep[0]}:{dep[1]}"
 
 
 def _replay(graph: Graph, ops: Ops) -> None:

@@ -26,7 +26,7 @@ from analyzer.analysis.why import kept_by_tests, root_reasons
 from analyzer.config.options import ScanOptions
 from analyzer.config.profile import effective_cmake_options, merge_drops
 from analyzer.core.session import session
-from analyzer.decide.fold_reuse import TreeVersion
+from analyzer.decide.fold_reuse import TreeVersion, fold_slots
 from analyzer.decide.profile_facts import ProfileUse, profile_use
 from analyzer.extract.demand import Demand, extract_on_demand
 from analyzer.extract.runner import ExtractedFile, Progress, ReadFile, extract_all
@@ -169,8 +169,10 @@ def _analyze_extracted(inputs: ScanInputs, options: ScanOptions, settings: RunSe
     wants_open = bool(use.features) and (report or options.scope == "features")
     rounds = Rounds(inputs, options, use, tree, scope, sources, timer, sims, edges,
                     edge_key.digest(), open_graph=wants_open,
-                    tree_version=TreeVersion(edge_key.shape, edge_key.modules),
-                    jobs=settings.jobs, counted=counted)
+                    tree_version=TreeVersion(edge_key.shape, edge_key.modules,
+                                             edge_key.files, edge_key.extensions),
+                    jobs=settings.jobs, counted=counted,
+                    fold_slots=fold_slots(inputs.slot, settings.origin))
     state: Retained | None = None  # (from nothing: where the same inputs settled, if kept)
     while True:  # the rounds, then the gate: until the plan's applied tree verifies
         last = rounds.run(state)

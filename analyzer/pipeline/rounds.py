@@ -124,7 +124,8 @@ class Rounds:
                  open_graph: bool = False, tree_version: TreeVersion | None = None,
                  jobs: int = 1,
                  baseline: Counter[tuple[str, str, str]] | None = None,
-                 inherit: Rounds | None = None, counted: frozenset[str] | None = None) -> None:
+                 inherit: Rounds | None = None, counted: frozenset[str] | None = None,
+                 fold_slots: tuple[str, tuple[str, ...]] = ("", ())) -> None:
         """``open_graph``: :meth:`open_graph` will be asked for (its folds are made beside
         the rounds' first ones, in the same pass over the modules); ``jobs``: worker
         processes a fresh graph may resolve the modules' edges in; ``baseline``: the
@@ -134,7 +135,9 @@ class Rounds:
         (``RoundGraph``), each module's plan share, breaks and folds -- for a caller that
         never reads those rounds' graph again (a forked worker's copy of them); ``counted``:
         the files the scan did not parse (None: where the rounds settle is neither looked up
-        nor kept, :mod:`analyzer.pipeline.settled`)."""
+        nor kept, :mod:`analyzer.pipeline.settled`); ``fold_slots``: the tree's slot in the
+        store and those whose last folds a first fold of this tree may start from
+        (:class:`~analyzer.decide.fold_reuse.FoldMemory`)."""
         self.jobs, self.counted = jobs, counted
         self.inputs, self.options, self.scope = inputs, options, scope
         self.sources, self.timer = sources, timer
@@ -181,7 +184,8 @@ class Rounds:
         # each context's folds module by module, and what they read of it: a later context
         # folds again only the modules whose reads it answers otherwise
         self._fold_memory: FoldMemory = (inherit._fold_memory if inherit is not None
-                                         else FoldMemory())
+                                         else FoldMemory(slot=fold_slots[0],
+                                                         starts=fold_slots[1]))
         with timer("fold"):
             self._folds: tuple[tuple[object, ...], dict[str, list[DeadRegion]]] = (
                 self._folds_key(self.settled), self._fold(self.settled, with_open=open_graph))
@@ -267,7 +271,8 @@ class Rounds:
         process does next (the labels' open graph beside the result's graph, its lint
         workers forked from it) is its peak. A round asked for after all still runs, from
         empty memos."""
-        self._fold_memory = FoldMemory()
+        held = self._fold_memory
+        self._fold_memory = FoldMemory(slot=held.slot, starts=held.starts, pointed=held.pointed)
         self._plans = PlanMemo()
 
     @property

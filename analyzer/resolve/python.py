@@ -115,6 +115,14 @@ def py_module(name: str, path: str, is_package: bool, facts: PythonFacts) -> PyM
 # ("attr", module, name) as ("in", "module.name")
 Dependency = tuple[str, ...]
 SHAPE_READS = frozenset({"in", "attr", "children", "top", "at"})
+
+
+def shape_read(dep: Dependency) -> str:
+    """A read of the shape (``("in", name)``, a kind of :data:`SHAPE_READS`) as records keep
+    it: ``"in:name"`` (:meth:`analyzer.resolve.shape.ShapeChanges.touches` reads them)."""
+    if dep[0] == "attr":  # (module, name): whether module.name is a module
+        return f"in:{dep[1]}.{dep[2]}"
+    return f"{dep[0]}:{dep[1]}"
 _T = TypeVar("_T")
 
 
@@ -234,15 +242,18 @@ class ModuleIndex:
             self._shaping -= shape
 
     @contextmanager
-    def noting(self) -> Iterator[set[Dependency]]:
+    def noting(self, shape: bool = False) -> Iterator[set[Dependency]]:
         """What :meth:`recording` notes, for a reader that is no resolution of its own (guard
         folding): the re-exports it goes through still count as used, as outside a
-        recording."""
+        recording. ``shape``: its reads of the tree's shape too (a module's fold record:
+        ``analyzer.decide.fold_reuse``)."""
         frame: set[Dependency] = set()
         self._frames.append(frame)
+        self._shaping += shape
         try:
             yield frame
         finally:
+            self._shaping -= shape
             self._frames.pop()
             if self._frames:
                 self._frames[-1].update(frame)

@@ -1,0 +1,4 @@
+from app.platform import is_npu
+
+if is_npu():
+    BACKEND = "npu"

@@ -1,0 +1,2 @@
+def is_npu():
+    return False
