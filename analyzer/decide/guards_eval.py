@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+from functools import lru_cache
 from typing import Any
 
 from analyzer.config.globs import WILDCARDS, any_identifier_matches, identifier_regex
@@ -640,10 +641,17 @@ def tree_reads(read: Iterable[Dependency]) -> set[Probe]:
     """The probes of what a :meth:`ModuleIndex.noting` frame noted: ``("r", module)``, the
     modules whose facts were read (directly, or through a re-export), and ``("S", read)``,
     each read of the tree's shape (a frame noting them)."""
-    return {("r", d[1]) if d[0] in ("module", "reexport") else ("S", shape_read(d))
-            for d in read if d[0] in _TREE_READS}
+    return {_tree_probe(d) for d in read if d[0] in _TREE_READS}
 
 
 _TREE_READS = SHAPE_READS | {"module", "reexport"}
+
+
+@lru_cache(maxsize=1 << 17)
+def _tree_probe(read: Dependency) -> Probe:
+    """The probe of a read of a module's facts or of the shape, one object per read: a fold
+    record holds several per module, thousands of modules the same ones (``"in:sglang"``),
+    and the scan keeps several records (tens of thousands of tuples each, made apart)."""
+    return ("r", read[1]) if read[0] in ("module", "reexport") else ("S", shape_read(read))
 
 
