@@ -84,12 +84,12 @@ def fold_contexts(index: ModuleIndex, ctxs: Sequence[GuardContext], tree_key: st
     its own tree-wide names, as alone. With ``memory`` (the scan's fold records, see
     :mod:`analyzer.decide.fold_reuse`), a module that folds the same under a context folded
     before (in this scan; or kept in the cache from a scan of a tree of the same shape: the
-    same context's, and the last one folded -- none kept, from the last tree folded under
-    one of ``memory.starts``, whose shape differs) is not folded again; each context's
-    record is added to it (and kept in the cache, with the tree's shape and, under
-    ``memory.slot``, which shape was folded last). ``version``: the shape and each
-    module's bytes (what tells which modules changed since a record was made; None: the
-    records of ``memory`` are of this very tree)."""
+    same context's, and the last one folded; none kept: the same context's and the rounds'
+    first one in the tree last folded under a slot of ``memory.starts``, whose shape differs)
+    is not folded again; each context's record is added to it (and kept in the cache; under
+    ``memory.slot``, the tree's shape and the first context this memory folded). ``version``:
+    the shape and each module's bytes (what tells which modules changed since a record was
+    made; None: the records of ``memory`` are of this very tree)."""
     cache = stored_facts()
     keys = [hashlib.sha256(f"{tree_key}\0{ctx.digest()}".encode()).hexdigest()
             if cache is not None and tree_key else None for ctx in ctxs]
