@@ -48,6 +48,18 @@ def _whole(tmp: Path, files: dict[str, str]) -> dict[str, list[tuple[int, int]]]
     return _lines(guards.fold_contexts(module_index(tmp, files), [CTX])[0])
 
 
+def _refolded(tmp: Path, folded: list[str], before: dict[str, str], after: dict[str, str]
+              ) -> dict[str, list[tuple[int, int]]]:
+    """The folds of ``after`` from the record of a fold of ``before`` in the same memory (the
+    modules folded again are left in ``folded``)."""
+    memory = FoldMemory()
+    guards.fold_contexts(module_index(tmp / "before", before), [CTX], memory=memory,
+                         version=_version(before))
+    folded.clear()
+    return _lines(guards.fold_contexts(module_index(tmp / "after", after), [CTX],
+                                       memory=memory, version=_version(after))[0])
+
+
 def test_the_sample_folds_as_its_readme_says(tmp_path: Path) -> None:
     before = _whole(tmp_path / "before", FILES)
     after = _whole(tmp_path / "after", WITH_FLAGS)
@@ -62,53 +74,33 @@ def test_the_sample_folds_as_its_readme_says(tmp_path: Path) -> None:
 
 def test_a_module_added_folds_again_only_the_reader_it_answers_otherwise(
         tmp_path: Path, folded: list[str]) -> None:
-    memory = FoldMemory()
-    guards.fold_contexts(module_index(tmp_path / "before", FILES), [CTX], memory=memory,
-                         version=_version(FILES))
-    folded.clear()
-    reused = guards.fold_contexts(module_index(tmp_path / "after", WITH_FLAGS), [CTX],
-                                  memory=memory, version=_version(WITH_FLAGS))[0]
+    reused = _refolded(tmp_path, folded, FILES, WITH_FLAGS)
     assert folded == ["app.reader"]
-    assert _lines(reused) == _whole(tmp_path / "whole", WITH_FLAGS)
+    assert reused == _whole(tmp_path / "whole", WITH_FLAGS)
 
 
 def test_a_module_removed_folds_again_what_read_it(tmp_path: Path,
                                                    folded: list[str]) -> None:
     # (a pruned tree: the plan deleted app/conf/flags.py)
-    memory = FoldMemory()
-    guards.fold_contexts(module_index(tmp_path / "before", WITH_FLAGS), [CTX], memory=memory,
-                         version=_version(WITH_FLAGS))
-    folded.clear()
-    reused = guards.fold_contexts(module_index(tmp_path / "after", FILES), [CTX],
-                                  memory=memory, version=_version(FILES))[0]
+    reused = _refolded(tmp_path, folded, WITH_FLAGS, FILES)
     assert folded == ["app.reader"]
-    assert _lines(reused) == _whole(tmp_path / "whole", FILES)
+    assert reused == _whole(tmp_path / "whole", FILES)
 
 
 def test_a_module_nothing_read_folds_nothing_again(tmp_path: Path, folded: list[str]) -> None:
     grown = {**FILES, "app/extra.py": "X = 1\n"}
-    memory = FoldMemory()
-    guards.fold_contexts(module_index(tmp_path / "before", FILES), [CTX], memory=memory,
-                         version=_version(FILES))
-    folded.clear()
-    reused = guards.fold_contexts(module_index(tmp_path / "after", grown), [CTX],
-                                  memory=memory, version=_version(grown))[0]
+    reused = _refolded(tmp_path, folded, FILES, grown)
     assert folded == []
-    assert _lines(reused) == _whole(tmp_path / "whole", grown)
+    assert reused == _whole(tmp_path / "whole", grown)
 
 
 def test_a_module_edited_in_a_tree_of_another_shape_folds_again(
         tmp_path: Path, folded: list[str]) -> None:
     # the plan's edit of a module (its branch unwrapped) beside the deleted file
     edited = {**FILES, "app/plain.py": "def first(items):\n    return items[0]\n"}
-    memory = FoldMemory()
-    guards.fold_contexts(module_index(tmp_path / "before", WITH_FLAGS), [CTX], memory=memory,
-                         version=_version(WITH_FLAGS))
-    folded.clear()
-    reused = guards.fold_contexts(module_index(tmp_path / "after", edited), [CTX],
-                                  memory=memory, version=_version(edited))[0]
+    reused = _refolded(tmp_path, folded, WITH_FLAGS, edited)
     assert folded == ["app.reader"]  # (plain.py has no branch left)
-    assert _lines(reused) == _whole(tmp_path / "whole", edited)
+    assert reused == _whole(tmp_path / "whole", edited)
 
 
 def test_a_tree_whose_shape_is_not_known_folds_every_module(
