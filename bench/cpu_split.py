@@ -108,6 +108,7 @@ def main(argv: list[str]) -> int:
         return 0
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # (this checkout's)
     from analyzer.cli.main import main as cli
+    from analyzer.errors import EXIT_REMOVABLE
     from analyzer.pipeline import gate_process
 
     rows: list[Row] = []
@@ -125,8 +126,8 @@ def main(argv: list[str]) -> int:
         start = time.perf_counter()
         try:
             cli.main(["scan", *argv, "--quiet"], standalone_mode=False)
-        except SystemExit as exc:  # (click's exit codes: 0 and the plan's own are runs)
-            if exc.code not in (0, None, 8):
+        except SystemExit as exc:  # (--fail-on-removable's exit with a plan is a run too)
+            if exc.code not in (0, None, EXIT_REMOVABLE):
                 raise
         wall = time.perf_counter() - start
         gate: dict[str, Any] | None = (json.loads(Path(answer).read_text(encoding="utf-8"))
