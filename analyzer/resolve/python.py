@@ -30,12 +30,6 @@ BUILTINS = frozenset(dir(builtins)) | {"__file__", "__name__", "__doc__", "__pat
                                        "__spec__", "__package__", "__loader__", "self", "cls"}
 
 
-
-
-
-
-
-
 @dataclass(frozen=True)
 class Target:
     """What a name, import or string resolved to."""
